@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import type { Database } from './db/database';
+import { systemClock, type Clock } from './domain/clock';
+import { installErrorHandling } from './http/errors';
+import { loggerOptions } from './http/logging';
+import { createMailer, type Mailer } from './mail/mailer';
+import { fileRoutes } from './routes/files';
+import { healthRoutes } from './routes/health';
+import { i18nRoutes } from './routes/i18n';
+import { apiRoutes } from './routes';
+import { spaRoutes } from './routes/spa';
+import { createLocalStore } from './storage/localStore';
+
+/** Largest JSON or form body the API accepts (uploads go to /files with their own cap). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOverrides {
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Serve the built SPA from this folder instead of dist/ (tests). */
+  spaRoot?: string;
+}
+
+export interface App {
+  app: FastifyInstance;
+  ctx: AppContext;
+}
+
+/** Builds the whole HTTP application on an open, migrated database. Tests call it directly. */
+export async function buildApp(
+  config: Config,
+  database: Database,
+  overrides: AppOverrides = {},
+): Promise<App> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    trustProxy: config.production,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const clock = overrides.clock ?? systemClock(config.clockOffsetMs);
+  const localStore = createLocalStore({
+    root: path.join(config.dataDir, 'files'),
+    publicUrl: config.publicUrl,
+    secret: config.authSecret,
+    clock,
+  });
+  const ctx: AppContext = {
+    config,
+    database,
+    clock,
+    mailer:
+      overrides.mailer ??
+      createMailer({
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        outboxDir: path.join(config.dataDir, 'outbox'),
+        log: app.log,
+      }),
+    store: localStore,
+    log: app.log,
+  };
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // styled-components writes its rules into <style> elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...(config.s3?.endpoint ? [config.s3.endpoint] : [])],
+        connectSrc: ["'self'", ...(config.s3?.endpoint ? [config.s3.endpoint] : [])],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    hsts: config.publicUrl.startsWith('https:')
+      ? { maxAge: 31536000, includeSubDomains: true }
+      : false,
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
+
+  await app.register(async (scope) => healthRoutes(scope, ctx));
+  await app.register(async (scope) => i18nRoutes(scope, { production: config.production }));
+  await app.register(async (scope) => fileRoutes(scope, localStore));
+  await app.register(async (scope) => apiRoutes(scope, ctx));
+  await spaRoutes(app, { root: overrides.spaRoot });
+
+  return { app, ctx };
+}

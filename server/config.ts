@@ -1,0 +1,220 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, accessSync, constants } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Every setting Shinobu reads from the environment. The README's configuration table lists
+ * the same variables; keep the two together.
+ */
+export interface Config {
+  production: boolean;
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  redisUrl: string | undefined;
+  s3: S3Config | undefined;
+  logLevel: string;
+  /** Signs access tokens, session cookies and embedded-store file URLs. */
+  authSecret: string;
+  /** Encrypts ending-note asset and account fields at rest (32 bytes, base64). */
+  dataEncryptionKey: string;
+  /** Shifts the server clock for tests and demos; never set in production. */
+  clockOffsetMs: number;
+  /** Runs scheduled work (delivery, sweeps) in this process. */
+  runJobs: boolean;
+}
+
+export interface S3Config {
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+const SECRET_NAMES = ['AUTH_SECRET', 'DATA_ENCRYPTION_KEY'] as const;
+type SecretName = (typeof SECRET_NAMES)[number];
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and validates the environment; throws ConfigError with one line per bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const production = env.NODE_ENV === 'production';
+
+  const port = parsePort(env.PORT, problems);
+  const host = env.HOST ?? (production ? '0.0.0.0' : '127.0.0.1');
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  checkDataDir(dataDir, problems);
+
+  const databaseUrl = optionalUrl(
+    'DATABASE_URL',
+    env.DATABASE_URL,
+    ['postgres:', 'postgresql:'],
+    problems,
+  );
+  const smtpUrl = optionalUrl('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:'], problems);
+  const redisUrl = optionalUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], problems);
+  const publicUrl =
+    optionalUrl('PUBLIC_URL', env.PUBLIC_URL, ['http:', 'https:'], problems)?.replace(/\/$/, '') ??
+    `http://localhost:${port}`;
+  const s3 = parseS3(env, problems);
+  const logLevel = env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push(
+      `LOG_LEVEL: "${logLevel}" is not one of fatal, error, warn, info, debug, trace, silent`,
+    );
+  }
+  const clockOffsetMs = parseClockOffset(env.CLOCK_OFFSET_MS, production, problems);
+
+  const secrets =
+    problems.length === 0 ? resolveSecrets(env, dataDir, production, problems) : undefined;
+  if (problems.length > 0 || !secrets) throw new ConfigError(problems);
+
+  return {
+    production,
+    host,
+    port,
+    publicUrl,
+    dataDir,
+    databaseUrl,
+    smtpUrl,
+    mailFrom: env.MAIL_FROM ?? 'Shinobu <no-reply@shinobu.local>',
+    redisUrl,
+    s3,
+    logLevel,
+    authSecret: secrets.AUTH_SECRET,
+    dataEncryptionKey: secrets.DATA_ENCRYPTION_KEY,
+    clockOffsetMs,
+    runJobs: env.RUN_JOBS !== 'false',
+  };
+}
+
+function parsePort(raw: string | undefined, problems: string[]): number {
+  if (raw === undefined || raw === '') return 3000;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    problems.push(`PORT: "${raw}" is not a port number (0-65535)`);
+    return 3000;
+  }
+  return port;
+}
+
+function parseClockOffset(
+  raw: string | undefined,
+  production: boolean,
+  problems: string[],
+): number {
+  if (raw === undefined || raw === '') return 0;
+  const offset = Number(raw);
+  if (!Number.isFinite(offset)) problems.push(`CLOCK_OFFSET_MS: "${raw}" is not a number`);
+  else if (production) problems.push('CLOCK_OFFSET_MS: must not be set in production');
+  return Number.isFinite(offset) ? offset : 0;
+}
+
+function optionalUrl(
+  name: string,
+  raw: string | undefined,
+  protocols: string[],
+  problems: string[],
+): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`${name}: not a valid URL`);
+    return undefined;
+  }
+  if (!protocols.includes(url.protocol)) {
+    problems.push(`${name}: must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+    return undefined;
+  }
+  return raw;
+}
+
+function checkDataDir(dataDir: string, problems: string[]): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.W_OK | constants.R_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'unusable';
+    problems.push(`DATA_DIR: ${dataDir} is not a writable directory (${reason})`);
+  }
+}
+
+function parseS3(env: Env, problems: string[]): S3Config | undefined {
+  const bucket = env.S3_BUCKET;
+  const anyS3 = Object.keys(env).some((key) => key.startsWith('S3_') && env[key]);
+  if (!anyS3) return undefined;
+  const missing = ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].filter(
+    (key) => !env[key],
+  );
+  for (const key of missing) problems.push(`${key}: required when any S3_* variable is set`);
+  if (env.S3_ENDPOINT) optionalUrl('S3_ENDPOINT', env.S3_ENDPOINT, ['http:', 'https:'], problems);
+  if (missing.length > 0 || !bucket) return undefined;
+  return {
+    endpoint: env.S3_ENDPOINT || undefined,
+    region: env.S3_REGION ?? 'ap-northeast-1',
+    bucket,
+    accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+  };
+}
+
+/**
+ * A newcomer's secrets are generated once and kept in DATA_DIR so that sessions and
+ * encrypted data survive restarts; production must be given them explicitly.
+ */
+function resolveSecrets(
+  env: Env,
+  dataDir: string,
+  production: boolean,
+  problems: string[],
+): Record<SecretName, string> | undefined {
+  const missing = SECRET_NAMES.filter((name) => !env[name]);
+  if (production && missing.length > 0) {
+    problems.push(
+      `${missing.join(', ')}: required when NODE_ENV=production (generate with: openssl rand -base64 32)`,
+    );
+    return undefined;
+  }
+  const file = path.join(dataDir, 'secrets.json');
+  let stored: Partial<Record<SecretName, string>> = {};
+  try {
+    stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
+  } catch {
+    stored = {};
+  }
+  const result = {} as Record<SecretName, string>;
+  let changed = false;
+  for (const name of SECRET_NAMES) {
+    const value = env[name] ?? stored[name];
+    if (value) {
+      result[name] = value;
+    } else {
+      result[name] = randomBytes(32).toString('base64');
+      stored[name] = result[name];
+      changed = true;
+    }
+  }
+  if (Buffer.from(result.DATA_ENCRYPTION_KEY, 'base64').length !== 32) {
+    problems.push('DATA_ENCRYPTION_KEY: must be 32 bytes encoded as base64');
+    return undefined;
+  }
+  if (changed) writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+  return result;
+}

@@ -1,0 +1,16 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Database } from './db/database';
+import type { Clock } from './domain/clock';
+import type { Mailer } from './mail/mailer';
+import type { ObjectStore } from './storage/objectStore';
+
+/** What every route and job is given: configuration and the outside world, each injectable. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  mailer: Mailer;
+  store: ObjectStore;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,88 @@
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /**
+   * Runs fn on one dedicated connection (session-level locks, multi-statement scripts).
+   * The runner answers the rows of the script's last statement.
+   */
+  withSession<T>(fn: (run: ScriptRunner) => Promise<T>): Promise<T>;
+  /** True when the database answers a query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export type ScriptRunner = (script: string) => Promise<Record<string, unknown>[]>;
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'pglite'; dataDir: string | undefined };
+
+/** Opens PostgreSQL when a URL is given, else the embedded PGlite (in memory without dataDir). */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.kind === 'postgres'
+    ? openPostgres(target.url, target.poolSize)
+    : openPglite(target.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    withSession: (fn) =>
+      fn(async (script) => {
+        const results = await client.exec(script);
+        return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
+      }),
+    ping: () => pingWith(db),
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client's network error must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  const probe = await pool.connect();
+  probe.release();
+  const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    withSession: async (fn) => {
+      const connection = await pool.connect();
+      try {
+        return await fn(async (script) => {
+          const result = (await connection.query(script)) as unknown as
+            pg.QueryResult | pg.QueryResult[];
+          const last = Array.isArray(result) ? result.at(-1) : result;
+          return (last?.rows ?? []) as Record<string, unknown>[];
+        });
+      } finally {
+        connection.release();
+      }
+    },
+    ping: () => pingWith(db),
+    close: () => pool.end(),
+  };
+}
+
+async function pingWith(db: Db): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

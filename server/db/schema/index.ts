@@ -1,0 +1,2 @@
+// One file per area; each mirrors the SQL migrations that create its tables.
+export * from './core';

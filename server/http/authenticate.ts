@@ -1,0 +1,42 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { verifyAccessToken } from '../domain/accessTokens';
+import type { AppContext } from '../context';
+import { unauthorized } from './errors';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in member, set by `requireUser`. */
+    userId?: string;
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Bearer ')) return undefined;
+  return header.slice('Bearer '.length).trim() || undefined;
+}
+
+/** Sets request.userId when a valid bearer token is sent; leaves it unset otherwise. */
+export function optionalUser(ctx: AppContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const token = bearerToken(request);
+    if (!token) return;
+    const claims = await verifyAccessToken(token, ctx.config.authSecret, ctx.clock);
+    if (claims) request.userId = claims.userId;
+  };
+}
+
+/** preHandler for every member-only call: 401 without a valid bearer token. */
+export function requireUser(ctx: AppContext) {
+  const readUser = optionalUser(ctx);
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    await readUser(request);
+    if (!request.userId) throw unauthorized();
+  };
+}
+
+/** The signed-in member's id inside a handler guarded by requireUser. */
+export function currentUserId(request: FastifyRequest): string {
+  if (!request.userId) throw unauthorized();
+  return request.userId;
+}

@@ -1,0 +1,66 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  /** The one link the mail is about (activation, reset, a letter): logged by the outbox. */
+  link?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface MailerOptions {
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise every mail becomes an .eml file in DATA_DIR/outbox
+ * and its link is printed to the log, so a newcomer can follow activation links locally.
+ */
+export function createMailer(options: MailerOptions): Mailer {
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({
+          from: options.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+        });
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
+  return {
+    async send(message) {
+      const info = await transport.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
+      await mkdir(options.outboxDir, { recursive: true });
+      const file = path.join(options.outboxDir, `${Date.now()}-${randomUUID()}.eml`);
+      await writeFile(file, info.message as Buffer);
+      options.log.info(
+        { mailTo: '[redacted]', subject: message.subject, link: message.link, file },
+        'mail written to outbox',
+      );
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { authLogRoute } from './auth/log';
+
+/**
+ * Every area's routes, each a plugin of its own file. `/v1/*` is the product API and
+ * `/api/auth/*` the session layer. Add one line per area.
+ */
+export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  void ctx;
+  await app.register(authLogRoute);
+}

@@ -1,0 +1,114 @@
+import { assign, setup, fromPromise } from 'xstate';
+
+/**
+ * The client's state slices (spec §3) and their restore at start (spec §4): user,
+ * memorialAdmin and unreadNotification are persisted under one root key; the UI waits for
+ * the restore, at most RESTORE_TIMEOUT_MS; RESET clears what is persisted and every slice.
+ */
+export const RESTORE_TIMEOUT_MS = 5000;
+
+export interface SessionUserSlice {
+  id: string;
+  username: string;
+  memorialPageId: string | null;
+  iconUrl: string | null;
+}
+
+export interface ClientSlices {
+  nav: { showSideMenu: boolean; isLogged: boolean; postLoginRedirectUrl: string | null };
+  user: SessionUserSlice | null;
+  memory: { type: 'self' | 'other' | 'pet' | null; user: string | null; pet: string | null };
+  memorialAdmin: {
+    targetMemorialPageEncodedId: string | null;
+    expiresAt: number | null;
+    completed: boolean;
+  };
+  unreadNotification: { count: number };
+  invitation: { shareToken: string | null; invitingUserId: string | null; setAdmin: boolean };
+}
+
+export const PERSISTED_SLICES = ['user', 'memorialAdmin', 'unreadNotification'] as const;
+export type PersistedSliceName = (typeof PERSISTED_SLICES)[number];
+export type PersistedSlices = Pick<ClientSlices, PersistedSliceName>;
+
+export const initialSlices: ClientSlices = {
+  nav: { showSideMenu: false, isLogged: false, postLoginRedirectUrl: null },
+  user: null,
+  memory: { type: null, user: null, pet: null },
+  memorialAdmin: { targetMemorialPageEncodedId: null, expiresAt: null, completed: false },
+  unreadNotification: { count: 0 },
+  invitation: { shareToken: null, invitingUserId: null, setAdmin: false },
+};
+
+export type SliceName = keyof ClientSlices;
+
+export type ClientStateEvent =
+  | { [K in SliceName]: { type: 'UPDATE'; slice: K; value: ClientSlices[K] } }[SliceName]
+  | { type: 'RESET' };
+
+export interface ClientStateContext {
+  slices: ClientSlices;
+  /** True when the restore gave up after RESTORE_TIMEOUT_MS and started from the initial slices. */
+  restoreTimedOut: boolean;
+}
+
+export const clientStateMachine = setup({
+  types: {
+    context: {} as ClientStateContext,
+    events: {} as ClientStateEvent,
+  },
+  actors: {
+    restorePersisted: fromPromise<Partial<PersistedSlices>>(async () => ({})),
+  },
+  actions: {
+    persist: (_, _params: { slices: ClientSlices }) => undefined,
+    clearPersisted: () => undefined,
+    reportRestoreFailure: (_, _params: { error: unknown }) => undefined,
+  },
+}).createMachine({
+  id: 'clientState',
+  context: { slices: initialSlices, restoreTimedOut: false },
+  initial: 'restoring',
+  on: {
+    RESET: {
+      target: '.ready',
+      actions: [assign({ slices: initialSlices, restoreTimedOut: false }), 'clearPersisted'],
+    },
+  },
+  states: {
+    restoring: {
+      invoke: {
+        id: 'restorePersisted',
+        src: 'restorePersisted',
+        onDone: {
+          target: 'ready',
+          actions: assign({
+            slices: ({ context, event }) => ({ ...context.slices, ...event.output }),
+          }),
+        },
+        onError: {
+          target: 'ready',
+          actions: {
+            type: 'reportRestoreFailure',
+            params: ({ event }) => ({ error: event.error }),
+          },
+        },
+      },
+      after: {
+        [RESTORE_TIMEOUT_MS]: { target: 'ready', actions: assign({ restoreTimedOut: true }) },
+      },
+    },
+    ready: {
+      on: {
+        UPDATE: {
+          actions: [
+            assign({
+              slices: ({ context, event }) => ({ ...context.slices, [event.slice]: event.value }),
+            }),
+            { type: 'persist', params: ({ context }) => ({ slices: context.slices }) },
+          ],
+        },
+      },
+    },
+  },
+});

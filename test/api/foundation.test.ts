@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BODY_LIMIT_BYTES } from '../../server/app';
+import { createTestApp, type TestApp } from '../support/testApp';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('server conventions', () => {
+  it('answers /healthz with 200 while the database answers', async () => {
+    const response = await t.request({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers an unknown /v1 path with 404 JSON', async () => {
+    const response = await t.request({ method: 'GET', url: '/v1/no/such/thing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    expect(response.json()).toMatchObject({ code: 'not_found', detail: expect.any(String) });
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/auth/_log',
+      headers: { 'content-type': 'application/json' },
+      body: '{"level": "error", ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'malformed_json', detail: expect.any(String) });
+  });
+
+  it('answers an oversized body with 413', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/auth/_log',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ level: 'error', code: 'x', details: 'a'.repeat(BODY_LIMIT_BYTES) }),
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ code: 'payload_too_large' });
+  });
+
+  it('answers invalid input with 422 and per-field errors', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/auth/_log',
+      body: { level: 'shout' },
+    });
+    expect(response.statusCode).toBe(422);
+    const body = response.json();
+    expect(body.code).toBe('validation_failed');
+    expect(body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['code', 'level']);
+  });
+
+  it('accepts a valid client log with 204', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/auth/_log',
+      body: { level: 'error', code: 'CLIENT_FETCH_ERROR', details: { message: 'offline' } },
+    });
+    expect(response.statusCode).toBe(204);
+  });
+
+  it('sends security headers and a request id on every answer', async () => {
+    const response = await t.request({ method: 'GET', url: '/healthz' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('serves the Japanese translations and nothing for other locales', async () => {
+    const ja = await t.request({ method: 'GET', url: '/i18n/ja/translation.ftl' });
+    expect(ja.statusCode).toBe(200);
+    expect(ja.body).toContain('app-name = 偲ぶ');
+    const again = await t.request({
+      method: 'GET',
+      url: '/i18n/ja/translation.ftl',
+      headers: { 'if-none-match': String(ja.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    const en = await t.request({ method: 'GET', url: '/i18n/en/translation.ftl' });
+    expect(en.statusCode).toBe(404);
+  });
+});
+
+describe('/healthz without a database', () => {
+  it('answers 503 once the database stops answering', async () => {
+    const other = await createTestApp();
+    await other.ctx.database.close();
+    const response = await other.request({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(503);
+    await other.app.close();
+  });
+});
+
+describe('the embedded file store', () => {
+  const objectName = 'test/AbCdEfGhIjKlMnOpQrSt.png';
+
+  it('takes a PUT on a signed URL and serves it back on a signed GET URL', async () => {
+    const putUrl = new URL(await t.ctx.store.signedUrl(objectName, 'PUT'));
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: putUrl.pathname + putUrl.search,
+      headers: { 'content-type': 'image/png' },
+      payload: Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]),
+    });
+    expect(put.statusCode).toBe(204);
+    const getUrl = new URL(await t.ctx.store.signedUrl(objectName, 'GET'));
+    const get = await t.app.inject({ method: 'GET', url: getUrl.pathname + getUrl.search });
+    expect(get.statusCode).toBe(200);
+    expect(get.headers['content-type']).toBe('image/png');
+    expect(get.rawPayload.subarray(0, 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  });
+
+  it('refuses a URL signed for another method, an altered one and an expired one', async () => {
+    const getUrl = new URL(await t.ctx.store.signedUrl(objectName, 'GET'));
+    const asPut = await t.app.inject({
+      method: 'PUT',
+      url: getUrl.pathname + getUrl.search.replace('method=GET', 'method=PUT'),
+      payload: Buffer.from('x'),
+      headers: { 'content-type': 'image/png' },
+    });
+    expect(asPut.statusCode).toBe(403);
+    const otherName = await t.app.inject({
+      method: 'GET',
+      url: getUrl.pathname.replace('AbCd', 'ZbCd') + getUrl.search,
+    });
+    expect(otherName.json()).toMatchObject({ code: 'signed_url_invalid' });
+    t.clock.advance(16 * 60 * 1000);
+    const expired = await t.app.inject({ method: 'GET', url: getUrl.pathname + getUrl.search });
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json()).toMatchObject({ code: 'signed_url_expired' });
+  });
+});

@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import type { AppContext } from '../../server/context';
+import { manualClock } from '../../server/domain/clock';
+import type { MailMessage } from '../../server/mail/mailer';
+import { createTestDatabase } from './testDatabase';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  clock: ReturnType<typeof manualClock>;
+  /** Every mail the server sent, newest last. */
+  mailbox: MailMessage[];
+  config: Config;
+  /** app.inject with JSON bodies and an optional bearer token. */
+  request(options: TestRequest): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestRequest {
+  method: InjectOptions['method'];
+  url: string;
+  token?: string;
+  body?: unknown;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The real application on a fresh database, with a hand-moved clock and a mailbox that
+ * records what would be sent. Nothing of our own is replaced but the clock and the mail wire.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://localhost:3000',
+    ...env,
+  });
+  const database = await createTestDatabase();
+  const clock = manualClock();
+  const mailbox: MailMessage[] = [];
+  const { app, ctx } = await buildApp(config, database, {
+    clock,
+    mailer: { send: async (message) => void mailbox.push(message) },
+    spaRoot: path.join(dataDir, 'no-spa'),
+  });
+  await app.ready();
+  return {
+    app,
+    ctx,
+    clock,
+    mailbox,
+    config,
+    request: ({ method, url, token, body, form, headers }) =>
+      app.inject({
+        method,
+        url,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+          ...headers,
+        },
+        ...(form
+          ? { payload: new URLSearchParams(form).toString() }
+          : body !== undefined
+            ? { payload: body as object }
+            : {}),
+      }),
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

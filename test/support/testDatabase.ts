@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../server/db/database';
+import { migrate } from '../../server/db/migrate';
+
+/** Which database the API suite runs on: PGlite by default, PostgreSQL when asked to. */
+export function testDatabaseKind(): 'pglite' | 'postgres' {
+  return process.env.API_TEST_DATABASE === 'postgres' ? 'postgres' : 'pglite';
+}
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or a new database
+ * created on TEST_DATABASE_URL's server and dropped again by `close`.
+ */
+export async function createTestDatabase(): Promise<Database> {
+  if (testDatabaseKind() === 'pglite') {
+    const database = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    await migrate(database);
+    return database;
+  }
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('API_TEST_DATABASE=postgres needs TEST_DATABASE_URL');
+  const name = `shinobu_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
+  await migrate(database);
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await dropper.end();
+    },
+  };
+}
