@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { I18nProvider } from './i18n/I18nProvider';
+import { ClientStateProvider } from './services/clientState';
 import { router } from './screens/router';
 import { ThemeRoot } from './theme/ThemeRoot';
 
@@ -13,7 +14,9 @@ export function App() {
     <ThemeRoot>
       <I18nProvider>
         <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
+          <ClientStateProvider fallback={<p>Loading...</p>}>
+            <RouterProvider router={router} />
+          </ClientStateProvider>
         </QueryClientProvider>
       </I18nProvider>
     </ThemeRoot>

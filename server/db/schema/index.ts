@@ -1,2 +1,3 @@
 // One file per area; each mirrors the SQL migrations that create its tables.
 export * from './core';
+export * from './connections';

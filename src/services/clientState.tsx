@@ -1,0 +1,71 @@
+import { useSelector } from '@xstate/react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
+import {
+  clientStateMachine,
+  type ClientSlices,
+  type ClientStateEvent,
+} from '../machines/clientState';
+import { devInspector } from './inspector';
+import {
+  clearPersistedSlices,
+  readPersistedSlices,
+  writePersistedSlices,
+} from './persistence/clientStorage';
+
+export const liveClientStateMachine = clientStateMachine.provide({
+  actors: { restorePersisted: fromPromise(() => readPersistedSlices()) },
+  actions: {
+    persist: (_, { slices }) => writePersistedSlices(slices),
+    clearPersisted: () => clearPersistedSlices(),
+    reportRestoreFailure: (_, { error }) =>
+      console.error('persisted state could not be restored', error),
+  },
+});
+
+type ClientStateActor = ActorRefFrom<typeof clientStateMachine>;
+
+const ClientStateContext = createContext<ClientStateActor | undefined>(undefined);
+
+/** Starts the client-state machine and renders children once the persisted slices are restored. */
+export function ClientStateProvider({
+  children,
+  fallback,
+}: {
+  children: ReactNode;
+  fallback: ReactNode;
+}) {
+  const [actor, setActor] = useState<ClientStateActor>();
+  useEffect(() => {
+    let started: ClientStateActor | undefined;
+    let cancelled = false;
+    void devInspector().then((inspect) => {
+      if (cancelled) return;
+      started = createActor(liveClientStateMachine, inspect ? { inspect } : {}).start();
+      setActor(started);
+    });
+    return () => {
+      cancelled = true;
+      started?.stop();
+    };
+  }, []);
+  const ready = useSelector(actor, (snapshot) => snapshot?.matches('ready') ?? false);
+  if (!actor || !ready) return <>{fallback}</>;
+  return <ClientStateContext.Provider value={actor}>{children}</ClientStateContext.Provider>;
+}
+
+function useClientStateActor(): ClientStateActor {
+  const actor = useContext(ClientStateContext);
+  if (!actor) throw new Error('useClientState outside ClientStateProvider');
+  return actor;
+}
+
+/** Reads one slice; re-renders only when it changes. */
+export function useSlice<K extends keyof ClientSlices>(name: K): ClientSlices[K] {
+  return useSelector(useClientStateActor(), (snapshot) => snapshot.context.slices[name]);
+}
+
+/** Sends UPDATE and RESET to the client state. */
+export function useClientStateSend(): (event: ClientStateEvent) => void {
+  return useClientStateActor().send;
+}
