@@ -1,13 +1,17 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
+// Files that choose `// @vitest-environment node` (config, source scans) have no DOM.
+const hasDom = typeof window !== 'undefined';
+
 afterEach(() => {
+  if (!hasDom) return;
   cleanup();
   localStorage.clear();
 });
 
 // jsdom has no matchMedia; screens ask it for the colour scheme and breakpoints.
-if (!window.matchMedia) {
+if (hasDom && !window.matchMedia) {
   window.matchMedia = (query: string) =>
     ({
       matches: false,
