@@ -79,8 +79,13 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const clockOffsetMs = parseClockOffset(env.CLOCK_OFFSET_MS, production, problems);
 
-  const secrets =
-    problems.length === 0 ? resolveSecrets(env, dataDir, production, problems) : undefined;
+  const missingSecrets = production ? SECRET_NAMES.filter((name) => !env[name]) : [];
+  if (missingSecrets.length > 0) {
+    problems.push(
+      `${missingSecrets.join(', ')}: required when NODE_ENV=production (generate with: openssl rand -base64 32)`,
+    );
+  }
+  const secrets = problems.length === 0 ? resolveSecrets(env, dataDir, problems) : undefined;
   if (problems.length > 0 || !secrets) throw new ConfigError(problems);
 
   return {
@@ -177,27 +182,24 @@ function parseS3(env: Env, problems: string[]): S3Config | undefined {
 
 /**
  * A newcomer's secrets are generated once and kept in DATA_DIR so that sessions and
- * encrypted data survive restarts; production must be given them explicitly.
+ * encrypted data survive restarts; production must be given them explicitly (checked by the
+ * caller). A secrets file that exists but cannot be read stops the start: replacing it would
+ * make every session and every encrypted field unreadable.
  */
 function resolveSecrets(
   env: Env,
   dataDir: string,
-  production: boolean,
   problems: string[],
 ): Record<SecretName, string> | undefined {
-  const missing = SECRET_NAMES.filter((name) => !env[name]);
-  if (production && missing.length > 0) {
-    problems.push(
-      `${missing.join(', ')}: required when NODE_ENV=production (generate with: openssl rand -base64 32)`,
-    );
-    return undefined;
-  }
   const file = path.join(dataDir, 'secrets.json');
   let stored: Partial<Record<SecretName, string>> = {};
   try {
     stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
-  } catch {
-    stored = {};
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      problems.push(`DATA_DIR: ${file} is unreadable or not JSON; restore it from a backup`);
+      return undefined;
+    }
   }
   const result = {} as Record<SecretName, string>;
   let changed = false;
