@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { I18nProvider } from './i18n/I18nProvider';
 import { ClientStateProvider } from './services/clientState';
+import { SessionProvider } from './services/session/SessionProvider';
 import { router } from './screens/router';
 import { ThemeRoot } from './theme/ThemeRoot';
 
@@ -15,7 +16,9 @@ export function App() {
       <I18nProvider>
         <QueryClientProvider client={queryClient}>
           <ClientStateProvider fallback={<p>Loading...</p>}>
-            <RouterProvider router={router} />
+            <SessionProvider>
+              <RouterProvider router={router} />
+            </SessionProvider>
           </ClientStateProvider>
         </QueryClientProvider>
       </I18nProvider>

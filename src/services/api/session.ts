@@ -1,0 +1,163 @@
+/**
+ * The session layer `/api/auth/*` (NextAuth REST protocol shapes, docs/client-auth.md).
+ * These calls go through `fetch` with the session cookie, not through the `/v1` axios
+ * client: the session layer is not the product API, and the token refresh must be able to
+ * store new tokens while axios-auth-refresh holds every `/v1` request back.
+ */
+
+export interface SessionUser {
+  id: string;
+  username: string;
+  memorialPageId: string | null;
+  iconUrl: string | null;
+}
+
+/** What the session cookie holds: the user and the tokens of the `/v1` API. */
+export interface AuthSession {
+  user: SessionUser;
+  accessToken: string;
+  refreshToken: string | null;
+  /** ISO date-time when the session cookie expires. */
+  expires: string;
+}
+
+/** The fields `POST /api/auth/session` may change. */
+export interface SessionUpdate {
+  accessToken?: string;
+  refreshToken?: string;
+  username?: string;
+  iconUrl?: string | null;
+}
+
+interface WireSession {
+  user: SessionUser & { accessToken: string; refreshToken?: string | null };
+  expires: string;
+}
+
+/** A failed session-layer call, with the HTTP status and the protocol's error code. */
+export class SessionError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(`session layer: ${status} ${code}`);
+    this.name = 'SessionError';
+  }
+}
+
+const AUTH_BASE = '/api/auth';
+
+async function sessionFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${AUTH_BASE}${path}`, {
+    credentials: 'same-origin',
+    ...init,
+    headers: { accept: 'application/json', ...init.headers },
+  });
+}
+
+function fromWire(wire: WireSession | null | Record<string, never>): AuthSession | null {
+  if (!wire || !('user' in wire) || !wire.user) return null;
+  const { accessToken, refreshToken, ...user } = wire.user;
+  return {
+    user: {
+      id: user.id,
+      username: user.username,
+      memorialPageId: user.memorialPageId ?? null,
+      iconUrl: user.iconUrl ?? null,
+    },
+    accessToken,
+    refreshToken: refreshToken ?? null,
+    expires: wire.expires,
+  };
+}
+
+async function readJson<T>(response: Response): Promise<T> {
+  if (!response.ok) {
+    const body = (await response.json().catch(() => ({}))) as { code?: string };
+    throw new SessionError(response.status, body.code ?? 'CLIENT_FETCH_ERROR');
+  }
+  return (await response.json()) as T;
+}
+
+/** GET /api/auth/session: the session, or null when signed out. */
+export async function fetchSession(): Promise<AuthSession | null> {
+  return fromWire(await readJson<WireSession | null>(await sessionFetch('/session')));
+}
+
+/** GET /api/auth/csrf: the double-submit token every session POST carries. */
+export async function fetchCsrfToken(): Promise<string> {
+  const { csrfToken } = await readJson<{ csrfToken: string }>(await sessionFetch('/csrf'));
+  return csrfToken;
+}
+
+function formPost(path: string, fields: Record<string, string>): Promise<Response> {
+  return sessionFetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** Why a sign-in failed, as the session layer tells it (`error` and `code` of its url). */
+export type SignInErrorCode =
+  'invalid_credentials' | 'too_many_attempts' | 'account_locked' | 'unexpected';
+
+/** The protocol's sign-in result (spec §3): error, status, ok, url. */
+export interface SignInResult {
+  ok: boolean;
+  status: number;
+  url: string | null;
+  error: SignInErrorCode | null;
+}
+
+const SIGN_IN_ERROR_CODES: readonly SignInErrorCode[] = [
+  'invalid_credentials',
+  'too_many_attempts',
+  'account_locked',
+  'unexpected',
+];
+
+function signInErrorOf(url: string | null): SignInErrorCode | null {
+  if (!url) return 'unexpected';
+  const params = new URL(url, window.location.origin).searchParams;
+  if (!params.has('error')) return null;
+  const code = params.get('code') as SignInErrorCode | null;
+  return code && SIGN_IN_ERROR_CODES.includes(code) ? code : 'unexpected';
+}
+
+/** POST /api/auth/callback/credentials: email and password sign-in; sets the session cookie. */
+export async function signInWithCredentials(
+  credentials: { username: string; password: string },
+  callbackUrl: string,
+): Promise<SignInResult> {
+  const csrfToken = await fetchCsrfToken();
+  const response = await formPost('/callback/credentials', {
+    ...credentials,
+    csrfToken,
+    callbackUrl,
+    json: 'true',
+  });
+  const body = (await response.json().catch(() => ({}))) as { url?: string };
+  const url = body.url ?? null;
+  const error = response.ok ? signInErrorOf(url) : (signInErrorOf(url) ?? 'unexpected');
+  return { ok: response.ok && !error, status: response.status, url, error };
+}
+
+/** POST /api/auth/signout: clears the cookie and revokes the refresh family. */
+export async function signOutOfSession(callbackUrl: string): Promise<void> {
+  const csrfToken = await fetchCsrfToken();
+  await readJson<{ url: string }>(
+    await formPost('/signout', { csrfToken, callbackUrl, json: 'true' }),
+  );
+}
+
+/** POST /api/auth/session: stores new tokens or profile data in the session cookie. */
+export async function updateSession(data: SessionUpdate): Promise<AuthSession | null> {
+  const csrfToken = await fetchCsrfToken();
+  const response = await sessionFetch('/session', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ csrfToken, data }),
+  });
+  return fromWire(await readJson<WireSession | null>(response));
+}

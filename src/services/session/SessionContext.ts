@@ -1,0 +1,19 @@
+import { createContext } from 'react';
+import type { SessionUpdate, SessionUser, SignInResult } from '../api/session';
+
+export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
+
+export interface SessionValue {
+  status: SessionStatus;
+  user: SessionUser | null;
+  /** The current access token (changes when it is refreshed), or undefined when signed out. */
+  accessToken: () => string | undefined;
+  /** Posts new session data (tokens, username, icon) and resolves once it is stored. */
+  update: (data: SessionUpdate) => Promise<void>;
+  /** Signs in with email and password; resolves with the protocol's result. */
+  signIn: (credentials: { username: string; password: string }) => Promise<SignInResult>;
+  /** Signs out: clears the user, the token and the refresh token. */
+  signOut: () => Promise<void>;
+}
+
+export const SessionContext = createContext<SessionValue | undefined>(undefined);
