@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authLogRoute } from './auth/log';
+import { endingNoteRoutes } from './endingnote';
 
 /**
  * Every area's routes, each a plugin of its own file. `/v1/*` is the product API and
@@ -9,4 +10,5 @@ import { authLogRoute } from './auth/log';
 export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
   await app.register(authLogRoute);
+  await app.register(async (scope) => endingNoteRoutes(scope, ctx));
 }

@@ -268,7 +268,7 @@ export function sectionValuesSchema(section: SectionDefinition) {
   const shape = Object.fromEntries(
     section.fields.map((field) => [field.code, fieldSchema(field).optional()]),
   );
-  return z.strictObject(shape, { error: 'unknown_field' });
+  return z.strictObject(shape, { error: 'invalid_type' });
 }
 
 export interface FieldIssue {

@@ -1,3 +1,4 @@
 // One file per area; each mirrors the SQL migrations that create its tables.
 export * from './core';
 export * from './connections';
+export * from './endingnote';

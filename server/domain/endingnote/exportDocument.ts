@@ -1,0 +1,130 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FluentBundle, FluentResource } from '@fluent/bundle';
+import {
+  sectionDefinition,
+  type FieldDefinition,
+  type FieldValue,
+} from '../../../src/validation/endingnote';
+import { projectRoot } from '../../paths';
+import type { MemberName, NoteView } from './sections';
+
+type Translate = (id: string, args?: Record<string, string>) => string;
+
+let translations: Promise<Translate> | undefined;
+
+/** The app's own Japanese texts (src/i18n/ja/translation.ftl), so the export reads like the screens. */
+function japanese(): Promise<Translate> {
+  translations ??= readFile(path.join(projectRoot, 'src/i18n/ja/translation.ftl'), 'utf8').then(
+    (text) => {
+      const bundle = new FluentBundle('ja', { useIsolating: false });
+      bundle.addResource(new FluentResource(text));
+      return (id, args) => {
+        const message = bundle.getMessage(id);
+        return message?.value ? bundle.formatPattern(message.value, args) : id;
+      };
+    },
+  );
+  return translations;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (char) =>
+      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
+
+const memberName = (t: Translate, member: MemberName) =>
+  t('endingnote-member-name', { lastName: member.lastName, firstName: member.firstName });
+
+function displayValue(
+  t: Translate,
+  sectionCode: string,
+  field: FieldDefinition,
+  value: FieldValue,
+  members: Map<string, MemberName>,
+): string {
+  const optionLabel = (option: string) => t(`endingnote-${sectionCode}-${field.code}-${option}`);
+  const list = (items: string[]) => items.join(t('endingnote-list-separator'));
+  switch (field.kind) {
+    case 'checkbox':
+      return t(value ? 'endingnote-yes' : 'endingnote-no');
+    case 'dropdown':
+    case 'radio':
+      return value ? optionLabel(value as string) : '';
+    case 'checklist':
+      return list((value as string[]).map(optionLabel));
+    case 'user-select':
+      return list(
+        (value as string[]).flatMap((id) => {
+          const member = members.get(id);
+          return member ? [memberName(t, member)] : [];
+        }),
+      );
+    case 'date': {
+      const [year = '', month = '', day = ''] = (value as string).split('-');
+      return value ? t('endingnote-date', { year, month: String(+month), day: String(+day) }) : '';
+    }
+    default:
+      return value as string;
+  }
+}
+
+const tokyoDateTime = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: 'Asia/Tokyo',
+  dateStyle: 'long',
+  timeStyle: 'short',
+});
+
+/** A printable, self-contained HTML document of the whole note (print to PDF from a browser). */
+export async function noteAsHtml(note: NoteView, exportedAt: Date): Promise<string> {
+  const t = await japanese();
+  const members = new Map(note.members.map((member) => [member.userId, member]));
+  const title = t('endingnote-of', { name: memberName(t, note.owner) });
+  const sections = note.sections.map((view) => {
+    const section = sectionDefinition(view.section)!;
+    const rows = section.fields.map((field) => {
+      const shown = displayValue(t, section.code, field, view.values[field.code]!, members);
+      const cell = shown
+        ? escapeHtml(shown)
+        : `<span class="empty">${escapeHtml(t('endingnote-empty'))}</span>`;
+      return `<dt>${escapeHtml(t(`endingnote-${section.code}-${field.code}`))}</dt><dd>${cell}</dd>`;
+    });
+    return `<section><h2>${escapeHtml(t(`endingnote-${section.code}`))}</h2><dl>${rows.join('')}</dl></section>`;
+  });
+  return `<!doctype html>
+<html lang="ja">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+body { font-family: "Hiragino Sans", "Noto Sans JP", "Noto Sans CJK JP", sans-serif; margin: 2rem auto; max-width: 46rem; padding: 0 1rem; line-height: 1.7; color: #1f2933; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; border-bottom: 1px solid #9aa5b1; padding-bottom: .25rem; }
+section { break-inside: avoid-page; margin-bottom: 1.5rem; }
+dt { font-weight: bold; margin-top: .75rem; } dd { margin: 0 0 0 1rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+.empty { color: #616e7c; } .exported { color: #52606d; font-size: .9rem; }
+</style>
+</head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+<p class="exported">${escapeHtml(t('endingnote-exported-at', { date: tokyoDateTime.format(exportedAt) }))}</p>
+${sections.join('\n')}
+</body>
+</html>
+`;
+}
+
+/** The note as a JSON file: codes and values as the API answers them, with names of members. */
+export function noteAsJson(note: NoteView, exportedAt: Date): string {
+  return `${JSON.stringify({ exportedAt: exportedAt.toISOString(), ...note }, null, 2)}\n`;
+}
+
+/** `endingnote-YYYYMMDD.<ext>`, dated in Japan. */
+export function exportFileName(exportedAt: Date, extension: 'json' | 'html'): string {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' })
+    .format(exportedAt)
+    .replace(/-/g, '');
+  return `endingnote-${day}.${extension}`;
+}
