@@ -2,3 +2,4 @@
 export * from './core';
 export * from './connections';
 export * from './endingnote';
+export * from './notifications';

@@ -1,0 +1,58 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { memorialPages, users } from '../../db/schema';
+
+/** How another member appears in social lists: names, icon object name, own memorial page. */
+export interface MemberCard {
+  userId: string;
+  lastName: string;
+  firstName: string;
+  lastNameKana: string;
+  firstNameKana: string;
+  /** Object name of the icon; routes exchange it for a signed GET URL. */
+  iconName: string | null;
+  memorialPageId: string | null;
+}
+
+/** The columns of a MemberCard, for selects that join users to their own memorial page. */
+export const memberCardColumns = {
+  userId: users.id,
+  lastName: users.lastName,
+  firstName: users.firstName,
+  lastNameKana: users.lastNameKana,
+  firstNameKana: users.firstNameKana,
+  iconName: users.iconName,
+  memorialPageId: memorialPages.id,
+};
+
+/** Join condition from users to the member's own ('self') memorial page. */
+export const ownMemorialPage = and(
+  eq(memorialPages.ownerUserId, users.id),
+  eq(memorialPages.type, 'self'),
+);
+
+/** The cards of the given members, keyed by id (members that no longer exist are absent). */
+export async function memberCards(db: Db, userIds: string[]): Promise<Map<string, MemberCard>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select(memberCardColumns)
+    .from(users)
+    .leftJoin(memorialPages, ownMemorialPage)
+    .where(inArray(users.id, userIds));
+  return new Map(rows.map((row) => [row.userId, row]));
+}
+
+/** Family name first, as names are written in Japanese. */
+export function displayName(card: Pick<MemberCard, 'lastName' | 'firstName'>): string {
+  return `${card.lastName} ${card.firstName}`.trim();
+}
+
+/** True for a member others may connect with: registered, activated and not deleted. */
+export async function isActiveMember(db: Db, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.status, 'active')))
+    .limit(1);
+  return rows.length > 0;
+}

@@ -1,0 +1,147 @@
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { notifications } from '../../db/schema';
+
+/**
+ * What each kind of notification carries: enough for the list to word it and link to the
+ * thing it is about, without a join at read time. Other areas call `notify` with these.
+ */
+export interface NotificationPayloads {
+  /** Someone asked to connect; the request can be answered from the connection screen. */
+  connection_requested: { requestId: string; fromUserId: string; fromName: string };
+  /** A request this member sent was accepted. */
+  connection_accepted: { userId: string; name: string };
+  /** This member was made an administrator of a memorial page. */
+  admin_added: { memorialPageId: string; pageName: string; byUserId?: string };
+  /** A condolence message was left on a page this member administers. */
+  condolence_posted: { memorialPageId: string; pageName: string; condolenceId: string };
+  /** A time-capsule letter reached this member. */
+  letter_delivered: { letterId: string; senderName: string; title: string };
+  /** An anniversary (e.g. 一周忌) of a page this member belongs to is coming. */
+  anniversary_coming: {
+    memorialPageId: string;
+    pageName: string;
+    anniversary: string;
+    date: string;
+  };
+  /** A member this member administers may have died. */
+  death_suspected: { userId: string; memorialPageId: string; name: string };
+  /** The death of a member this member administers was confirmed. */
+  death_confirmed: { userId: string; memorialPageId: string; name: string };
+}
+
+export type NotificationKind = keyof NotificationPayloads;
+
+export const NOTIFICATION_KINDS = [
+  'connection_requested',
+  'connection_accepted',
+  'admin_added',
+  'condolence_posted',
+  'letter_delivered',
+  'anniversary_coming',
+  'death_suspected',
+  'death_confirmed',
+] as const satisfies readonly NotificationKind[];
+
+export interface NotificationItem {
+  id: string;
+  kind: string;
+  payload: unknown;
+  createdAt: Date;
+  readAt: Date | null;
+}
+
+/**
+ * Records a notification for one member. `at` comes from the caller's clock (ctx.clock) so
+ * that tests and jobs order notifications by the time they model. Pass a transaction as
+ * `db` to notify atomically with the change that caused it.
+ */
+export async function notify<K extends NotificationKind>(
+  db: Db,
+  userId: string,
+  kind: K,
+  payload: NotificationPayloads[K],
+  at: Date,
+): Promise<string> {
+  const [row] = await db
+    .insert(notifications)
+    .values({ userId, kind, payload, createdAt: at })
+    .returning({ id: notifications.id });
+  return row!.id;
+}
+
+/** One page of a member's notifications, newest first; `hasMore` says a next page exists. */
+export async function listNotifications(
+  db: Db,
+  userId: string,
+  page: { page: number; perPage: number },
+): Promise<{ items: NotificationItem[]; hasMore: boolean }> {
+  const rows = await db
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      payload: notifications.payload,
+      createdAt: notifications.createdAt,
+      readAt: notifications.readAt,
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(page.perPage + 1)
+    .offset((page.page - 1) * page.perPage);
+  return { items: rows.slice(0, page.perPage), hasMore: rows.length > page.perPage };
+}
+
+/** The badge number: a count over the partial index of unread rows, no join. */
+export async function unreadCount(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return row?.value ?? 0;
+}
+
+/**
+ * Marks one of the member's own notifications read (again is harmless). False when there is
+ * no such notification of theirs, which the route answers with 404.
+ */
+export async function markRead(
+  db: Db,
+  userId: string,
+  notificationId: string,
+  at: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(notifications)
+    .set({ readAt: sql`coalesce(${notifications.readAt}, ${at.toISOString()}::timestamptz)` })
+    .where(and(eq(notifications.id, notificationId), eq(notifications.userId, userId)))
+    .returning({ id: notifications.id });
+  return rows.length > 0;
+}
+
+/** Marks every unread notification of the member read; answers how many changed. */
+export async function markAllRead(db: Db, userId: string, at: Date): Promise<number> {
+  const rows = await db
+    .update(notifications)
+    .set({ readAt: at })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .returning({ id: notifications.id });
+  return rows.length;
+}
+
+/** Withdraws the request notification of a request that was cancelled before it was seen. */
+export async function withdrawRequestNotification(
+  db: Db,
+  userId: string,
+  requestId: string,
+): Promise<void> {
+  await db
+    .delete(notifications)
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        eq(notifications.kind, 'connection_requested'),
+        sql`${notifications.payload} ->> 'requestId' = ${requestId}`,
+      ),
+    );
+}

@@ -1,0 +1,60 @@
+/**
+ * Wire schemas of the social area (connections, user search, notifications, my page),
+ * shared by the server routes and the client. Messages are stable validation codes (the
+ * client shows Fluent id `validation-<code>`).
+ */
+import { z } from 'zod';
+
+/** Shown through Fluent ids `relationship-<value>`; mirrors RELATIONSHIPS of the connections table. */
+export const RELATIONSHIP_VALUES = [
+  'family',
+  'relative',
+  'friend',
+  'acquaintance',
+  'other',
+] as const;
+export type RelationshipValue = (typeof RELATIONSHIP_VALUES)[number];
+
+export const relationshipSchema = z.enum(RELATIONSHIP_VALUES, { error: 'relationship_invalid' });
+
+/** POST /v1/connection/requests */
+export const sendRequestSchema = z.object({
+  to_user_id: z.uuid({ error: 'user_id_invalid' }),
+  relationship: relationshipSchema,
+});
+
+/** Accepting a request and changing a connection both carry the member's own relationship. */
+export const relationshipBodySchema = z.object({ relationship: relationshipSchema });
+
+export const PER_PAGE_DEFAULT = 20;
+export const PER_PAGE_MAX = 50;
+
+/** `page` counts from 1; query-string numbers arrive as text. */
+export const pagingShape = {
+  page: z.coerce
+    .number({ error: 'page_invalid' })
+    .int('page_invalid')
+    .min(1, 'page_invalid')
+    .max(1000, 'page_invalid')
+    .default(1),
+  per_page: z.coerce
+    .number({ error: 'per_page_invalid' })
+    .int('per_page_invalid')
+    .min(1, 'per_page_invalid')
+    .max(PER_PAGE_MAX, 'per_page_invalid')
+    .default(PER_PAGE_DEFAULT),
+};
+export const pagingSchema = z.object(pagingShape);
+
+/** Longest search text; names are far shorter, the cap bounds the work per query. */
+export const SEARCH_QUERY_MAX_LENGTH = 50;
+
+/** GET /v1/user_search */
+export const userSearchSchema = z.object({
+  q: z
+    .string({ error: 'required' })
+    .trim()
+    .min(1, 'required')
+    .max(SEARCH_QUERY_MAX_LENGTH, 'too_long'),
+  ...pagingShape,
+});
