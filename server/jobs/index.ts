@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { startLetterDelivery } from './letterDelivery';
 
 export interface Jobs {
   stop(): Promise<void>;
@@ -10,6 +11,6 @@ export interface Jobs {
  * FOR UPDATE SKIP LOCKED so that any number of instances can run them.
  */
 export function startJobs(ctx: AppContext): Jobs {
-  void ctx;
-  return { stop: async () => undefined };
+  const jobs: Jobs[] = [startLetterDelivery(ctx)];
+  return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) };
 }

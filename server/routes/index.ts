@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { authLogRoute } from './auth/log';
 import { endingNoteRoutes } from './endingnote';
 import { socialRoutes } from './social';
+import { timeCapsuleRoutes } from './timecapsule';
 
 /**
  * Every area's routes, each a plugin of its own file. `/v1/*` is the product API and
@@ -12,5 +13,6 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   void ctx;
   await app.register(authLogRoute);
   await app.register(async (scope) => endingNoteRoutes(scope, ctx));
+  await app.register(async (scope) => timeCapsuleRoutes(scope, ctx));
   await app.register(async (scope) => socialRoutes(scope, ctx));
 }

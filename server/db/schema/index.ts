@@ -2,4 +2,5 @@
 export * from './core';
 export * from './connections';
 export * from './endingnote';
+export * from './timecapsule';
 export * from './notifications';

@@ -1,0 +1,157 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/database';
+import {
+  letterDeliveries,
+  letterMailOutbox,
+  timeCapsuleLetterRecipients,
+  timeCapsuleLetters,
+  users,
+} from '../../db/schema';
+import type { Clock } from '../clock';
+import { letterMail } from './mail';
+import { isLate } from './rules';
+
+/** Letters claimed per delivery transaction. */
+export const DELIVERY_BATCH_SIZE = 200;
+
+export interface DeliveryOptions {
+  /** Where links in the mails point (config.publicUrl). */
+  publicUrl: string;
+  batchSize?: number;
+}
+
+export const hashClaimToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const sender = alias(users, 'sender');
+const recipientUser = alias(users, 'recipient_user');
+
+/**
+ * Delivers one batch of due letters and answers how many letters it delivered (0: none due).
+ *
+ * One transaction claims the oldest due letters with FOR UPDATE SKIP LOCKED (other instances
+ * skip them), writes one letter_deliveries row per recipient (UNIQUE (letter_id, recipient_id)
+ * makes a second delivery impossible whatever happens elsewhere), records the mail each
+ * recipient is to get in letter_mail_outbox, and marks the letters delivered. A crash before
+ * COMMIT leaves nothing behind, so the next run delivers the letter; after COMMIT the letter
+ * is no longer due.
+ */
+export async function deliverDueLetters(
+  db: Db,
+  clock: Clock,
+  options: DeliveryOptions,
+): Promise<number> {
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const letters = await tx
+      .select({
+        id: timeCapsuleLetters.id,
+        title: timeCapsuleLetters.title,
+        dueAt: timeCapsuleLetters.dueAt,
+        senderFirstName: sender.firstName,
+        senderLastName: sender.lastName,
+      })
+      .from(timeCapsuleLetters)
+      .innerJoin(sender, eq(sender.id, timeCapsuleLetters.senderUserId))
+      .where(and(isNull(timeCapsuleLetters.deliveredAt), lte(timeCapsuleLetters.dueAt, now)))
+      .orderBy(asc(timeCapsuleLetters.dueAt))
+      .limit(options.batchSize ?? DELIVERY_BATCH_SIZE)
+      .for('update', { of: timeCapsuleLetters, skipLocked: true });
+    if (letters.length === 0) return 0;
+    const letterIds = letters.map((letter) => letter.id);
+    const byId = new Map(letters.map((letter) => [letter.id, letter]));
+
+    const recipients = await tx
+      .select({
+        id: timeCapsuleLetterRecipients.id,
+        letterId: timeCapsuleLetterRecipients.letterId,
+        userId: timeCapsuleLetterRecipients.userId,
+        guestEmail: timeCapsuleLetterRecipients.email,
+        guestFirstName: timeCapsuleLetterRecipients.firstName,
+        guestLastName: timeCapsuleLetterRecipients.lastName,
+        memberEmail: recipientUser.email,
+        memberFirstName: recipientUser.firstName,
+        memberLastName: recipientUser.lastName,
+        memberStatus: recipientUser.status,
+      })
+      .from(timeCapsuleLetterRecipients)
+      .leftJoin(recipientUser, eq(recipientUser.id, timeCapsuleLetterRecipients.userId))
+      .where(inArray(timeCapsuleLetterRecipients.letterId, letterIds));
+
+    const deliveries = recipients.map((recipient) => {
+      const letter = byId.get(recipient.letterId)!;
+      const claimToken = recipient.userId ? undefined : randomBytes(32).toString('base64url');
+      return {
+        row: {
+          id: randomUUID(),
+          letterId: letter.id,
+          recipientId: recipient.id,
+          recipientUserId: recipient.userId,
+          claimTokenHash: claimToken ? hashClaimToken(claimToken) : null,
+          deliveredAt: now,
+          late: isLate(letter.dueAt!, now),
+        },
+        letter,
+        recipient,
+        claimToken,
+      };
+    });
+    const written = deliveries.length
+      ? await tx
+          .insert(letterDeliveries)
+          .values(deliveries.map((delivery) => delivery.row))
+          .onConflictDoNothing({
+            target: [letterDeliveries.letterId, letterDeliveries.recipientId],
+          })
+          .returning({ id: letterDeliveries.id })
+      : [];
+    const writtenIds = new Set(written.map((row) => row.id));
+
+    const mails = deliveries.flatMap(({ row, letter, recipient, claimToken }) => {
+      const email = recipient.userId
+        ? recipient.memberStatus === 'deleted'
+          ? null
+          : recipient.memberEmail
+        : recipient.guestEmail;
+      if (!writtenIds.has(row.id) || !email) return [];
+      const mail = letterMail({
+        publicUrl: options.publicUrl,
+        letterId: letter.id,
+        title: letter.title,
+        sender: { firstName: letter.senderFirstName, lastName: letter.senderLastName },
+        recipient: {
+          firstName: recipient.memberFirstName ?? recipient.guestFirstName ?? '',
+          lastName: recipient.memberLastName ?? recipient.guestLastName ?? '',
+        },
+        claimToken,
+        dueAt: letter.dueAt!,
+        late: row.late,
+      });
+      return [{ deliveryId: row.id, toEmail: email, nextAttemptAt: now, ...mail }];
+    });
+    if (mails.length > 0) await tx.insert(letterMailOutbox).values(mails);
+    // Member notifications: see docs/timecapsule.md "Notifications hook".
+
+    await tx
+      .update(timeCapsuleLetters)
+      .set({ deliveredAt: now })
+      .where(inArray(timeCapsuleLetters.id, letterIds));
+    return letters.length;
+  });
+}
+
+/** Delivers batches until no letter is due; answers the number of letters delivered. */
+export async function deliverAllDueLetters(
+  db: Db,
+  clock: Clock,
+  options: DeliveryOptions,
+): Promise<number> {
+  const batchSize = options.batchSize ?? DELIVERY_BATCH_SIZE;
+  let total = 0;
+  for (;;) {
+    const delivered = await deliverDueLetters(db, clock, { ...options, batchSize });
+    total += delivered;
+    if (delivered < batchSize) return total;
+  }
+}

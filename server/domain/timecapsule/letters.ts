@@ -1,0 +1,331 @@
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import {
+  connections,
+  letterDeliveries,
+  timeCapsuleLetterAdmins,
+  timeCapsuleLetterRecipients,
+  timeCapsuleLetters,
+  users,
+} from '../../db/schema';
+import { ApiError, invalid, notFound, type FieldError } from '../../http/errors';
+import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
+import type { Clock } from '../clock';
+import { parseJapanDateTime, type LetterInput } from '../../../src/validation/timecapsule';
+import { japanMorningOf } from './rules';
+
+type Letter = typeof timeCapsuleLetters.$inferSelect;
+
+export interface PersonName {
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * What admins and the writer see of a letter before delivery (spec §3 "time-capsule letter"):
+ * no body. receiverFirstName/LastName name the first recipient; `receivers` lists them all.
+ */
+export interface LetterEnvelope {
+  timeCapsuleLetterId: string;
+  receiverFirstName: string;
+  receiverLastName: string;
+  receivers: PersonName[];
+  title: string;
+  /** When it goes out (UTC); null for a death-triggered letter while the writer lives. */
+  sendDate: string | null;
+  /** null for a dated letter; otherwise the death rule that triggers it. */
+  event: Exclude<Letter['rule'], 'date'> | null;
+  createdAt: string;
+  adminFirstNames: string[];
+  adminLastNames: string[];
+}
+
+export interface UnsentLetter extends LetterEnvelope {
+  updatedAt: string;
+}
+
+export interface ReceivedLetter {
+  timeCapsuleLetterId: string;
+  senderFirstName: string;
+  senderLastName: string;
+  title: string;
+  createdAt: string;
+  deliveredAt: string;
+  openedAt: string | null;
+  late: boolean;
+}
+
+const conflictDelivered = () =>
+  new ApiError(409, 'letter_delivered', 'a delivered letter can no longer be changed');
+
+/** The writer's connections among `userIds`. */
+async function connectedAmong(db: Db, writerId: string, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ id: connections.otherUserId })
+    .from(connections)
+    .where(and(eq(connections.userId, writerId), inArray(connections.otherUserId, userIds)));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The rules of a letter that need the server: connections, photo names, a future send time. */
+async function checkLetter(db: Db, clock: Clock, writerId: string, input: LetterInput) {
+  const errors: FieldError[] = [];
+  const memberIds = input.recipients.flatMap((r) => (r.kind === 'member' ? [r.user_id] : []));
+  const connected = await connectedAmong(db, writerId, [...memberIds, ...input.admin_user_ids]);
+  const seenRecipients = new Set<string>();
+  input.recipients.forEach((recipient, index) => {
+    const key = recipient.kind === 'member' ? recipient.user_id : recipient.email.toLowerCase();
+    if (seenRecipients.has(key)) errors.push({ field: `recipients.${index}`, code: 'duplicate' });
+    seenRecipients.add(key);
+    if (recipient.kind === 'member' && !connected.has(recipient.user_id))
+      errors.push({ field: `recipients.${index}.user_id`, code: 'not_connected' });
+  });
+  input.admin_user_ids.forEach((adminId, index) => {
+    if (!connected.has(adminId))
+      errors.push({ field: `admin_user_ids.${index}`, code: 'not_connected' });
+    if (input.admin_user_ids.indexOf(adminId) !== index)
+      errors.push({ field: `admin_user_ids.${index}`, code: 'duplicate' });
+  });
+  input.photo_names.forEach((name, index) => {
+    if (!OBJECT_NAME_PATTERN.test(name))
+      errors.push({ field: `photo_names.${index}`, code: 'photo_invalid' });
+  });
+  const now = clock.now();
+  const { delivery } = input;
+  if (delivery.rule === 'date' && parseJapanDateTime(delivery.send_at)! <= now)
+    errors.push({ field: 'delivery.send_at', code: 'must_be_future' });
+  if (delivery.rule === 'date_after_death' && japanMorningOf(delivery.after_death_date) <= now)
+    errors.push({ field: 'delivery.after_death_date', code: 'must_be_future' });
+  if (errors.length > 0) throw invalid(errors);
+}
+
+/** The columns a letter input sets (the delivery rule and, for dated letters, its due time). */
+function letterColumns(input: LetterInput, now: Date) {
+  const { delivery } = input;
+  const sendAt = delivery.rule === 'date' ? parseJapanDateTime(delivery.send_at)! : null;
+  return {
+    title: input.title,
+    body: input.body,
+    photoNames: input.photo_names,
+    rule: delivery.rule,
+    sendAt,
+    delayDays: delivery.rule === 'death' ? delivery.delay_days : null,
+    anniversaryYears: delivery.rule === 'death_anniversary' ? delivery.anniversary_years : null,
+    afterDeathDate: delivery.rule === 'date_after_death' ? delivery.after_death_date : null,
+    // Death-triggered letters wait for releaseLettersOnDeath to set their due time.
+    dueAt: sendAt,
+    updatedAt: now,
+  };
+}
+
+async function insertPeople(db: Db, letterId: string, input: LetterInput): Promise<void> {
+  await db.insert(timeCapsuleLetterRecipients).values(
+    input.recipients.map((recipient, position) =>
+      recipient.kind === 'member'
+        ? { letterId, position, userId: recipient.user_id }
+        : {
+            letterId,
+            position,
+            lastName: recipient.last_name,
+            firstName: recipient.first_name,
+            email: recipient.email,
+          },
+    ),
+  );
+  if (input.admin_user_ids.length > 0)
+    await db
+      .insert(timeCapsuleLetterAdmins)
+      .values(input.admin_user_ids.map((userId, position) => ({ letterId, userId, position })));
+}
+
+export async function createLetter(
+  db: Db,
+  clock: Clock,
+  writerId: string,
+  input: LetterInput,
+): Promise<string> {
+  await checkLetter(db, clock, writerId, input);
+  const now = clock.now();
+  return db.transaction(async (tx) => {
+    const [letter] = await tx
+      .insert(timeCapsuleLetters)
+      .values({ senderUserId: writerId, createdAt: now, ...letterColumns(input, now) })
+      .returning({ id: timeCapsuleLetters.id });
+    await insertPeople(tx as unknown as Db, letter!.id, input);
+    return letter!.id;
+  });
+}
+
+/**
+ * Locks the writer's letter for a change. The delivery loop claims letters with SKIP LOCKED
+ * and sets delivered_at in its claiming transaction, so a letter is either changed before its
+ * delivery or refused with 409 after it, never both.
+ */
+async function lockUnsentLetter(db: Db, writerId: string, letterId: string): Promise<void> {
+  const [letter] = await db
+    .select({ deliveredAt: timeCapsuleLetters.deliveredAt })
+    .from(timeCapsuleLetters)
+    .where(and(eq(timeCapsuleLetters.id, letterId), eq(timeCapsuleLetters.senderUserId, writerId)))
+    .for('update');
+  if (!letter) throw notFound('letter');
+  if (letter.deliveredAt) throw conflictDelivered();
+}
+
+export async function updateLetter(
+  db: Db,
+  clock: Clock,
+  writerId: string,
+  letterId: string,
+  input: LetterInput,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const txDb = tx as unknown as Db;
+    await lockUnsentLetter(txDb, writerId, letterId);
+    await checkLetter(txDb, clock, writerId, input);
+    await tx
+      .update(timeCapsuleLetters)
+      .set(letterColumns(input, clock.now()))
+      .where(eq(timeCapsuleLetters.id, letterId));
+    await tx
+      .delete(timeCapsuleLetterRecipients)
+      .where(eq(timeCapsuleLetterRecipients.letterId, letterId));
+    await tx.delete(timeCapsuleLetterAdmins).where(eq(timeCapsuleLetterAdmins.letterId, letterId));
+    await insertPeople(txDb, letterId, input);
+  });
+}
+
+export async function deleteLetter(db: Db, writerId: string, letterId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockUnsentLetter(tx as unknown as Db, writerId, letterId);
+    await tx.delete(timeCapsuleLetters).where(eq(timeCapsuleLetters.id, letterId));
+  });
+}
+
+/** Recipients' and admins' names for many letters at once, in their written order. */
+async function peopleOf(db: Db, letterIds: string[]) {
+  const receivers = new Map<string, PersonName[]>();
+  const admins = new Map<string, PersonName[]>();
+  if (letterIds.length === 0) return { receivers, admins };
+  const [recipientRows, adminRows] = await Promise.all([
+    db
+      .select({
+        letterId: timeCapsuleLetterRecipients.letterId,
+        firstName: sql<string>`coalesce(${users.firstName}, ${timeCapsuleLetterRecipients.firstName}, '')`,
+        lastName: sql<string>`coalesce(${users.lastName}, ${timeCapsuleLetterRecipients.lastName}, '')`,
+      })
+      .from(timeCapsuleLetterRecipients)
+      .leftJoin(users, eq(users.id, timeCapsuleLetterRecipients.userId))
+      .where(inArray(timeCapsuleLetterRecipients.letterId, letterIds))
+      .orderBy(timeCapsuleLetterRecipients.letterId, timeCapsuleLetterRecipients.position),
+    db
+      .select({
+        letterId: timeCapsuleLetterAdmins.letterId,
+        firstName: users.firstName,
+        lastName: users.lastName,
+      })
+      .from(timeCapsuleLetterAdmins)
+      .innerJoin(users, eq(users.id, timeCapsuleLetterAdmins.userId))
+      .where(inArray(timeCapsuleLetterAdmins.letterId, letterIds))
+      .orderBy(timeCapsuleLetterAdmins.letterId, timeCapsuleLetterAdmins.position),
+  ]);
+  for (const [rows, byLetter] of [
+    [recipientRows, receivers],
+    [adminRows, admins],
+  ] as const) {
+    for (const { letterId, ...name } of rows) {
+      const list = byLetter.get(letterId) ?? [];
+      list.push(name);
+      byLetter.set(letterId, list);
+    }
+  }
+  return { receivers, admins };
+}
+
+type EnvelopeColumns = Pick<Letter, 'id' | 'title' | 'rule' | 'sendAt' | 'dueAt' | 'createdAt'>;
+
+export async function envelopes(db: Db, letters: EnvelopeColumns[]): Promise<LetterEnvelope[]> {
+  const { receivers, admins } = await peopleOf(
+    db,
+    letters.map((letter) => letter.id),
+  );
+  return letters.map((letter) => {
+    const letterReceivers = receivers.get(letter.id) ?? [];
+    const letterAdmins = admins.get(letter.id) ?? [];
+    return {
+      timeCapsuleLetterId: letter.id,
+      receiverFirstName: letterReceivers[0]?.firstName ?? '',
+      receiverLastName: letterReceivers[0]?.lastName ?? '',
+      receivers: letterReceivers,
+      title: letter.title,
+      sendDate: (letter.sendAt ?? letter.dueAt)?.toISOString() ?? null,
+      event: letter.rule === 'date' ? null : letter.rule,
+      createdAt: letter.createdAt.toISOString(),
+      adminFirstNames: letterAdmins.map((admin) => admin.firstName),
+      adminLastNames: letterAdmins.map((admin) => admin.lastName),
+    };
+  });
+}
+
+export const envelopeColumns = {
+  id: timeCapsuleLetters.id,
+  title: timeCapsuleLetters.title,
+  rule: timeCapsuleLetters.rule,
+  sendAt: timeCapsuleLetters.sendAt,
+  dueAt: timeCapsuleLetters.dueAt,
+  createdAt: timeCapsuleLetters.createdAt,
+};
+
+/** GET /v1/time_capsule_letter/get_unsent_letters: the caller's letters not yet delivered. */
+export async function listUnsentLetters(db: Db, userId: string): Promise<UnsentLetter[]> {
+  const letters = await db
+    .select({ ...envelopeColumns, updatedAt: timeCapsuleLetters.updatedAt })
+    .from(timeCapsuleLetters)
+    .where(and(eq(timeCapsuleLetters.senderUserId, userId), isNull(timeCapsuleLetters.deliveredAt)))
+    .orderBy(desc(timeCapsuleLetters.updatedAt), asc(timeCapsuleLetters.id));
+  const list = await envelopes(db, letters);
+  return list.map((envelope, index) => ({
+    ...envelope,
+    updatedAt: letters[index]!.updatedAt.toISOString(),
+  }));
+}
+
+/** GET /v1/time_capsule_letter/get_admin_letters: letters the caller manages, envelope only. */
+export async function listAdminLetters(db: Db, userId: string): Promise<LetterEnvelope[]> {
+  const letters = await db
+    .select(envelopeColumns)
+    .from(timeCapsuleLetterAdmins)
+    .innerJoin(timeCapsuleLetters, eq(timeCapsuleLetters.id, timeCapsuleLetterAdmins.letterId))
+    .where(eq(timeCapsuleLetterAdmins.userId, userId))
+    .orderBy(desc(timeCapsuleLetters.createdAt), asc(timeCapsuleLetters.id));
+  return envelopes(db, letters);
+}
+
+/**
+ * GET /v1/time_capsule_letter/get_received_letters: letters delivered to the caller, newest
+ * delivery first. Also the "delivered letters for recipient" hook for notifications.
+ */
+export async function listReceivedLetters(db: Db, userId: string): Promise<ReceivedLetter[]> {
+  const rows = await db
+    .select({
+      timeCapsuleLetterId: timeCapsuleLetters.id,
+      senderFirstName: users.firstName,
+      senderLastName: users.lastName,
+      title: timeCapsuleLetters.title,
+      createdAt: timeCapsuleLetters.createdAt,
+      deliveredAt: letterDeliveries.deliveredAt,
+      openedAt: letterDeliveries.openedAt,
+      late: letterDeliveries.late,
+    })
+    .from(letterDeliveries)
+    .innerJoin(timeCapsuleLetters, eq(timeCapsuleLetters.id, letterDeliveries.letterId))
+    .innerJoin(users, eq(users.id, timeCapsuleLetters.senderUserId))
+    .where(eq(letterDeliveries.recipientUserId, userId))
+    .orderBy(desc(letterDeliveries.deliveredAt), asc(timeCapsuleLetters.id));
+  return rows.map((row) => ({
+    ...row,
+    createdAt: row.createdAt.toISOString(),
+    deliveredAt: row.deliveredAt.toISOString(),
+    openedAt: row.openedAt?.toISOString() ?? null,
+  }));
+}

@@ -1,0 +1,228 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import {
+  letterDeliveries,
+  timeCapsuleLetterAdmins,
+  timeCapsuleLetterRecipients,
+  timeCapsuleLetters,
+  users,
+} from '../../db/schema';
+import { notFound } from '../../http/errors';
+import type { ObjectStore } from '../../storage/objectStore';
+import type { Clock } from '../clock';
+import { envelopes, type LetterEnvelope, type PersonName } from './letters';
+
+type Letter = typeof timeCapsuleLetters.$inferSelect;
+
+export interface LetterPhoto {
+  name: string;
+  /** A signed GET URL that expires (design §5). */
+  url: string;
+}
+
+export interface RecipientStatus extends PersonName {
+  kind: 'member' | 'guest';
+  userId: string | null;
+  email: string | null;
+  deliveredAt: string | null;
+  openedAt: string | null;
+  late: boolean | null;
+}
+
+/** The writer sees everything, and for each recipient when it was delivered and opened. */
+export interface WriterView extends LetterEnvelope {
+  role: 'writer';
+  body: string;
+  photos: LetterPhoto[];
+  rule: Letter['rule'];
+  delayDays: number | null;
+  anniversaryYears: number | null;
+  afterDeathDate: string | null;
+  adminUserIds: string[];
+  recipients: RecipientStatus[];
+  deliveredAt: string | null;
+  updatedAt: string;
+}
+
+/** A recipient reads the letter once it is delivered; reading it marks it opened. */
+export interface RecipientView {
+  role: 'recipient';
+  timeCapsuleLetterId: string;
+  senderFirstName: string;
+  senderLastName: string;
+  title: string;
+  body: string;
+  photos: LetterPhoto[];
+  createdAt: string;
+  dueAt: string;
+  deliveredAt: string;
+  openedAt: string;
+  /** Delivered more than LATE_AFTER_MINUTES after it was due; the screen says so. */
+  late: boolean;
+}
+
+/** An admin sees the envelope; the body only once the letter is delivered. */
+export interface AdminView extends LetterEnvelope {
+  role: 'admin';
+  deliveredAt: string | null;
+  body: string | null;
+  photos: LetterPhoto[];
+}
+
+export type LetterView = WriterView | RecipientView | AdminView;
+
+async function signedPhotos(store: ObjectStore, names: string[]): Promise<LetterPhoto[]> {
+  return Promise.all(
+    names.map(async (name) => ({ name, url: await store.signedUrl(name, 'GET') })),
+  );
+}
+
+async function writerView(db: Db, store: ObjectStore, letter: Letter): Promise<WriterView> {
+  const [[envelope], recipients, admins, photos] = await Promise.all([
+    envelopes(db, [letter]),
+    db
+      .select({
+        userId: timeCapsuleLetterRecipients.userId,
+        email: timeCapsuleLetterRecipients.email,
+        guestFirstName: timeCapsuleLetterRecipients.firstName,
+        guestLastName: timeCapsuleLetterRecipients.lastName,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        deliveredAt: letterDeliveries.deliveredAt,
+        openedAt: letterDeliveries.openedAt,
+        late: letterDeliveries.late,
+      })
+      .from(timeCapsuleLetterRecipients)
+      .leftJoin(users, eq(users.id, timeCapsuleLetterRecipients.userId))
+      .leftJoin(letterDeliveries, eq(letterDeliveries.recipientId, timeCapsuleLetterRecipients.id))
+      .where(eq(timeCapsuleLetterRecipients.letterId, letter.id))
+      .orderBy(timeCapsuleLetterRecipients.position),
+    db
+      .select({ userId: timeCapsuleLetterAdmins.userId })
+      .from(timeCapsuleLetterAdmins)
+      .where(eq(timeCapsuleLetterAdmins.letterId, letter.id))
+      .orderBy(timeCapsuleLetterAdmins.position),
+    signedPhotos(store, letter.photoNames),
+  ]);
+  return {
+    ...envelope!,
+    role: 'writer',
+    body: letter.body,
+    photos,
+    rule: letter.rule,
+    delayDays: letter.delayDays,
+    anniversaryYears: letter.anniversaryYears,
+    afterDeathDate: letter.afterDeathDate,
+    adminUserIds: admins.map((admin) => admin.userId),
+    recipients: recipients.map((row) => ({
+      kind: row.userId ? 'member' : 'guest',
+      userId: row.userId,
+      email: row.email,
+      firstName: row.firstName ?? row.guestFirstName ?? '',
+      lastName: row.lastName ?? row.guestLastName ?? '',
+      deliveredAt: row.deliveredAt?.toISOString() ?? null,
+      openedAt: row.openedAt?.toISOString() ?? null,
+      late: row.late,
+    })),
+    deliveredAt: letter.deliveredAt?.toISOString() ?? null,
+    updatedAt: letter.updatedAt.toISOString(),
+  };
+}
+
+/** Marks the caller's delivery opened (the first read only) and answers the letter. */
+async function recipientView(
+  db: Db,
+  clock: Clock,
+  store: ObjectStore,
+  letter: Letter,
+  delivery: typeof letterDeliveries.$inferSelect,
+): Promise<RecipientView> {
+  let openedAt = delivery.openedAt;
+  if (!openedAt) {
+    const [marked] = await db
+      .update(letterDeliveries)
+      .set({ openedAt: clock.now() })
+      .where(and(eq(letterDeliveries.id, delivery.id), isNull(letterDeliveries.openedAt)))
+      .returning({ openedAt: letterDeliveries.openedAt });
+    // A concurrent first read may have won; its time stands.
+    openedAt =
+      marked?.openedAt ??
+      (
+        await db
+          .select({ openedAt: letterDeliveries.openedAt })
+          .from(letterDeliveries)
+          .where(eq(letterDeliveries.id, delivery.id))
+      )[0]!.openedAt;
+  }
+  const [[sender], photos] = await Promise.all([
+    db
+      .select({ firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.id, letter.senderUserId)),
+    signedPhotos(store, letter.photoNames),
+  ]);
+  return {
+    role: 'recipient',
+    timeCapsuleLetterId: letter.id,
+    senderFirstName: sender?.firstName ?? '',
+    senderLastName: sender?.lastName ?? '',
+    title: letter.title,
+    body: letter.body,
+    photos,
+    createdAt: letter.createdAt.toISOString(),
+    dueAt: (letter.dueAt ?? delivery.deliveredAt).toISOString(),
+    deliveredAt: delivery.deliveredAt.toISOString(),
+    openedAt: openedAt!.toISOString(),
+    late: delivery.late,
+  };
+}
+
+async function adminView(db: Db, store: ObjectStore, letter: Letter): Promise<AdminView> {
+  const [envelope] = await envelopes(db, [letter]);
+  const delivered = letter.deliveredAt !== null;
+  return {
+    ...envelope!,
+    role: 'admin',
+    deliveredAt: letter.deliveredAt?.toISOString() ?? null,
+    body: delivered ? letter.body : null,
+    photos: delivered ? await signedPhotos(store, letter.photoNames) : [],
+  };
+}
+
+/**
+ * GET /v1/time_capsule_letter/{id}: the writer, a recipient after delivery, or an admin see
+ * their view of the letter; anyone else (a recipient before delivery included) gets 404.
+ */
+export async function readLetter(
+  db: Db,
+  clock: Clock,
+  store: ObjectStore,
+  userId: string,
+  letterId: string,
+): Promise<LetterView> {
+  const [letter] = await db
+    .select()
+    .from(timeCapsuleLetters)
+    .where(eq(timeCapsuleLetters.id, letterId));
+  if (!letter) throw notFound('letter');
+  if (letter.senderUserId === userId) return writerView(db, store, letter);
+  const [delivery] = await db
+    .select()
+    .from(letterDeliveries)
+    .where(
+      and(eq(letterDeliveries.letterId, letterId), eq(letterDeliveries.recipientUserId, userId)),
+    )
+    .limit(1);
+  if (delivery) return recipientView(db, clock, store, letter, delivery);
+  const [admin] = await db
+    .select({ userId: timeCapsuleLetterAdmins.userId })
+    .from(timeCapsuleLetterAdmins)
+    .where(
+      and(
+        eq(timeCapsuleLetterAdmins.letterId, letterId),
+        eq(timeCapsuleLetterAdmins.userId, userId),
+      ),
+    );
+  if (admin) return adminView(db, store, letter);
+  throw notFound('letter');
+}
