@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { authLogRoute } from './auth/log';
 import { endingNoteRoutes } from './endingnote';
+import { memorialRoutes } from './memorial';
 import { socialRoutes } from './social';
 import { timeCapsuleRoutes } from './timecapsule';
 
@@ -14,5 +15,6 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await app.register(authLogRoute);
   await app.register(async (scope) => endingNoteRoutes(scope, ctx));
   await app.register(async (scope) => timeCapsuleRoutes(scope, ctx));
+  await app.register(async (scope) => memorialRoutes(scope, ctx));
   await app.register(async (scope) => socialRoutes(scope, ctx));
 }

@@ -4,3 +4,4 @@ export * from './connections';
 export * from './endingnote';
 export * from './timecapsule';
 export * from './notifications';
+export * from './memorial';

@@ -1,0 +1,105 @@
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { memorialPageMembers, shareTokens, users } from '../../db/schema';
+import { notFound } from '../../http/errors';
+import { areConnected } from '../connections';
+import { isUuid, requireAdmin } from './access';
+import type { MemorialDeps } from './deps';
+import { viewUrl } from './images';
+
+export interface AdminView {
+  userId: string;
+  lastName: string;
+  firstName: string;
+  lastNameKana: string;
+  firstNameKana: string;
+  iconUrl: string | null;
+  role: 'admin';
+}
+
+/** The page's admins, earliest first, in one query. */
+export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<AdminView[]> {
+  const rows = await deps.db
+    .select({
+      userId: users.id,
+      lastName: users.lastName,
+      firstName: users.firstName,
+      lastNameKana: users.lastNameKana,
+      firstNameKana: users.firstNameKana,
+      iconName: users.iconName,
+    })
+    .from(memorialPageMembers)
+    .innerJoin(users, eq(users.id, memorialPageMembers.userId))
+    .where(
+      and(eq(memorialPageMembers.memorialPageId, pageId), eq(memorialPageMembers.role, 'admin')),
+    )
+    .orderBy(asc(memorialPageMembers.createdAt));
+  return Promise.all(
+    rows.map(async ({ iconName, ...admin }) => ({
+      ...admin,
+      iconUrl: await viewUrl(deps.store, iconName),
+      role: 'admin' as const,
+    })),
+  );
+}
+
+/** Makes the member an admin of the page (a viewer is promoted). */
+export async function makeAdmin(db: Db, pageId: string, userId: string): Promise<void> {
+  await db
+    .insert(memorialPageMembers)
+    .values({ memorialPageId: pageId, userId, role: 'admin' })
+    .onConflictDoUpdate({
+      target: [memorialPageMembers.memorialPageId, memorialPageMembers.userId],
+      set: { role: 'admin' },
+    });
+}
+
+/** True when the member accepted a live admin invitation (share token) to this page. */
+async function holdsAdminInvitation(deps: MemorialDeps, pageId: string, userId: string) {
+  const rows = await deps.db
+    .select({ id: shareTokens.id })
+    .from(shareTokens)
+    .where(
+      and(
+        eq(shareTokens.memorialPageId, pageId),
+        eq(shareTokens.redeemedBy, userId),
+        eq(shareTokens.setAdmin, true),
+        isNull(shareTokens.expiredAt),
+        gt(shareTokens.expiresAt, deps.clock.now()),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * POST add_memorial_page_admin: an invitee adds themself with the admin invitation they
+ * accepted (create_connection_to_inviting_user), or an admin adds one of their connections
+ * or a viewer of the page. Anyone else learns nothing (404/403 as for the page).
+ */
+export async function addAdmin(
+  deps: MemorialDeps,
+  pageId: string,
+  adminUserId: string,
+  callerId: string,
+): Promise<void> {
+  if (!isUuid(pageId) || !isUuid(adminUserId)) throw notFound('memorial page');
+  if (adminUserId === callerId && (await holdsAdminInvitation(deps, pageId, callerId))) {
+    await makeAdmin(deps.db, pageId, callerId);
+    return;
+  }
+  await requireAdmin(deps.db, pageId, callerId);
+  if (adminUserId === callerId) return;
+  const [membership] = await deps.db
+    .select({ role: memorialPageMembers.role })
+    .from(memorialPageMembers)
+    .where(
+      and(
+        eq(memorialPageMembers.memorialPageId, pageId),
+        eq(memorialPageMembers.userId, adminUserId),
+      ),
+    );
+  const reachable = membership || (await areConnected(deps.db, callerId, adminUserId));
+  if (!reachable) throw notFound('user');
+  await makeAdmin(deps.db, pageId, adminUserId);
+}

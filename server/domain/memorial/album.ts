@@ -1,0 +1,160 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type {
+  albumOrderSchema,
+  albumPhotoCreateSchema,
+  albumPhotoUpdateSchema,
+} from '../../../src/validation/memorial';
+import { albumPhotos } from '../../db/schema';
+import { invalid, notFound } from '../../http/errors';
+import { isUuid } from './access';
+import type { MemorialDeps } from './deps';
+import { deleteImage, registerUploadedImage } from './images';
+
+export interface AlbumPhotoView {
+  id: string;
+  memorialPageId: string;
+  imageName: string;
+  url: string;
+  thumbnailUrl: string;
+  caption: string;
+  takenOn: string | null;
+  position: number;
+  width: number;
+  height: number;
+  thumbnailBytes: number;
+  createdAt: Date;
+}
+
+type PhotoRow = typeof albumPhotos.$inferSelect;
+
+async function toView(deps: MemorialDeps, row: PhotoRow): Promise<AlbumPhotoView> {
+  const [url, thumbnailUrl] = await Promise.all([
+    deps.store.signedUrl(row.imageName, 'GET'),
+    deps.store.signedUrl(row.thumbnailName, 'GET'),
+  ]);
+  return {
+    id: row.id,
+    memorialPageId: row.memorialPageId,
+    imageName: row.imageName,
+    url,
+    thumbnailUrl,
+    caption: row.caption,
+    takenOn: row.takenOn,
+    position: row.position,
+    width: row.width,
+    height: row.height,
+    thumbnailBytes: row.thumbnailBytes,
+    createdAt: row.createdAt,
+  };
+}
+
+/** The album in display order, one query, each photo with signed URLs. */
+export async function listAlbum(deps: MemorialDeps, pageId: string): Promise<AlbumPhotoView[]> {
+  const rows = await deps.db
+    .select()
+    .from(albumPhotos)
+    .where(eq(albumPhotos.memorialPageId, pageId))
+    .orderBy(asc(albumPhotos.position), asc(albumPhotos.createdAt));
+  return Promise.all(rows.map((row) => toView(deps, row)));
+}
+
+/** Adds a verified upload at the end of the album. */
+export async function addPhoto(
+  deps: MemorialDeps,
+  pageId: string,
+  userId: string,
+  input: z.infer<typeof albumPhotoCreateSchema>,
+): Promise<AlbumPhotoView> {
+  const image = await registerUploadedImage(deps.store, input.image_name, 'image_name');
+  const [row] = await deps.db
+    .insert(albumPhotos)
+    .values({
+      memorialPageId: pageId,
+      ...image,
+      caption: input.caption,
+      takenOn: input.taken_on ?? null,
+      position: sql`(SELECT coalesce(max(position), -1) + 1 FROM album_photos WHERE memorial_page_id = ${pageId})`,
+      createdBy: userId,
+    })
+    .onConflictDoNothing({ target: albumPhotos.imageName })
+    .returning();
+  if (!row) throw invalid([{ field: 'image_name', code: 'image_already_used' }]);
+  return toView(deps, row);
+}
+
+async function photoOfPage(deps: MemorialDeps, pageId: string, photoId: string) {
+  if (!isUuid(photoId)) throw notFound('album photo');
+  const [row] = await deps.db
+    .select()
+    .from(albumPhotos)
+    .where(and(eq(albumPhotos.id, photoId), eq(albumPhotos.memorialPageId, pageId)));
+  if (!row) throw notFound('album photo');
+  return row;
+}
+
+export async function updatePhoto(
+  deps: MemorialDeps,
+  pageId: string,
+  photoId: string,
+  input: z.infer<typeof albumPhotoUpdateSchema>,
+): Promise<AlbumPhotoView> {
+  await photoOfPage(deps, pageId, photoId);
+  const [row] = await deps.db
+    .update(albumPhotos)
+    .set({
+      ...(input.caption !== undefined ? { caption: input.caption } : {}),
+      ...(input.taken_on !== undefined ? { takenOn: input.taken_on } : {}),
+    })
+    .where(eq(albumPhotos.id, photoId))
+    .returning();
+  return toView(deps, row!);
+}
+
+/** Deletes the photo and its files. */
+export async function deletePhoto(
+  deps: MemorialDeps,
+  pageId: string,
+  photoId: string,
+): Promise<void> {
+  const row = await photoOfPage(deps, pageId, photoId);
+  await deps.db.delete(albumPhotos).where(eq(albumPhotos.id, photoId));
+  await deleteImage(deps.store, row);
+}
+
+/**
+ * Puts the album in the given order. The list must name every photo of the page exactly
+ * once, so that a reorder from a stale screen cannot silently drop or duplicate places.
+ */
+export async function reorderAlbum(
+  deps: MemorialDeps,
+  pageId: string,
+  input: z.infer<typeof albumOrderSchema>,
+): Promise<void> {
+  const wanted = input.photo_ids;
+  await deps.db.transaction(async (tx) => {
+    const existing = await tx
+      .select({ id: albumPhotos.id })
+      .from(albumPhotos)
+      .where(eq(albumPhotos.memorialPageId, pageId))
+      .for('update');
+    const ids = new Set(existing.map((row) => row.id));
+    const sameSet =
+      new Set(wanted).size === wanted.length &&
+      wanted.length === ids.size &&
+      wanted.every((id) => ids.has(id));
+    if (!sameSet) {
+      throw invalid([{ field: 'photo_ids', code: 'album_order_mismatch' }]);
+    }
+    if (wanted.length === 0) return;
+    // One UPDATE from a VALUES list: the new position of each photo is its index.
+    const positions = sql.join(
+      wanted.map((id, index) => sql`(${id}::uuid, ${index}::int)`),
+      sql`, `,
+    );
+    await tx.execute(
+      sql`UPDATE album_photos SET position = v.position FROM (VALUES ${positions}) AS v(id, position)
+          WHERE album_photos.id = v.id AND album_photos.memorial_page_id = ${pageId}`,
+    );
+  });
+}

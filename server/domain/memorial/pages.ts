@@ -1,0 +1,121 @@
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { createPageSchema, updatePageSchema } from '../../../src/validation/memorial';
+import { memorialPageMembers, memorialPageProfiles, memorialPages } from '../../db/schema';
+import { invalid } from '../../http/errors';
+import type { PageAccess, PageRow } from './access';
+import { anniversariesOf, type Anniversary } from './anniversaries';
+import type { MemorialDeps } from './deps';
+import { registerUploadedImage, viewUrl } from './images';
+import { flowerCount } from './mourning';
+
+export type CreatePageInput = z.infer<ReturnType<typeof createPageSchema>>;
+export type UpdatePageInput = z.infer<ReturnType<typeof updatePageSchema>>;
+
+export interface PageView extends PageRow {
+  memorialPageId: string;
+  photoUrl: string | null;
+  role: PageAccess['role'];
+  mode: PageAccess['mode'];
+  anniversaries: Anniversary[];
+  flowerCount: number;
+}
+
+/** The page as its reader sees it: profile, the reader's role and mode, services, flowers. */
+export async function pageView(deps: MemorialDeps, access: PageAccess): Promise<PageView> {
+  const { page } = access;
+  return {
+    ...page,
+    memorialPageId: page.id,
+    photoUrl: await viewUrl(deps.store, page.photoName),
+    role: access.role,
+    mode: access.mode,
+    anniversaries: page.deathDate ? anniversariesOf(page.deathDate) : [],
+    flowerCount: await flowerCount(deps, page.id),
+  };
+}
+
+async function verifiedPhotoName(
+  deps: MemorialDeps,
+  photoName: string | null | undefined,
+  current: string | null,
+) {
+  if (!photoName || photoName === current) return photoName;
+  return (await registerUploadedImage(deps.store, photoName, 'photo_name')).imageName;
+}
+
+/** A page for another person or a pet; its creator becomes its first admin. */
+export async function createPage(
+  deps: MemorialDeps,
+  userId: string,
+  input: CreatePageInput,
+): Promise<string> {
+  const photoName = await verifiedPhotoName(deps, input.photo_name, null);
+  return deps.db.transaction(async (tx) => {
+    const [page] = await tx
+      .insert(memorialPages)
+      .values({
+        type: input.type,
+        lastName: input.last_name ?? '',
+        firstName: input.first_name,
+        lastNameKana: input.last_name_kana ?? '',
+        firstNameKana: input.first_name_kana,
+        createdBy: userId,
+      })
+      .returning({ id: memorialPages.id });
+    const pageId = page!.id;
+    await tx
+      .update(memorialPageProfiles)
+      .set({
+        photoName: photoName ?? null,
+        birthDate: input.birth_date ?? null,
+        deathDate: input.death_date ?? null,
+        animalKind: input.type === 'pet' ? input.animal_kind : null,
+        ...(input.privacy ? { privacy: input.privacy } : {}),
+        ...(input.searchable !== undefined ? { searchable: input.searchable } : {}),
+      })
+      .where(eq(memorialPageProfiles.id, pageId));
+    await tx.insert(memorialPageMembers).values({ memorialPageId: pageId, userId, role: 'admin' });
+    return pageId;
+  });
+}
+
+/** Applies an admin's changes; fields left out stay as they are. */
+export async function updatePage(
+  deps: MemorialDeps,
+  access: PageAccess,
+  input: UpdatePageInput,
+): Promise<void> {
+  const { page } = access;
+  const birthDate = input.birth_date === undefined ? page.birthDate : input.birth_date;
+  const deathDate = input.death_date === undefined ? page.deathDate : input.death_date;
+  if (birthDate && deathDate && deathDate < birthDate) {
+    throw invalid([{ field: 'death_date', code: 'death_before_birth' }]);
+  }
+  const photoName = await verifiedPhotoName(deps, input.photo_name, page.photoName);
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(memorialPages)
+      .set({
+        ...(input.last_name !== undefined ? { lastName: input.last_name } : {}),
+        ...(input.first_name !== undefined ? { firstName: input.first_name } : {}),
+        ...(input.last_name_kana !== undefined ? { lastNameKana: input.last_name_kana } : {}),
+        ...(input.first_name_kana !== undefined ? { firstNameKana: input.first_name_kana } : {}),
+        updatedAt: deps.clock.now(),
+      })
+      .where(eq(memorialPages.id, page.id));
+    await tx
+      .update(memorialPageProfiles)
+      .set({
+        ...(photoName !== undefined ? { photoName } : {}),
+        birthDate,
+        deathDate,
+        ...(input.animal_kind !== undefined && page.type === 'pet'
+          ? { animalKind: input.animal_kind }
+          : {}),
+        ...(input.privacy ? { privacy: input.privacy } : {}),
+        ...(input.searchable !== undefined ? { searchable: input.searchable } : {}),
+      })
+      .where(eq(memorialPageProfiles.id, page.id));
+  });
+}

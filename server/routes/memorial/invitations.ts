@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { invitationSchema, shareTokenCreateSchema } from '../../../src/validation/memorial';
+import type { AppContext } from '../../context';
+import { requireAdmin } from '../../domain/memorial/access';
+import {
+  connectToInvitingUser,
+  createShareToken,
+  expireShareToken,
+  invitationPageId,
+  isValidInvitation,
+  type Invitation,
+} from '../../domain/memorial/invitations';
+import { optionalUser } from '../../http/authenticate';
+import { callerOf, memorialDeps, signedInCaller } from './context';
+
+const invitationOf = (body: { token: string; inviting_user_id: string }): Invitation => ({
+  token: body.token,
+  invitingUserId: body.inviting_user_id,
+});
+
+/**
+ * Invitations by shared link (share token + inviting user id): created by a page's admins,
+ * validated and resolved before sign-in, accepted (connection, optional admin) after it.
+ */
+export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const deps = memorialDeps(ctx);
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  const preHandler = optionalUser(ctx);
+
+  route.post(
+    '/v1/share_token/create_share_token',
+    { preHandler, schema: { body: shareTokenCreateSchema } },
+    async (request, reply) => {
+      const { body } = request;
+      const { page, userId } = await requireAdmin(
+        deps.db,
+        body.memorial_page_id,
+        callerOf(request),
+      );
+      const created = await createShareToken(deps, page.id, userId, body.set_admin);
+      return reply.status(201).send(created);
+    },
+  );
+
+  // The spec: "isValid; any failure means false" — so a malformed body is simply not valid.
+  route.post('/v1/share_token/validate_share_token', { preHandler }, async (request) => {
+    const parsed = invitationSchema.safeParse(request.body);
+    const isValid =
+      parsed.success &&
+      (await isValidInvitation(deps, invitationOf(parsed.data), callerOf(request)));
+    return { isValid };
+  });
+
+  route.patch(
+    '/v1/share_token/expire_share_token',
+    { preHandler, schema: { body: invitationSchema } },
+    async (request, reply) => {
+      await expireShareToken(deps, invitationOf(request.body), callerOf(request));
+      return reply.status(204).send();
+    },
+  );
+
+  // The spec: "body is the memorial page id" — the answer is the bare id as JSON.
+  route.post(
+    '/v1/memorial_page/get_memorial_page_id_from_inviting_user_id',
+    { preHandler, schema: { body: invitationSchema } },
+    async (request, reply) => {
+      const pageId = await invitationPageId(deps, invitationOf(request.body), callerOf(request));
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(pageId));
+    },
+  );
+
+  route.post(
+    '/v1/connection/create_connection_to_inviting_user',
+    { preHandler, schema: { body: invitationSchema } },
+    async (request, reply) => {
+      await connectToInvitingUser(deps, invitationOf(request.body), signedInCaller(request));
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * Memorial-page wire schemas shared by the server routes and the client forms (snake_case
+ * requests). Every message is a stable validation code; the client shows `validation-<code>`.
+ */
+import { z } from 'zod';
+import { kanaSchema, nameSchema, requiredText, tokyoToday } from './account';
+
+export const PRIVACY_SETTINGS = ['public', 'link', 'connections', 'admins'] as const;
+export type Privacy = (typeof PRIVACY_SETTINGS)[number];
+
+export const CAPTION_MAX_LENGTH = 200;
+export const HISTORY_BODY_MAX_LENGTH = 2000;
+export const CONDOLENCE_MAX_LENGTH = 1000;
+export const ANIMAL_KIND_MAX_LENGTH = 30;
+export const OBJECT_NAME_MAX_LENGTH = 200;
+/** The most photos one reorder call may list (a page's whole album). */
+export const ALBUM_MAX_PHOTOS = 1000;
+
+const dateSchema = z.iso.date({ error: 'date_invalid' });
+const objectName = z.string().max(OBJECT_NAME_MAX_LENGTH, 'too_long');
+/** Kana may be left empty (a pet's family name); when given it must be hiragana. */
+const optionalKana = z.union([z.literal(''), kanaSchema]);
+const optionalName = z.union([z.literal(''), nameSchema]);
+
+interface DateOptions {
+  /** Today's date in Japan; the server passes its injected clock. */
+  today?: () => string;
+}
+
+/** Profile fields an admin may set; every one optional so that PATCH sends only changes. */
+export function pageProfileShape(options: DateOptions = {}) {
+  const today = options.today ?? (() => tokyoToday(new Date()));
+  const pastDate = dateSchema.refine((value) => value <= today(), 'date_in_future');
+  return {
+    last_name: optionalName.optional(),
+    first_name: nameSchema.optional(),
+    last_name_kana: optionalKana.optional(),
+    first_name_kana: kanaSchema.optional(),
+    photo_name: objectName.nullish(),
+    birth_date: pastDate.nullish(),
+    death_date: pastDate.nullish(),
+    animal_kind: requiredText(ANIMAL_KIND_MAX_LENGTH).nullish(),
+    privacy: z.enum(PRIVACY_SETTINGS, { error: 'privacy_invalid' }).optional(),
+    searchable: z.boolean({ error: 'invalid' }).optional(),
+  };
+}
+
+const deathNotBeforeBirth = (value: { birth_date?: string | null; death_date?: string | null }) =>
+  !value.birth_date || !value.death_date || value.death_date >= value.birth_date;
+const deathIssue = { error: 'death_before_birth', path: ['death_date'] };
+
+/** PATCH /v1/memorial_page/{id}. */
+export const updatePageSchema = (options: DateOptions = {}) =>
+  z.object(pageProfileShape(options)).refine(deathNotBeforeBirth, deathIssue);
+
+/** POST /v1/memorial_page: a page for another person (otherAdmin) or for a pet. */
+export const createPageSchema = (options: DateOptions = {}) => {
+  const shape = pageProfileShape(options);
+  return z
+    .discriminatedUnion(
+      'type',
+      [
+        z.object({
+          ...shape,
+          type: z.literal('other'),
+          last_name: nameSchema,
+          first_name: nameSchema,
+          last_name_kana: kanaSchema,
+          first_name_kana: kanaSchema,
+        }),
+        z.object({
+          ...shape,
+          type: z.literal('pet'),
+          first_name: nameSchema,
+          first_name_kana: kanaSchema,
+          animal_kind: requiredText(ANIMAL_KIND_MAX_LENGTH),
+        }),
+      ],
+      { error: 'memory_type_invalid' },
+    )
+    .refine(deathNotBeforeBirth, deathIssue);
+};
+
+export const albumPhotoCreateSchema = z.object({
+  image_name: requiredText(OBJECT_NAME_MAX_LENGTH),
+  caption: z.string().trim().max(CAPTION_MAX_LENGTH, 'too_long').default(''),
+  taken_on: dateSchema.nullish(),
+});
+
+export const albumPhotoUpdateSchema = z.object({
+  caption: z.string().trim().max(CAPTION_MAX_LENGTH, 'too_long').optional(),
+  taken_on: dateSchema.nullish(),
+});
+
+export const albumOrderSchema = z.object({
+  photo_ids: z
+    .array(z.uuid({ error: 'invalid' }), { error: 'required' })
+    .max(ALBUM_MAX_PHOTOS, 'too_long'),
+});
+
+export const historyCreateSchema = z.object({
+  occurred_on: dateSchema,
+  body: requiredText(HISTORY_BODY_MAX_LENGTH),
+  image_name: objectName.nullish(),
+});
+
+export const historyUpdateSchema = z.object({
+  occurred_on: dateSchema.optional(),
+  body: requiredText(HISTORY_BODY_MAX_LENGTH).optional(),
+  image_name: objectName.nullish(),
+});
+
+export const condolenceCreateSchema = z.object({ body: requiredText(CONDOLENCE_MAX_LENGTH) });
+
+export const condolenceDecisionSchema = z.object({
+  status: z.enum(['approved', 'hidden'], { error: 'invalid' }),
+});
+
+export const shareTokenCreateSchema = z.object({
+  memorial_page_id: z.uuid({ error: 'invalid' }),
+  set_admin: z.boolean({ error: 'invalid' }).default(false),
+});
+
+/** The pair a shared invitation link carries. */
+export const invitationSchema = z.object({
+  token: requiredText(200),
+  inviting_user_id: requiredText(100),
+});
+
+export const signedUrlQuerySchema = z.object({
+  method: z.enum(['GET', 'PUT'], { error: 'invalid' }),
+  image_name: z.string().max(OBJECT_NAME_MAX_LENGTH, 'too_long').optional(),
+});
