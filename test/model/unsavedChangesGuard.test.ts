@@ -67,8 +67,7 @@ describeModel('unsavedChangesGuard', {
       expect(step.actions.filter((action) => LEAVING_ACTIONS.includes(action))).toEqual([]);
       if (step.emitted.length > 0) {
         // Leaving with unsaved changes was held back and the warning opened for that target.
-        expect(step.event).toMatchObject({ type: 'NAVIGATE' });
-        expect(snapshot.context.target).toEqual((step.event as { target: unknown }).target);
+        expect(step.event).toEqual({ type: 'NAVIGATE', target: snapshot.context.target });
         expect(step.emitted).toEqual([
           { type: 'unsavedWarning.open', target: snapshot.context.target },
         ]);
