@@ -22,6 +22,16 @@ export default defineConfig({
       },
       {
         test: {
+          // The real `npm start` process: start, refusals, graceful stop, restart.
+          name: 'process',
+          environment: 'node',
+          include: ['test/process/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
           name: 'api',
           environment: 'node',
           include: ['test/api/**/*.test.ts'],

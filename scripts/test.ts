@@ -1,7 +1,8 @@
 /**
- * `npm test`: typecheck, lint, unit and model-based tests, the API suite on PGlite (and on
- * PostgreSQL when TEST_DATABASE_URL is set) and the Playwright e2e suite. Every step runs;
- * the last line is the total over all runners: `N passed, N failed, N skipped`.
+ * `npm test`: typecheck, lint, unit and model-based tests, the real `npm start` process, the
+ * API suite on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set) and the Playwright
+ * e2e suite. Every step runs; the last line is the total over all runners:
+ * `N passed, N failed, N skipped`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -100,6 +101,7 @@ check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 check('lint', 'npx', ['eslint', '.']);
 check('format', 'npx', ['prettier', '--check', '.']);
 vitest('unit', ['unit', 'model']);
+vitest('process', ['process']);
 vitest('api-pglite', ['api'], { API_TEST_DATABASE: 'pglite' });
 if (process.env.TEST_DATABASE_URL) {
   vitest('api-postgres', ['api'], { API_TEST_DATABASE: 'postgres' });

@@ -10,7 +10,7 @@ import type { AppContext } from './context';
 import type { Database } from './db/database';
 import { systemClock, type Clock } from './domain/clock';
 import { installErrorHandling } from './http/errors';
-import { loggerOptions } from './http/logging';
+import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
@@ -46,6 +46,7 @@ export async function buildApp(
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     trustProxy: config.production,
+    logController: new RequestLogController(),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

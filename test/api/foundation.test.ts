@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../server/app';
+import { HEALTH_ANSWER_TTL_MS } from '../../server/routes/health';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 let t: TestApp;
@@ -99,6 +100,17 @@ describe('/healthz without a database', () => {
     await other.ctx.database.close();
     const response = await other.request({ method: 'GET', url: '/healthz' });
     expect(response.statusCode).toBe(503);
+    await other.app.close();
+  });
+
+  it('asks the database at most once a second, however many probes arrive', async () => {
+    const other = await createTestApp();
+    const probe = () => other.request({ method: 'GET', url: '/healthz' });
+    expect((await probe()).statusCode).toBe(200);
+    await other.ctx.database.close();
+    expect((await probe()).statusCode).toBe(200);
+    other.clock.advance(HEALTH_ANSWER_TTL_MS);
+    expect((await probe()).statusCode).toBe(503);
     await other.app.close();
   });
 });
