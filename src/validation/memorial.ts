@@ -16,7 +16,7 @@ export const OBJECT_NAME_MAX_LENGTH = 200;
 /** The most photos one reorder call may list (a page's whole album). */
 export const ALBUM_MAX_PHOTOS = 1000;
 
-const dateSchema = z.iso.date({ error: 'date_invalid' });
+const dateSchema = z.iso.date({ error: 'invalid_date' });
 const objectName = z.string().max(OBJECT_NAME_MAX_LENGTH, 'too_long');
 /** Kana may be left empty (a pet's family name); when given it must be hiragana. */
 const optionalKana = z.union([z.literal(''), kanaSchema]);
@@ -40,8 +40,8 @@ export function pageProfileShape(options: DateOptions = {}) {
     birth_date: pastDate.nullish(),
     death_date: pastDate.nullish(),
     animal_kind: requiredText(ANIMAL_KIND_MAX_LENGTH).nullish(),
-    privacy: z.enum(PRIVACY_SETTINGS, { error: 'privacy_invalid' }).optional(),
-    searchable: z.boolean({ error: 'invalid' }).optional(),
+    privacy: z.enum(PRIVACY_SETTINGS, { error: 'invalid_choice' }).optional(),
+    searchable: z.boolean({ error: 'invalid_type' }).optional(),
   };
 }
 
@@ -76,7 +76,7 @@ export const createPageSchema = (options: DateOptions = {}) => {
           animal_kind: requiredText(ANIMAL_KIND_MAX_LENGTH),
         }),
       ],
-      { error: 'memory_type_invalid' },
+      { error: 'invalid_choice' },
     )
     .refine(deathNotBeforeBirth, deathIssue);
 };
@@ -94,7 +94,7 @@ export const albumPhotoUpdateSchema = z.object({
 
 export const albumOrderSchema = z.object({
   photo_ids: z
-    .array(z.uuid({ error: 'invalid' }), { error: 'required' })
+    .array(z.uuid({ error: 'invalid_type' }), { error: 'required' })
     .max(ALBUM_MAX_PHOTOS, 'too_long'),
 });
 
@@ -113,12 +113,12 @@ export const historyUpdateSchema = z.object({
 export const condolenceCreateSchema = z.object({ body: requiredText(CONDOLENCE_MAX_LENGTH) });
 
 export const condolenceDecisionSchema = z.object({
-  status: z.enum(['approved', 'hidden'], { error: 'invalid' }),
+  status: z.enum(['approved', 'hidden'], { error: 'invalid_choice' }),
 });
 
 export const shareTokenCreateSchema = z.object({
-  memorial_page_id: z.uuid({ error: 'invalid' }),
-  set_admin: z.boolean({ error: 'invalid' }).default(false),
+  memorial_page_id: z.uuid({ error: 'invalid_type' }),
+  set_admin: z.boolean({ error: 'invalid_type' }).default(false),
 });
 
 /** The pair a shared invitation link carries. */
@@ -128,6 +128,6 @@ export const invitationSchema = z.object({
 });
 
 export const signedUrlQuerySchema = z.object({
-  method: z.enum(['GET', 'PUT'], { error: 'invalid' }),
+  method: z.enum(['GET', 'PUT'], { error: 'invalid_choice' }),
   image_name: z.string().max(OBJECT_NAME_MAX_LENGTH, 'too_long').optional(),
 });

@@ -93,8 +93,8 @@ describe('memorial pages', () => {
       [{ ...petPage, first_name_kana: 'ポチ' }, 'first_name_kana', 'kana_hiragana_only'],
       [{ ...petPage, death_date: '2011-01-01' }, 'death_date', 'death_before_birth'],
       [{ ...petPage, death_date: '2026-11-23' }, 'death_date', 'date_in_future'],
-      [{ ...petPage, birth_date: '2023-02-29' }, 'birth_date', 'date_invalid'],
-      [{ ...petPage, privacy: 'friends' }, 'privacy', 'privacy_invalid'],
+      [{ ...petPage, birth_date: '2023-02-29' }, 'birth_date', 'invalid_date'],
+      [{ ...petPage, privacy: 'friends' }, 'privacy', 'invalid_choice'],
     ];
     for (const [body, field, code] of cases) {
       const response = await t.request({
@@ -390,7 +390,7 @@ describe('history', () => {
     });
     expect(empty.json().errors).toEqual(
       expect.arrayContaining([
-        { field: 'occurred_on', code: 'date_invalid' },
+        { field: 'occurred_on', code: 'invalid_date' },
         { field: 'body', code: 'required' },
       ]),
     );

@@ -157,3 +157,29 @@ validation-invalid_user = 選択したユーザーが正しくありません。
 validation-too_many = 選択できる人数を超えています。
 validation-not_connected = つながりのある方から選んでください。
 validation-unknown_field = 入力項目が正しくありません。
+
+## Memorial pages: anniversaries (年忌法要; codes of server/domain/memorial/anniversaries.ts)
+anniversary-shonanoka = 初七日
+anniversary-shijukunichi = 四十九日
+anniversary-isshuki = 一周忌
+anniversary-sankaiki = 三回忌
+anniversary-nanakaiki = 七回忌
+anniversary-jusankaiki = 十三回忌
+anniversary-junanakaiki = 十七回忌
+anniversary-nijusankaiki = 二十三回忌
+anniversary-nijunanakaiki = 二十七回忌
+anniversary-sanjusankaiki = 三十三回忌
+
+## Memorial pages: validation codes (src/validation/memorial.ts, server/domain/memorial/images.ts)
+validation-date_in_future = 今日より後の日付は入力できません。
+validation-death_before_birth = ご命日は生年月日より後の日付を入力してください。
+validation-image_name_invalid = 画像をもう一度選んでください。
+validation-upload_missing = 画像のアップロードが完了していません。もう一度お試しください。
+validation-image_too_large = 画像のサイズが大きすぎます。10MB以下の画像を選んでください。
+validation-image_heic_unsupported = HEIC形式の画像は使えません。JPEGまたはPNGで保存した画像を選んでください。
+validation-not_an_image = 画像ファイル(JPEG・PNG・WebP・GIF)を選んでください。
+validation-image_already_used = この画像はすでに追加されています。
+validation-album_order_mismatch = アルバムが更新されています。画面を読み込み直してから並べ替えてください。
+
+## Memorial pages: errors
+memorial-error-invalid-invitation = 招待リンクが無効か、有効期限が切れています。招待した方に新しいリンクをお願いしてください。
