@@ -183,3 +183,9 @@ validation-album_order_mismatch = アルバムが更新されています。画�
 
 ## Memorial pages: errors
 memorial-error-invalid-invitation = 招待リンクが無効か、有効期限が切れています。招待した方に新しいリンクをお願いしてください。
+
+## Unsaved-changes guard
+unsaved-title = 保存されていない変更があります
+unsaved-text = このページを離れると、入力した内容は保存されません。ページを離れてもよろしいですか？
+unsaved-stay = このページに留まる
+unsaved-leave = 保存せずに移動する
