@@ -5,11 +5,13 @@ import type { Db } from '../../db/database';
 import {
   letterDeliveries,
   letterMailOutbox,
+  notifications,
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
   users,
 } from '../../db/schema';
 import type { Clock } from '../clock';
+import type { NotificationPayloads } from '../social/notifications';
 import { letterMail } from './mail';
 import { isLate } from './rules';
 
@@ -33,7 +35,8 @@ const recipientUser = alias(users, 'recipient_user');
  * One transaction claims the oldest due letters with FOR UPDATE SKIP LOCKED (other instances
  * skip them), writes one letter_deliveries row per recipient (UNIQUE (letter_id, recipient_id)
  * makes a second delivery impossible whatever happens elsewhere), records the mail each
- * recipient is to get in letter_mail_outbox, and marks the letters delivered. A crash before
+ * recipient is to get in letter_mail_outbox and each member recipient's notification, and
+ * marks the letters delivered. A crash before
  * COMMIT leaves nothing behind, so the next run delivers the letter; after COMMIT the letter
  * is no longer due.
  */
@@ -131,7 +134,18 @@ export async function deliverDueLetters(
       return [{ deliveryId: row.id, toEmail: email, nextAttemptAt: now, ...mail }];
     });
     if (mails.length > 0) await tx.insert(letterMailOutbox).values(mails);
-    // Member notifications: see docs/timecapsule.md "Notifications hook".
+
+    // One insert for the batch (notify() writes one row per call) in the same transaction.
+    const notices = deliveries.flatMap(({ row, letter }) => {
+      if (!writtenIds.has(row.id) || !row.recipientUserId) return [];
+      const payload: NotificationPayloads['letter_delivered'] = {
+        letterId: letter.id,
+        senderName: `${letter.senderLastName} ${letter.senderFirstName}`.trim(),
+        title: letter.title,
+      };
+      return [{ userId: row.recipientUserId, kind: 'letter_delivered', payload, createdAt: now }];
+    });
+    if (notices.length > 0) await tx.insert(notifications).values(notices);
 
     await tx
       .update(timeCapsuleLetters)
