@@ -8,7 +8,7 @@ import {
 } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { releaseLettersOnDeath } from '../../server/domain/timecapsule/death';
-import { deliverAllDueLetters, deliverDueLetters } from '../../server/domain/timecapsule/delivery';
+import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import {
   MAX_MAIL_ATTEMPTS,
   retryDelayMs,
