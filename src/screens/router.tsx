@@ -1,12 +1,35 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { AppLayout } from '../components/shell/AppLayout';
+import { comingSoon } from './comingSoon/lazyComingSoon';
 
 /**
- * Every route of the spec, each a lazy screen so that the entry bundle stays small.
- * A screen module exports `Component`.
+ * Every route of the spec, each a lazy screen so that the entry bundle stays small, inside
+ * the app frame (header, menus, footer). A screen module exports `Component`; a screen not
+ * built yet is `comingSoon('<name>')` (its title is `screen-<name>` in translation.ftl).
+ * One route per line.
  */
 export const routes: RouteObject[] = [
-  { path: '/', lazy: () => import('./home/HomeScreen') },
-  { path: '*', lazy: () => import('./notFound/NotFoundScreen') },
+  {
+    Component: AppLayout,
+    children: [
+      { path: '/', lazy: () => import('./home/HomeScreen') },
+      { path: '/dashboard', lazy: comingSoon('dashboard') },
+      { path: '/mourning', lazy: comingSoon('mourning') },
+      { path: '/memory/:id/mourning', lazy: comingSoon('memory-mourning') },
+      { path: '/memory/top/me', lazy: comingSoon('memory-top') },
+      { path: '/memory/:memorialPageId', lazy: comingSoon('memory') },
+      { path: '/endingnote/:userId', lazy: comingSoon('endingnote') },
+      { path: '/timecapsule', lazy: comingSoon('timecapsule') },
+      { path: '/timecapsule/list', lazy: comingSoon('timecapsule-list') },
+      { path: '/connection', lazy: comingSoon('connection') },
+      { path: '/user-search', lazy: comingSoon('user-search') },
+      { path: '/mypage', lazy: comingSoon('mypage') },
+      { path: '/notification/list', lazy: comingSoon('notification') },
+      { path: '/death-confirmation', lazy: comingSoon('death-confirmation') },
+      { path: '/identity-verification', lazy: comingSoon('identity-verification') },
+      { path: '*', lazy: () => import('./notFound/NotFoundScreen') },
+    ],
+  },
 ];
 
 export const router = createBrowserRouter(routes);

@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import styled from 'styled-components';
+import { useT } from '../../i18n/useT';
+import { useClientStateSend, useSlice } from '../../services/clientState';
+import { ApiGetProvider, type ApiGet } from '../ui/apiGet';
+import { Banner } from './Banner';
+import { BurgerMenu } from './BurgerMenu';
+import { useChromeVisibility } from './chrome';
+import { Footer } from './Footer';
+import { Header } from './Header';
+import type { ShellSession } from './session';
+import { TabBar } from './TabBar';
+import { MenuNavigationProvider } from './useMenuNavigation';
+import { useUnreadCount } from './useUnreadCount';
+
+/** `?inflow=True` (a partner's embedded entry) hides the user menus and the bottom bars. */
+export function isInflow(search: string): boolean {
+  return new URLSearchParams(search).get('inflow') === 'True';
+}
+
+const Root = styled.div<{ $tabBar: boolean }>`
+  display: flex;
+  flex-direction: column;
+  min-height: 100vh;
+  ${({ theme }) => theme.below('sm')} {
+    padding-bottom: ${({ $tabBar, theme }) => ($tabBar ? theme.sizes.tabBarHeight : 0)}px;
+  }
+`;
+
+const Content = styled.div`
+  flex: 1;
+  &:focus {
+    outline: none;
+  }
+`;
+
+const SkipLink = styled.a`
+  position: absolute;
+  left: 8px;
+  top: -100px;
+  z-index: 1000;
+  padding: 8px 16px;
+  background: ${({ theme }) => theme.colours.surface};
+  &:focus {
+    top: 8px;
+  }
+`;
+
+export interface ShellFrameProps {
+  session: ShellSession;
+  apiGet: ApiGet;
+  children: ReactNode;
+}
+
+/** Header, burger menu, footer, tab bar and banner around the current screen. */
+export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
+  const t = useT();
+  const { pathname, search } = useLocation();
+  const chrome = useChromeVisibility(pathname);
+  const inflow = isInflow(search);
+  const user = session.status === 'authenticated' ? session.user : null;
+  const unreadCount = useUnreadCount(apiGet, user !== null);
+
+  const nav = useSlice('nav');
+  const send = useClientStateSend();
+  const setBurgerOpen = useCallback(
+    (showSideMenu: boolean) => {
+      if (nav.showSideMenu !== showSideMenu)
+        send({ type: 'UPDATE', slice: 'nav', value: { ...nav, showSideMenu } });
+    },
+    [nav, send],
+  );
+  const burgerOpen = nav.showSideMenu && chrome.header && !inflow;
+
+  // A followed link leaves the menu behind: a route change closes it.
+  const previousPath = useRef(pathname);
+  useEffect(() => {
+    if (previousPath.current === pathname) return;
+    previousPath.current = pathname;
+    setBurgerOpen(false);
+  }, [pathname, setBurgerOpen]);
+
+  const showTabBar = chrome.footer && user !== null && !inflow;
+  const showBanner = chrome.footer && session.status === 'unauthenticated' && !inflow;
+
+  return (
+    <ApiGetProvider value={apiGet}>
+      <MenuNavigationProvider session={session} apiGet={apiGet}>
+        <Root $tabBar={showTabBar}>
+          <SkipLink href="#content">{t('app-skip-to-content')}</SkipLink>
+          {chrome.header && (
+            <>
+              <Header
+                session={session}
+                unreadCount={unreadCount}
+                inflow={inflow}
+                burgerOpen={burgerOpen}
+                onToggleBurger={() => setBurgerOpen(!burgerOpen)}
+              />
+              {!inflow && (
+                <BurgerMenu open={burgerOpen} onClose={() => setBurgerOpen(false)} user={user} />
+              )}
+            </>
+          )}
+          <Content id="content" tabIndex={-1}>
+            {children}
+          </Content>
+          {chrome.footer && <Footer year={new Date().getFullYear()} />}
+          {showTabBar && <TabBar unreadCount={unreadCount} />}
+          {showBanner && <Banner pathname={pathname} />}
+        </Root>
+      </MenuNavigationProvider>
+    </ApiGetProvider>
+  );
+}

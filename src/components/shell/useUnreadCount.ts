@@ -1,0 +1,39 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useClientStateSend, useSlice } from '../../services/clientState';
+import { ApiStatusError, type ApiGet } from '../ui/apiGet';
+
+/** How often the unread count is asked again while a member is logged in. */
+export const UNREAD_POLL_MS = 60_000;
+
+function readCount(answer: unknown): number {
+  if (typeof answer === 'number') return answer;
+  const count = (answer as { count?: unknown } | null)?.count;
+  return typeof count === 'number' ? count : 0;
+}
+
+/**
+ * The member's unread notifications: polled from the API into the `unreadNotification`
+ * slice, which the notification screens also update when they mark something read. An API
+ * without the endpoint (404) or any failure leaves the last known count.
+ */
+export function useUnreadCount(apiGet: ApiGet, loggedIn: boolean): number {
+  const send = useClientStateSend();
+  const { count } = useSlice('unreadNotification');
+  const polled = useQuery({
+    queryKey: ['notification', 'unread-count'],
+    enabled: loggedIn,
+    refetchInterval: UNREAD_POLL_MS,
+    retry: (failures, error) =>
+      !(error instanceof ApiStatusError && error.status === 404) && failures < 1,
+    queryFn: async () =>
+      readCount(await apiGet('/v1/notification/user_notifications/unread/count')),
+  });
+  const { data, dataUpdatedAt } = polled;
+  // Only a new answer updates the slice, so a count lowered by a screen is not overwritten.
+  useEffect(() => {
+    if (data === undefined) return;
+    send({ type: 'UPDATE', slice: 'unreadNotification', value: { count: data } });
+  }, [data, dataUpdatedAt, send]);
+  return loggedIn ? count : 0;
+}
