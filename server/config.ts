@@ -26,6 +26,8 @@ export interface Config {
   clockOffsetMs: number;
   /** Runs scheduled work (delivery, sweeps) in this process. */
   runJobs: boolean;
+  /** Sign-in attempts one client address may make per 15 minutes; 0 turns the limit off. */
+  loginAttemptsPerClient: number;
 }
 
 export interface S3Config {
@@ -78,6 +80,12 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   const clockOffsetMs = parseClockOffset(env.CLOCK_OFFSET_MS, production, problems);
+  const loginAttemptsPerClient = parseCount(
+    'LOGIN_MAX_ATTEMPTS_PER_CLIENT',
+    env.LOGIN_MAX_ATTEMPTS_PER_CLIENT,
+    30,
+    problems,
+  );
 
   const missingSecrets = production ? SECRET_NAMES.filter((name) => !env[name]) : [];
   if (missingSecrets.length > 0) {
@@ -104,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataEncryptionKey: secrets.DATA_ENCRYPTION_KEY,
     clockOffsetMs,
     runJobs: env.RUN_JOBS !== 'false',
+    loginAttemptsPerClient,
   };
 }
 
@@ -127,6 +136,19 @@ function parseClockOffset(
   if (!Number.isFinite(offset)) problems.push(`CLOCK_OFFSET_MS: "${raw}" is not a number`);
   else if (production) problems.push('CLOCK_OFFSET_MS: must not be set in production');
   return Number.isFinite(offset) ? offset : 0;
+}
+
+function parseCount(
+  name: string,
+  raw: string | undefined,
+  fallback: number,
+  problems: string[],
+): number {
+  if (raw === undefined || raw === '') return fallback;
+  const count = Number(raw);
+  if (Number.isInteger(count) && count >= 0) return count;
+  problems.push(`${name}: "${raw}" is not a whole number (0 or more)`);
+  return fallback;
 }
 
 function optionalUrl(

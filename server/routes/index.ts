@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
+import { accountRoutes } from './accounts';
 import { authLogRoute } from './auth/log';
 import { endingNoteRoutes } from './endingnote';
 import { memorialRoutes } from './memorial';
@@ -13,6 +14,7 @@ import { timeCapsuleRoutes } from './timecapsule';
 export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   void ctx;
   await app.register(authLogRoute);
+  await app.register(async (scope) => accountRoutes(scope, ctx));
   await app.register(async (scope) => endingNoteRoutes(scope, ctx));
   await app.register(async (scope) => timeCapsuleRoutes(scope, ctx));
   await app.register(async (scope) => memorialRoutes(scope, ctx));

@@ -35,6 +35,10 @@ export const users = pgTable('users', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   activatedAt: timestamp('activated_at', { withTimezone: true }),
   lastActiveAt: timestamp('last_active_at', { withTimezone: true }),
+  // 0010_accounts.sql
+  registrationAdminPetId: text('registration_admin_pet_id'),
+  inflowId: text('inflow_id'),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
 });
 
 export const memorialPages = pgTable('memorial_pages', {

@@ -1,6 +1,7 @@
 // One file per area; each mirrors the SQL migrations that create its tables.
 export * from './core';
 export * from './connections';
+export * from './accounts';
 export * from './endingnote';
 export * from './timecapsule';
 export * from './notifications';

@@ -1,0 +1,21 @@
+import type { Db } from '../../db/database';
+import type { Mailer } from '../../mail/mailer';
+import type { ObjectStore } from '../../storage/objectStore';
+import type { Clock } from '../clock';
+import type { LoginThrottle } from './loginThrottle';
+
+/** What the account rules need from the outside world, each injectable. */
+export interface AccountDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  store: ObjectStore;
+  publicUrl: string;
+  authSecret: string;
+  throttle: LoginThrottle;
+}
+
+/** Emails are compared and throttled trimmed and in lower case. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

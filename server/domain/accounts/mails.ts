@@ -1,0 +1,65 @@
+import type { MailMessage } from '../../mail/mailer';
+
+/** 24 hours for activation links, 1 hour for password-reset links. */
+export const ACTIVATION_TTL_MS = 24 * 60 * 60 * 1000;
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+
+/** The SPA screen that calls GET /v1/user/confirm/{token}/{email}. */
+export function activationLink(publicUrl: string, token: string, email: string): string {
+  const query = new URLSearchParams({ token, email });
+  return `${publicUrl}/activate?${query.toString()}`;
+}
+
+/** The SPA screen that asks for the new password and calls POST /v1/password_reset/confirm. */
+export function passwordResetLink(publicUrl: string, token: string): string {
+  return `${publicUrl}/password-reset?${new URLSearchParams({ token }).toString()}`;
+}
+
+const SIGNATURE = '\n\n--\nShinobu（しのぶ）\nこのメールは送信専用です。';
+
+export function activationMail(to: string, link: string): MailMessage {
+  return {
+    to,
+    subject: '【しのぶ】メールアドレスのご確認',
+    text:
+      'しのぶへのご登録ありがとうございます。\n\n' +
+      '下記のリンクを開いて、登録を完了してください。リンクの有効期限は24時間で、一度だけ使えます。\n\n' +
+      `${link}\n\n` +
+      'お心当たりがない場合は、このメールを破棄してください。' +
+      SIGNATURE,
+    link,
+  };
+}
+
+/** Sent instead of an activation link when the address already has an account. */
+export function alreadyRegisteredMail(
+  to: string,
+  loginLink: string,
+  resetLink: string,
+): MailMessage {
+  return {
+    to,
+    subject: '【しのぶ】ご登録済みのメールアドレスです',
+    text:
+      'このメールアドレスで新規登録のお申し込みがありましたが、すでにご登録いただいています。\n\n' +
+      `ログインはこちらから行えます。\n${loginLink}\n\n` +
+      `パスワードをお忘れの場合は、こちらから再設定してください。\n${resetLink}\n\n` +
+      'お心当たりがない場合は、このメールを破棄してください。' +
+      SIGNATURE,
+    link: loginLink,
+  };
+}
+
+export function passwordResetMail(to: string, link: string): MailMessage {
+  return {
+    to,
+    subject: '【しのぶ】パスワードの再設定',
+    text:
+      'パスワード再設定のお申し込みを受け付けました。\n\n' +
+      '下記のリンクを開いて、新しいパスワードを設定してください。リンクの有効期限は1時間で、一度だけ使えます。\n\n' +
+      `${link}\n\n` +
+      'お心当たりがない場合は、このメールを破棄してください。パスワードは変更されません。' +
+      SIGNATURE,
+    link,
+  };
+}

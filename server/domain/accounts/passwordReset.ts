@@ -1,0 +1,51 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { users } from '../../db/schema';
+import { ApiError } from '../../http/errors';
+import { consumeAccountToken, createAccountToken } from './accountTokens';
+import type { AccountDeps } from './deps';
+import { normalizeEmail } from './deps';
+import { PASSWORD_RESET_TTL_MS, passwordResetLink, passwordResetMail } from './mails';
+import { hashPassword } from './passwords';
+import { revokeAllOfUser } from './refreshTokens';
+
+/**
+ * POST /v1/password_reset: mails a single-use link when the address has an account. The
+ * caller always gets the same answer; nothing is mailed for an unknown address.
+ */
+export async function requestPasswordReset(deps: AccountDeps, email: string): Promise<void> {
+  const [user] = await deps.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, eq(users.status, 'active')))
+    .limit(1);
+  if (!user) return;
+  const token = await createAccountToken(
+    deps.db,
+    user.id,
+    'password_reset',
+    PASSWORD_RESET_TTL_MS,
+    deps.clock,
+  );
+  await deps.mailer.send(passwordResetMail(user.email, passwordResetLink(deps.publicUrl, token)));
+}
+
+/**
+ * POST /v1/password_reset/confirm: sets the new password, ends every session of the member
+ * (all refresh-token families) and lifts every sign-in lock on their address.
+ */
+export async function confirmPasswordReset(
+  deps: AccountDeps,
+  token: string,
+  password: string,
+): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  const userId = await consumeAccountToken(deps.db, token, 'password_reset', deps.clock);
+  if (!userId) throw new ApiError(400, 'reset_invalid', 'reset link is used, expired or unknown');
+  const [user] = await deps.db
+    .update(users)
+    .set({ passwordHash, updatedAt: deps.clock.now() })
+    .where(eq(users.id, userId))
+    .returning({ email: users.email });
+  await revokeAllOfUser(deps.db, userId, deps.clock);
+  if (user) await deps.throttle.liftLocks(normalizeEmail(user.email));
+}

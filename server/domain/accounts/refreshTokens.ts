@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { refreshTokens, users } from '../../db/schema';
+import type { Clock } from '../clock';
+import { hashSecretToken, newSecretToken } from './secretTokens';
+
+/** A refresh token lives 30 days from its issue; every use replaces it with a fresh one. */
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Starts a new family (one per sign-in) or continues one, and answers the opaque token. */
+export async function issueRefreshToken(
+  db: Db,
+  userId: string,
+  clock: Clock,
+  familyId: string = randomUUID(),
+): Promise<string> {
+  const token = newSecretToken();
+  const now = clock.now();
+  await db.insert(refreshTokens).values({
+    tokenHash: hashSecretToken(token),
+    familyId,
+    userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
+  });
+  return token;
+}
+
+export type RotationResult =
+  | { outcome: 'rotated'; userId: string; refreshToken: string }
+  | { outcome: 'invalid' }
+  | { outcome: 'reused' };
+
+/**
+ * Spends `token` and issues its successor in the same family. One conditional UPDATE decides
+ * which of two concurrent uses wins, so no lock beyond the row is taken. Presenting a token
+ * that was already spent means it was copied: the whole family is revoked.
+ */
+export async function rotateRefreshToken(
+  db: Db,
+  token: string,
+  clock: Clock,
+): Promise<RotationResult> {
+  const now = clock.now();
+  const tokenHash = hashSecretToken(token);
+  const [spent] = await db
+    .update(refreshTokens)
+    .set({ spentAt: now })
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, tokenHash),
+        isNull(refreshTokens.spentAt),
+        isNull(refreshTokens.revokedAt),
+        gt(refreshTokens.expiresAt, now),
+        sql`exists (select 1 from ${users} where ${users.id} = ${refreshTokens.userId} and ${users.status} = 'active')`,
+      ),
+    )
+    .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
+  if (spent) {
+    const refreshToken = await issueRefreshToken(db, spent.userId, clock, spent.familyId);
+    return { outcome: 'rotated', userId: spent.userId, refreshToken };
+  }
+  const [known] = await db
+    .select({ familyId: refreshTokens.familyId, spentAt: refreshTokens.spentAt })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, tokenHash));
+  if (!known?.spentAt) return { outcome: 'invalid' };
+  await revokeFamily(db, known.familyId, clock);
+  return { outcome: 'reused' };
+}
+
+export async function revokeFamily(db: Db, familyId: string, clock: Clock): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: clock.now() })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Sign-out: revokes the family `token` belongs to; an unknown token changes nothing. */
+export async function revokeFamilyOf(db: Db, token: string, clock: Clock): Promise<void> {
+  const [known] = await db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hashSecretToken(token)));
+  if (known) await revokeFamily(db, known.familyId, clock);
+}
+
+/** After a password reset or account deletion: every session of the member ends. */
+export async function revokeAllOfUser(db: Db, userId: string, clock: Clock): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: clock.now() })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+}

@@ -1,0 +1,140 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { nameReadingOf } from '../../../src/validation/nameReading';
+import { externalIdentities, memorialPageMembers, memorialPages, users } from '../../db/schema';
+import type { AccountDeps } from './deps';
+import { normalizeEmail } from './deps';
+import { ACTIVATION_TTL_MS, activationLink, activationMail, alreadyRegisteredMail } from './mails';
+import { hashPassword } from './passwords';
+import { createAccountToken } from './accountTokens';
+
+/** A registration as the routes hand it over, already validated. */
+export interface NewAccount {
+  username: string;
+  email: string;
+  /** Absent only in the external-provider variant, where the provider vouches instead. */
+  password?: string | undefined;
+  firstName: string;
+  lastName: string;
+  firstNameKana: string;
+  lastNameKana: string;
+  address: string;
+  birthdate: string;
+  sexCode: number;
+  iconName?: string | null | undefined;
+  adminPetId?: string | null | undefined;
+  inflowId?: string | null | undefined;
+  /** A provider identity the server verified itself, linked to the new account. */
+  identity?: { provider: string; providerUserId: string } | undefined;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let cause: unknown = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if ((cause as { code?: string }).code === UNIQUE_VIOLATION) return true;
+  }
+  return false;
+}
+
+async function emailTaken(deps: AccountDeps, email: string): Promise<boolean> {
+  const rows = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, ne(users.status, 'deleted')))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Creates an inactive account with its own memorial page (the member as its admin) and mails
+ * the activation link. An address that already has an account gets a notice instead, and the
+ * caller cannot tell the two apart: both hash the password and send one mail.
+ */
+export async function registerAccount(deps: AccountDeps, account: NewAccount): Promise<void> {
+  const passwordHash = account.password ? await hashPassword(account.password) : null;
+  if (await emailTaken(deps, account.email)) return mailAlreadyRegistered(deps, account.email);
+  const now = deps.clock.now();
+  let token: string;
+  try {
+    token = await deps.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          email: account.email.trim(),
+          username: account.username,
+          passwordHash,
+          lastName: account.lastName,
+          firstName: account.firstName,
+          lastNameKana: account.lastNameKana,
+          firstNameKana: account.firstNameKana,
+          nameReading: nameReadingOf(account),
+          address: account.address,
+          birthdate: account.birthdate,
+          sexCode: account.sexCode,
+          iconName: account.iconName ?? null,
+          registrationAdminPetId: account.adminPetId ?? null,
+          inflowId: account.inflowId ?? null,
+          status: 'inactive',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: users.id });
+      const userId = user!.id;
+      const [page] = await tx
+        .insert(memorialPages)
+        .values({
+          ownerUserId: userId,
+          type: 'self',
+          lastName: account.lastName,
+          firstName: account.firstName,
+          lastNameKana: account.lastNameKana,
+          firstNameKana: account.firstNameKana,
+          createdBy: userId,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: memorialPages.id });
+      await tx
+        .insert(memorialPageMembers)
+        .values({ memorialPageId: page!.id, userId, role: 'admin', createdAt: now });
+      if (account.identity) {
+        await tx.insert(externalIdentities).values({ ...account.identity, userId, createdAt: now });
+      }
+      return createAccountToken(tx, userId, 'activation', ACTIVATION_TTL_MS, deps.clock);
+    });
+  } catch (error) {
+    // Two registrations of one address at once: the loser is told the address is taken.
+    if (isUniqueViolation(error)) return mailAlreadyRegistered(deps, account.email);
+    throw error;
+  }
+  const email = account.email.trim();
+  await deps.mailer.send(activationMail(email, activationLink(deps.publicUrl, token, email)));
+}
+
+async function mailAlreadyRegistered(deps: AccountDeps, email: string): Promise<void> {
+  await deps.mailer.send(
+    alreadyRegisteredMail(
+      email.trim(),
+      `${deps.publicUrl}/login`,
+      `${deps.publicUrl}/password-reset`,
+    ),
+  );
+}
+
+/** True when the provider identity already belongs to an account (it cannot be linked twice). */
+export async function identityLinked(
+  deps: AccountDeps,
+  provider: string,
+  providerUserId: string,
+): Promise<boolean> {
+  const rows = await deps.db
+    .select({ userId: externalIdentities.userId })
+    .from(externalIdentities)
+    .where(
+      and(
+        eq(externalIdentities.provider, provider),
+        eq(externalIdentities.providerUserId, providerUserId),
+      ),
+    );
+  return rows.length > 0;
+}

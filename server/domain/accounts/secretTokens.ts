@@ -1,0 +1,14 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** 256 random bits, base64url: refresh tokens and mailed links. */
+export function newSecretToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/**
+ * What the database keeps of a secret token. The token already carries 256 bits of entropy,
+ * so one SHA-256 pass is enough: a stolen table yields nothing usable.
+ */
+export function hashSecretToken(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}

@@ -1,0 +1,99 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { EncryptJWT, jwtDecrypt, errors as joseErrors } from 'jose';
+import { signingKey } from '../accessTokens';
+import type { Clock } from '../clock';
+import { REFRESH_TOKEN_TTL_MS } from './refreshTokens';
+
+/** What the encrypted session cookie holds: the member and the tokens of the /v1 API. */
+export interface SessionData {
+  user: {
+    id: string;
+    username: string;
+    memorialPageId: string | null;
+    iconUrl: string | null;
+  };
+  accessToken: string;
+  refreshToken: string | null;
+}
+
+export interface Session extends SessionData {
+  /** When the cookie (and with it the session) expires. */
+  expires: Date;
+}
+
+/** As long as the refresh token it carries; each update starts the period again. */
+export const SESSION_TTL_MS = REFRESH_TOKEN_TTL_MS;
+
+/** Encrypts the session (A256GCM, a key of its own derived from AUTH_SECRET). */
+export async function sealSession(
+  data: SessionData,
+  authSecret: string,
+  clock: Clock,
+): Promise<{ value: string; expires: Date }> {
+  const now = clock.now();
+  const expires = new Date(now.getTime() + SESSION_TTL_MS);
+  const value = await new EncryptJWT({ session: data })
+    .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+    .setIssuedAt(Math.floor(now.getTime() / 1000))
+    .setExpirationTime(Math.floor(expires.getTime() / 1000))
+    .encrypt(signingKey(authSecret, 'session-cookie'));
+  return { value, expires };
+}
+
+/** The session of a cookie value, or undefined when it is absent, altered or expired. */
+export async function openSession(
+  value: string | undefined,
+  authSecret: string,
+  clock: Clock,
+): Promise<Session | undefined> {
+  if (!value) return undefined;
+  try {
+    const { payload } = await jwtDecrypt(value, signingKey(authSecret, 'session-cookie'), {
+      currentDate: clock.now(),
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+    });
+    const data = payload.session as SessionData | undefined;
+    if (!data?.user?.id || typeof payload.exp !== 'number') return undefined;
+    return { ...data, expires: new Date(payload.exp * 1000) };
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * CSRF double submit, as NextAuth does it: the cookie holds `token|hmac(token)`, so a cookie
+ * planted by another site (without the secret) is refused, and every POST must repeat the
+ * token in its body.
+ */
+function csrfHash(token: string, authSecret: string): string {
+  return createHmac('sha256', signingKey(authSecret, 'csrf')).update(token).digest('base64url');
+}
+
+export function newCsrfCookie(authSecret: string): { token: string; cookie: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, cookie: `${token}|${csrfHash(token, authSecret)}` };
+}
+
+/** The token of a genuine csrf cookie, or undefined. */
+export function csrfTokenOf(cookie: string | undefined, authSecret: string): string | undefined {
+  const [token, hash] = cookie?.split('|') ?? [];
+  if (!token || !hash) return undefined;
+  const expected = Buffer.from(csrfHash(token, authSecret));
+  const actual = Buffer.from(hash);
+  return actual.length === expected.length && timingSafeEqual(actual, expected) ? token : undefined;
+}
+
+/** True when the body's token matches a genuine csrf cookie. */
+export function csrfMatches(
+  cookie: string | undefined,
+  submitted: string | undefined,
+  authSecret: string,
+): boolean {
+  const token = csrfTokenOf(cookie, authSecret);
+  if (!token || !submitted) return false;
+  const a = Buffer.from(token);
+  const b = Buffer.from(submitted);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,50 @@
+import { and, eq } from 'drizzle-orm';
+import { memorialPages, users } from '../../db/schema';
+import { issueAccessToken } from '../accessTokens';
+import type { AccountDeps } from './deps';
+import { issueRefreshToken } from './refreshTokens';
+
+/** The answer of POST /v1/login and of activation: who signed in and their tokens. */
+export interface SignInResult {
+  userId: string;
+  username: string;
+  memorialPageId: string | null;
+  userIconUrl: string | null;
+  accessToken: string;
+  refreshToken: string;
+}
+
+/** A signed GET URL for the member's icon, or null when they have none. */
+export async function iconUrlOf(
+  deps: AccountDeps,
+  iconName: string | null,
+): Promise<string | null> {
+  return iconName ? deps.store.signedUrl(iconName, 'GET') : null;
+}
+
+/** Starts a session (a new refresh-token family) for an active member. */
+export async function signIn(deps: AccountDeps, userId: string): Promise<SignInResult> {
+  const [row] = await deps.db
+    .select({
+      username: users.username,
+      iconName: users.iconName,
+      memorialPageId: memorialPages.id,
+    })
+    .from(users)
+    .leftJoin(
+      memorialPages,
+      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
+    )
+    .where(eq(users.id, userId));
+  if (!row) throw new Error(`signIn: no user ${userId}`);
+  const now = deps.clock.now();
+  await deps.db.update(users).set({ lastActiveAt: now }).where(eq(users.id, userId));
+  return {
+    userId,
+    username: row.username,
+    memorialPageId: row.memorialPageId,
+    userIconUrl: await iconUrlOf(deps, row.iconName),
+    accessToken: await issueAccessToken(userId, deps.authSecret, deps.clock),
+    refreshToken: await issueRefreshToken(deps.db, userId, deps.clock),
+  };
+}

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context';
+import { sessionRoutes } from '../auth/session';
+import { createAccountDeps } from './deps';
+import { accountV1Routes } from './v1';
+
+/**
+ * The account calls of `/v1` and the session layer `/api/auth/*`, sharing one set of
+ * account dependencies (one throttle store, so both sign-in paths count together).
+ */
+export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const deps = createAccountDeps(ctx);
+  app.addHook('onClose', () => deps.close());
+  await accountV1Routes(app, ctx, deps);
+  await sessionRoutes(app, ctx, deps);
+}

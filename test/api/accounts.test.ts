@@ -1,0 +1,644 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  accountTokens,
+  connections,
+  externalIdentities,
+  memorialPageMembers,
+  memorialPages,
+  users,
+} from '../../server/db/schema';
+import { issueProviderAssertion } from '../../server/domain/accounts/providerAssertion';
+import { connectMembers, createMember } from '../support/members';
+import { createTestApp, type TestApp } from '../support/testApp';
+import {
+  lastActivationLink,
+  loginFrom,
+  newClient,
+  registerActive,
+  registrationBody,
+} from './accountsSupport';
+
+const HOUR = 60 * 60 * 1000;
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const confirmUrl = (token: string, email: string) =>
+  `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(email)}`;
+
+async function userByEmail(email: string) {
+  const [user] = await t.ctx.database.db.select().from(users).where(eq(users.email, email));
+  return user;
+}
+
+describe('POST /v1/user (registration)', () => {
+  it('creates an inactive account with its own page and mails a 24-hour activation link', async () => {
+    const body = registrationBody({
+      admin_pet_id: 'pet-42',
+      user_icon_url: 'icons/abcdefghijklmnop.png',
+    });
+    const response = await t.request({ method: 'POST', url: '/v1/user', body });
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toEqual({ detail: expect.any(String) });
+
+    const user = await userByEmail(body.email);
+    expect(user).toMatchObject({
+      status: 'inactive',
+      registrationAdminPetId: 'pet-42',
+      iconName: 'icons/abcdefghijklmnop.png',
+      nameReading: '\u3084\u307e\u3060\u306f\u306a\u3053\u5c71\u7530\u82b1\u5b50',
+      address: body.address,
+      birthdate: '1955-05-05',
+      sexCode: 2,
+    });
+    expect(user!.passwordHash).toMatch(/^scrypt\$15\$8\$1\$/);
+    const [page] = await t.ctx.database.db
+      .select()
+      .from(memorialPages)
+      .where(eq(memorialPages.ownerUserId, user!.id));
+    expect(page).toMatchObject({ type: 'self', lastName: body.last_name, createdBy: user!.id });
+    const members = await t.ctx.database.db
+      .select()
+      .from(memorialPageMembers)
+      .where(eq(memorialPageMembers.memorialPageId, page!.id));
+    expect(members).toEqual([expect.objectContaining({ userId: user!.id, role: 'admin' })]);
+
+    const mail = t.mailbox.at(-1)!;
+    expect(mail.to).toBe(body.email);
+    const { link, email } = lastActivationLink(t);
+    expect(link.startsWith('http://localhost:3000/activate?token=')).toBe(true);
+    expect(email).toBe(body.email);
+    expect(mail.text).toContain(link);
+    const [token] = await t.ctx.database.db
+      .select()
+      .from(accountTokens)
+      .where(eq(accountTokens.userId, user!.id));
+    expect(token!.expiresAt.getTime() - token!.createdAt.getTime()).toBe(24 * HOUR);
+  });
+
+  it('answers an address that already has an account exactly like a new one, and mails a notice', async () => {
+    const { body } = await registerActive(t);
+    const before = t.mailbox.length;
+    const again = await t.request({
+      method: 'POST',
+      url: '/v1/user',
+      body: registrationBody({ email: body.email.toUpperCase() }),
+    });
+    const fresh = await t.request({ method: 'POST', url: '/v1/user', body: registrationBody() });
+    expect(again.statusCode).toBe(fresh.statusCode);
+    expect(again.json()).toEqual(fresh.json());
+    expect(t.mailbox).toHaveLength(before + 2);
+    expect(t.mailbox[before]!.to).toBe(body.email.toUpperCase());
+    expect(t.mailbox[before]!.link).toBe('http://localhost:3000/login');
+    const holders = await t.ctx.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${body.email.toLowerCase()}`);
+    expect(holders).toHaveLength(1);
+  });
+
+  it('answers 422 with one code per bad field', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/v1/user',
+      body: registrationBody({
+        email: 'not-an-address',
+        password: 'password123',
+        first_name_kana: '\u30cf\u30ca\u30b3',
+        address: 'Tokyo',
+        birthdate: '2030-01-01',
+        sex_code: 5,
+        last_name: undefined,
+      }),
+    });
+    expect(response.statusCode).toBe(422);
+    const body = response.json();
+    expect(body.code).toBe('validation_failed');
+    expect(
+      Object.fromEntries(
+        body.errors.map((e: { field: string; code: string }) => [e.field, e.code]),
+      ),
+    ).toEqual({
+      email: 'email_invalid',
+      password: 'password_too_common',
+      first_name_kana: 'kana_hiragana_only',
+      address: 'prefecture_invalid',
+      birthdate: 'birthdate_in_future',
+      sex_code: 'sex_code_invalid',
+      last_name: 'required',
+    });
+  });
+
+  it('accepts sexCode for sex_code', async () => {
+    const body = registrationBody({ sex_code: undefined, sexCode: 9 });
+    const response = await t.request({ method: 'POST', url: '/v1/user', body });
+    expect(response.statusCode).toBe(202);
+    expect((await userByEmail(body.email))!.sexCode).toBe(9);
+  });
+});
+
+describe('POST /v1/user/create_inflow_user', () => {
+  it('records the inflow id', async () => {
+    const body = { ...registrationBody(), inflow_id: 'partner-7' };
+    const response = await t.request({ method: 'POST', url: '/v1/user/create_inflow_user', body });
+    expect(response.statusCode).toBe(202);
+    expect((await userByEmail(body.email))!.inflowId).toBe('partner-7');
+  });
+
+  it('requires the inflow id', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/v1/user/create_inflow_user',
+      body: registrationBody(),
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toEqual([{ field: 'inflow_id', code: 'required' }]);
+  });
+});
+
+describe('GET /v1/user/confirm/{token}/{email} (activation)', () => {
+  it('activates once and answers a login session', async () => {
+    const body = registrationBody();
+    await t.request({ method: 'POST', url: '/v1/user', body });
+    const { token, email } = lastActivationLink(t);
+    const first = await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    expect(first.statusCode).toBe(200);
+    const user = await userByEmail(body.email);
+    expect(first.json()).toEqual({
+      userId: user!.id,
+      username: body.username,
+      memorialPageId: expect.any(String),
+      userIconUrl: null,
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+    });
+    expect(user!.status).toBe('active');
+    const second = await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    expect(second.statusCode).toBe(400);
+    expect(second.json().code).toBe('activation_invalid');
+  });
+
+  it('refuses a link after 24 hours, for another email, or unknown', async () => {
+    await t.request({ method: 'POST', url: '/v1/user', body: registrationBody() });
+    const { token, email } = lastActivationLink(t);
+    const wrongEmail = await t.request({ method: 'GET', url: confirmUrl(token, `x${email}`) });
+    const unknown = await t.request({ method: 'GET', url: confirmUrl('nope', email) });
+    t.clock.advance(24 * HOUR + 1000);
+    const expired = await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    for (const response of [wrongEmail, unknown, expired]) {
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('activation_invalid');
+    }
+  });
+});
+
+describe('POST /v1/login', () => {
+  it('signs in with the email and password, form-encoded', async () => {
+    const { body, login } = await registerActive(t);
+    const response = await loginFrom(t, newClient(), body.email, body.password);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      userId: login.userId,
+      username: body.username,
+      memorialPageId: login.memorialPageId,
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+    });
+    const detail = await t.request({
+      method: 'GET',
+      url: `/v1/user/${login.userId}`,
+      token: response.json().accessToken,
+    });
+    expect(detail.statusCode).toBe(200);
+  });
+
+  it('answers the same 401 for a wrong password, an unknown email and an inactive account', async () => {
+    const { body } = await registerActive(t);
+    const inactive = registrationBody();
+    await t.request({ method: 'POST', url: '/v1/user', body: inactive });
+    const client = newClient();
+    const answers = await Promise.all([
+      loginFrom(t, client, body.email, 'wrong password here'),
+      loginFrom(t, client, `nobody-${body.email}`, 'wrong password here'),
+      loginFrom(t, client, inactive.email, inactive.password),
+    ]);
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(401);
+      expect(answer.json()).toEqual({ code: 'invalid_credentials', detail: expect.any(String) });
+    }
+  });
+
+  it('answers 422 for blank fields', async () => {
+    const response = await loginFrom(t, newClient(), '', '');
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toEqual([
+      { field: 'username', code: 'required' },
+      { field: 'password', code: 'required' },
+    ]);
+  });
+});
+
+describe('lockout and throttling', () => {
+  /** Five failures, then the statuses of a correct-password attempt now and after the wait. */
+  async function lockSequence(email: string, password: string) {
+    const client = newClient();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      statuses.push((await loginFrom(t, client, email, 'not the password')).statusCode);
+    }
+    const locked = await loginFrom(t, client, email, password);
+    statuses.push(locked.statusCode);
+    const otherClient = await loginFrom(t, newClient(), email, password);
+    t.clock.advance(15 * 60 * 1000);
+    const afterWait = await loginFrom(t, client, email, password);
+    return { statuses, locked, otherClient, afterWait };
+  }
+
+  it('locks an email and client pair after five failures until the wait is over', async () => {
+    const { body } = await registerActive(t);
+    const { statuses, locked, otherClient, afterWait } = await lockSequence(
+      body.email,
+      body.password,
+    );
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 423]);
+    expect(locked.json().code).toBe('account_locked');
+    expect(Number(locked.headers['retry-after'])).toBe(15 * 60);
+    expect(otherClient.statusCode).toBe(200);
+    expect(afterWait.statusCode).toBe(200);
+  });
+
+  it('locks an unknown email in exactly the same way', async () => {
+    const { statuses, locked, otherClient, afterWait } = await lockSequence(
+      'nobody-at-all@example.jp',
+      'any password at all',
+    );
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 423]);
+    expect(locked.json().code).toBe('account_locked');
+    expect(otherClient.statusCode).toBe(401);
+    expect(afterWait.statusCode).toBe(401);
+  });
+
+  it('lifts the lock when the password is reset', async () => {
+    const { body } = await registerActive(t);
+    const client = newClient();
+    for (let i = 0; i < 5; i += 1) await loginFrom(t, client, body.email, 'not the password');
+    expect((await loginFrom(t, client, body.email, body.password)).statusCode).toBe(423);
+    await t.request({ method: 'POST', url: '/v1/password_reset', body: { email: body.email } });
+    const token = new URL(t.mailbox.at(-1)!.link!).searchParams.get('token')!;
+    const newPassword = 'a brand new passphrase';
+    const reset = await t.request({
+      method: 'POST',
+      url: '/v1/password_reset/confirm',
+      body: { token, password: newPassword },
+    });
+    expect(reset.statusCode).toBe(204);
+    expect((await loginFrom(t, client, body.email, newPassword)).statusCode).toBe(200);
+  });
+
+  it('answers 429 with Retry-After when one email fails from too many clients', async () => {
+    const email = `target-${newClient()}@example.jp`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i += 1) {
+      statuses.push((await loginFrom(t, newClient(), email, 'guess')).statusCode);
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 401)).toBe(true);
+    const refused = await loginFrom(t, newClient(), email, 'guess');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe('too_many_attempts');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('answers 429 when one client makes too many attempts, for known and unknown emails alike', async () => {
+    const { body } = await registerActive(t);
+    const client = newClient();
+    for (let i = 0; i < 30; i += 1) {
+      const email = `someone-${i}@example.jp`;
+      expect((await loginFrom(t, client, email, 'guess')).statusCode).toBe(401);
+    }
+    const known = await loginFrom(t, client, body.email, body.password);
+    const unknown = await loginFrom(t, client, 'nobody-else@example.jp', 'guess');
+    expect([known.statusCode, unknown.statusCode]).toEqual([429, 429]);
+    expect(Number(known.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+    t.clock.advance(15 * 60 * 1000);
+    expect((await loginFrom(t, client, body.email, body.password)).statusCode).toBe(200);
+  });
+});
+
+describe('POST /v1/refresh and /v1/logout', () => {
+  const refresh = (token: string) =>
+    t.request({ method: 'POST', url: '/v1/refresh', body: { refresh_token: token } });
+
+  it('rotates: the new pair works, the old token is spent', async () => {
+    const { login } = await registerActive(t);
+    const first = await refresh(login.refreshToken);
+    expect(first.statusCode).toBe(200);
+    const pair = first.json();
+    expect(pair).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String) });
+    expect(pair.refreshToken).not.toBe(login.refreshToken);
+    const detail = await t.request({
+      method: 'GET',
+      url: `/v1/user/${login.userId}`,
+      token: pair.accessToken,
+    });
+    expect(detail.statusCode).toBe(200);
+    expect((await refresh(pair.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('revokes the whole family when a spent token comes back', async () => {
+    const { login } = await registerActive(t);
+    const next = (await refresh(login.refreshToken)).json().refreshToken as string;
+    const reused = await refresh(login.refreshToken);
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json().code).toBe('refresh_token_reused');
+    const successor = await refresh(next);
+    expect(successor.statusCode).toBe(401);
+    expect(successor.json().code).toBe('invalid_refresh_token');
+  });
+
+  it('refuses unknown and expired tokens', async () => {
+    const { login } = await registerActive(t);
+    expect((await refresh('not-a-token')).json().code).toBe('invalid_refresh_token');
+    t.clock.advance(30 * 24 * HOUR + 1000);
+    const expired = await refresh(login.refreshToken);
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json().code).toBe('invalid_refresh_token');
+    expect((await t.request({ method: 'POST', url: '/v1/refresh', body: {} })).statusCode).toBe(
+      422,
+    );
+  });
+
+  it('logout revokes the family', async () => {
+    const { login } = await registerActive(t);
+    const logout = await t.request({
+      method: 'POST',
+      url: '/v1/logout',
+      body: { refresh_token: login.refreshToken },
+    });
+    expect(logout.statusCode).toBe(204);
+    expect((await refresh(login.refreshToken)).json().code).toBe('invalid_refresh_token');
+  });
+});
+
+describe('password reset', () => {
+  it('always answers 202 and mails only a known address', async () => {
+    const { body } = await registerActive(t);
+    const before = t.mailbox.length;
+    const unknown = await t.request({
+      method: 'POST',
+      url: '/v1/password_reset',
+      body: { email: 'nobody-here@example.jp' },
+    });
+    expect(unknown.statusCode).toBe(202);
+    expect(t.mailbox).toHaveLength(before);
+    const known = await t.request({
+      method: 'POST',
+      url: '/v1/password_reset',
+      body: { email: body.email },
+    });
+    expect(known.statusCode).toBe(202);
+    expect(known.json()).toEqual(unknown.json());
+    expect(t.mailbox.at(-1)!.link).toMatch(/^http:\/\/localhost:3000\/password-reset\?token=/);
+  });
+
+  it('sets the new password, revokes every refresh token and works once', async () => {
+    const { body, login } = await registerActive(t);
+    const second = (await loginFrom(t, newClient(), body.email, body.password)).json();
+    await t.request({ method: 'POST', url: '/v1/password_reset', body: { email: body.email } });
+    const token = new URL(t.mailbox.at(-1)!.link!).searchParams.get('token')!;
+    const weak = await t.request({
+      method: 'POST',
+      url: '/v1/password_reset/confirm',
+      body: { token, password: 'short' },
+    });
+    expect(weak.statusCode).toBe(422);
+    expect(weak.json().errors).toEqual([{ field: 'password', code: 'password_too_short' }]);
+    const done = await t.request({
+      method: 'POST',
+      url: '/v1/password_reset/confirm',
+      body: { token, password: 'the new long passphrase' },
+    });
+    expect(done.statusCode).toBe(204);
+    for (const refreshToken of [login.refreshToken, second.refreshToken]) {
+      const refreshed = await t.request({
+        method: 'POST',
+        url: '/v1/refresh',
+        body: { refresh_token: refreshToken },
+      });
+      expect(refreshed.json().code).toBe('invalid_refresh_token');
+    }
+    expect((await loginFrom(t, newClient(), body.email, body.password)).statusCode).toBe(401);
+    expect(
+      (await loginFrom(t, newClient(), body.email, 'the new long passphrase')).statusCode,
+    ).toBe(200);
+    const again = await t.request({
+      method: 'POST',
+      url: '/v1/password_reset/confirm',
+      body: { token, password: 'yet another passphrase' },
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().code).toBe('reset_invalid');
+  });
+
+  it('refuses a link after an hour', async () => {
+    const { body } = await registerActive(t);
+    await t.request({ method: 'POST', url: '/v1/password_reset', body: { email: body.email } });
+    const token = new URL(t.mailbox.at(-1)!.link!).searchParams.get('token')!;
+    t.clock.advance(HOUR + 1000);
+    const late = await t.request({
+      method: 'POST',
+      url: '/v1/password_reset/confirm',
+      body: { token, password: 'the new long passphrase' },
+    });
+    expect(late.json().code).toBe('reset_invalid');
+  });
+});
+
+describe('GET /v1/user/{userId}', () => {
+  it('answers the profile with the icon as a signed GET URL', async () => {
+    const { body, login } = await registerActive(t, {
+      user_icon_url: 'icons/abcdefghijklmnopq.png',
+    });
+    const viewer = await createMember(t);
+    const response = await t.request({
+      method: 'GET',
+      url: `/v1/user/${login.userId}`,
+      token: viewer.token,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      id: login.userId,
+      username: body.username,
+      lastName: body.last_name,
+      firstName: body.first_name,
+      lastNameKana: body.last_name_kana,
+      firstNameKana: body.first_name_kana,
+      userIconUrl: expect.stringMatching(/\/files\/icons\/abcdefghijklmnopq\.png\?.*method=GET/),
+    });
+  });
+
+  it('answers 404 for an unknown or malformed id and 401 without a token', async () => {
+    const viewer = await createMember(t);
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const response = await t.request({
+        method: 'GET',
+        url: `/v1/user/${id}`,
+        token: viewer.token,
+      });
+      expect(response.statusCode).toBe(404);
+    }
+    expect((await t.request({ method: 'GET', url: `/v1/user/${viewer.id}` })).statusCode).toBe(401);
+  });
+});
+
+describe('DELETE /v1/user', () => {
+  it('ends the account and its sessions, keeping what others share', async () => {
+    const { body, login } = await registerActive(t);
+    const friend = await createMember(t);
+    const me = {
+      id: login.userId,
+      email: body.email,
+      memorialPageId: login.memorialPageId,
+      token: login.accessToken,
+    };
+    await connectMembers(t, me, friend);
+    // The friend's page, which the leaving member co-administers, stays with the friend.
+    await t.ctx.database.db
+      .insert(memorialPageMembers)
+      .values({ memorialPageId: friend.memorialPageId, userId: me.id, role: 'admin' });
+
+    expect((await t.request({ method: 'DELETE', url: '/v1/user' })).statusCode).toBe(401);
+    const response = await t.request({
+      method: 'DELETE',
+      url: '/v1/user',
+      token: login.accessToken,
+    });
+    expect(response.statusCode).toBe(204);
+
+    const db = t.ctx.database.db;
+    const [user] = await db.select().from(users).where(eq(users.id, me.id));
+    expect(user).toMatchObject({
+      status: 'deleted',
+      email: '',
+      passwordHash: null,
+      searchable: false,
+    });
+    expect(
+      await db.select().from(memorialPages).where(eq(memorialPages.id, me.memorialPageId)),
+    ).toEqual([]);
+    expect(
+      await db.select().from(memorialPages).where(eq(memorialPages.id, friend.memorialPageId)),
+    ).toHaveLength(1);
+    expect(await db.select().from(connections).where(eq(connections.userId, friend.id))).toEqual(
+      [],
+    );
+    expect((await loginFrom(t, newClient(), body.email, body.password)).statusCode).toBe(401);
+    const refreshed = await t.request({
+      method: 'POST',
+      url: '/v1/refresh',
+      body: { refresh_token: login.refreshToken },
+    });
+    expect(refreshed.statusCode).toBe(401);
+    const detail = await t.request({
+      method: 'GET',
+      url: `/v1/user/${me.id}`,
+      token: friend.token,
+    });
+    expect(detail.statusCode).toBe(404);
+    // The address is free again.
+    await t.request({
+      method: 'POST',
+      url: '/v1/user',
+      body: registrationBody({ email: body.email }),
+    });
+    expect(lastActivationLink(t).email).toBe(body.email);
+  });
+
+  it('hands a shared page left without an admin to its longest-standing member', async () => {
+    const { login } = await registerActive(t);
+    const viewer = await createMember(t);
+    await t.ctx.database.db
+      .insert(memorialPageMembers)
+      .values({ memorialPageId: login.memorialPageId, userId: viewer.id, role: 'viewer' });
+    await t.request({ method: 'DELETE', url: '/v1/user', token: login.accessToken });
+    const members = await t.ctx.database.db
+      .select()
+      .from(memorialPageMembers)
+      .where(eq(memorialPageMembers.memorialPageId, login.memorialPageId));
+    expect(members).toEqual([expect.objectContaining({ userId: viewer.id, role: 'admin' })]);
+  });
+});
+
+describe('external provider', () => {
+  const identity = { provider: 'line', providerUserId: 'U1234567890' };
+
+  it('registers only with an identity the server asserted, then signs in with it', async () => {
+    const assertion = await issueProviderAssertion(identity, t.config.authSecret, t.clock);
+    const userRequest = registrationBody({ password: undefined });
+    const providerRequest = {
+      provider_name: 'line',
+      provider_user_id: identity.providerUserId,
+      access_token: 'a token the provider gave the client',
+      expired_date: null,
+    };
+    const forged = await t.request({
+      method: 'POST',
+      url: '/v1/user/create_user_with_external_provider',
+      body: { user_request: userRequest, provider_request: providerRequest },
+    });
+    expect(forged.statusCode).toBe(401);
+    expect(forged.json().code).toBe('provider_identity_unverified');
+
+    const body = {
+      user_request: userRequest,
+      provider_request: { ...providerRequest, access_token: assertion },
+    };
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/user/create_user_with_external_provider',
+      body,
+    });
+    expect(created.statusCode).toBe(202);
+    const user = await userByEmail(userRequest.email);
+    const [linked] = await t.ctx.database.db
+      .select()
+      .from(externalIdentities)
+      .where(and(eq(externalIdentities.provider, 'line'), eq(externalIdentities.userId, user!.id)));
+    expect(linked!.providerUserId).toBe(identity.providerUserId);
+    const twice = await t.request({
+      method: 'POST',
+      url: '/v1/user/create_user_with_external_provider',
+      body,
+    });
+    expect(twice.statusCode).toBe(409);
+
+    const beforeActivation = await t.request({
+      method: 'GET',
+      url: `/v1/tmp-return-jwt?assertion=${assertion}`,
+    });
+    expect(beforeActivation.statusCode).toBe(401);
+    const { token, email } = lastActivationLink(t);
+    await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    const signedIn = await t.request({
+      method: 'GET',
+      url: `/v1/tmp-return-jwt?assertion=${assertion}`,
+    });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().userId).toBe(user!.id);
+  });
+
+  it('never turns a bare email into a token', async () => {
+    const { body } = await registerActive(t);
+    const response = await t.request({
+      method: 'GET',
+      url: `/v1/tmp-return-jwt?email=${encodeURIComponent(body.email)}`,
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().code).toBe('external_login_failed');
+  });
+});
