@@ -16,7 +16,7 @@ export function App() {
       <I18nProvider>
         <QueryClientProvider client={queryClient}>
           <ClientStateProvider fallback={<p>Loading...</p>}>
-            <SessionProvider>
+            <SessionProvider navigate={(to) => void router.navigate(to)}>
               <RouterProvider router={router} />
             </SessionProvider>
           </ClientStateProvider>

@@ -161,3 +161,13 @@ export async function updateSession(data: SessionUpdate): Promise<AuthSession | 
   });
   return fromWire(await readJson<WireSession | null>(response));
 }
+
+/** POST /api/auth/_log: the client reports its own session errors (spec §8 auth codes). */
+export async function logClientError(code: string, error: unknown): Promise<void> {
+  const details = error instanceof Error ? { name: error.name, message: error.message } : error;
+  await sessionFetch('/_log', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ level: 'error', code, details }),
+  }).catch(() => undefined);
+}

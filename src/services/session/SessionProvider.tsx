@@ -1,63 +1,138 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useClientStateSend, useSlice } from '../clientState';
+import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
+import { signInWithCredentials, type SessionUser } from '../api/session';
+import { connectHttpSession } from '../http';
 import {
-  fetchSession,
-  signInWithCredentials,
-  signOutOfSession,
-  updateSession,
-  type AuthSession,
-} from '../api/session';
+  connectUserSync,
+  httpSessionOf,
+  liveAuthSessionMachine,
+  type AuthSessionActor,
+} from './liveSession';
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';
+import { storedUserIdIsInvalid } from './storedUser';
 
-/** Reads the session from `/api/auth/session` at start and offers the session actions. */
-export function SessionProvider({ children }: { children: ReactNode }) {
-  const [session, setSession] = useState<AuthSession | null | undefined>(undefined);
-  const current = useRef<AuthSession | null | undefined>(undefined);
+/** Resolves when the session reaches a state `done` accepts. */
+function when(actor: AuthSessionActor, done: (actor: AuthSessionActor) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (done(actor)) return resolve();
+    const subscription = actor.subscribe(() => {
+      if (!done(actor)) return;
+      subscription.unsubscribe();
+      resolve();
+    });
+  });
+}
+
+const isSettled = (actor: AuthSessionActor) => {
+  const snapshot = actor.getSnapshot();
+  return (
+    snapshot.matches({ authenticated: 'idle' }) || snapshot.matches({ unauthenticated: 'idle' })
+  );
+};
+
+/**
+ * Runs the authSession machine for the app: keeps the `user` and `nav` slices in step with
+ * it, connects the HTTP client to it, and offers it through `useSession()`.
+ * `navigate` sends the user to /login after an authorisation failure.
+ */
+export function SessionProvider({
+  children,
+  navigate,
+  pollIntervalMs = null,
+}: {
+  children: ReactNode;
+  navigate: (to: string) => void;
+  pollIntervalMs?: number | null;
+}) {
+  const sendClientState = useClientStateSend();
+  const nav = useSlice('nav');
+  const latestNav = useRef(nav);
+  const latestNavigate = useRef(navigate);
   useEffect(() => {
-    current.current = session;
-  }, [session]);
+    latestNav.current = nav;
+    latestNavigate.current = navigate;
+  }, [nav, navigate]);
 
-  const refetch = useCallback(
+  const actor = useActorRef(liveAuthSessionMachine, { input: { pollIntervalMs } });
+
+  useEffect(
     () =>
-      fetchSession()
-        .catch((error: unknown) => {
-          console.error('CLIENT_FETCH_ERROR', error);
-          return null;
-        })
-        .then(setSession),
-    [],
+      connectUserSync((user: SessionUser | null) => {
+        sendClientState({ type: 'UPDATE', slice: 'user', value: user });
+        sendClientState({
+          type: 'UPDATE',
+          slice: 'nav',
+          value: { ...latestNav.current, isLogged: user !== null },
+        });
+      }),
+    [sendClientState],
   );
 
   useEffect(() => {
-    let cancelled = false;
-    void fetchSession()
-      .catch(() => null)
-      .then((loaded) => {
-        if (!cancelled) setSession(loaded);
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, []);
+    // Spec §4: a stored user id that is not a string logs out at start.
+    if (storedUserIdIsInvalid(localStorage.getItem(PERSIST_ROOT_KEY))) {
+      actor.send({ type: 'SIGN_OUT' });
+    }
+    return connectHttpSession(
+      httpSessionOf(actor, () => {
+        const here = `${window.location.pathname}${window.location.search}`;
+        if (window.location.pathname !== '/login') {
+          sendClientState({
+            type: 'UPDATE',
+            slice: 'nav',
+            value: { ...latestNav.current, postLoginRedirectUrl: here },
+          });
+        }
+        latestNavigate.current('/login');
+      }),
+    );
+  }, [actor, sendClientState]);
 
-  const value = useMemo<SessionValue>(() => {
-    const status: SessionStatus =
-      session === undefined ? 'loading' : session ? 'authenticated' : 'unauthenticated';
-    return {
+  const status = useSelector(actor, (snapshot): SessionStatus =>
+    snapshot.matches('loading')
+      ? 'loading'
+      : snapshot.matches('authenticated')
+        ? 'authenticated'
+        : 'unauthenticated',
+  );
+  const user = useSelector(actor, (snapshot) => snapshot.context.session?.user ?? null);
+
+  const value = useMemo<SessionValue>(
+    () => ({
       status,
-      user: session?.user ?? null,
-      accessToken: () => current.current?.accessToken,
-      update: async (data) => setSession(await updateSession(data)),
+      user,
+      accessToken: () => actor.getSnapshot().context.session?.accessToken,
+      update: (data) =>
+        new Promise<void>((resolve, reject) => {
+          const updated = actor.on('updated', () => {
+            updated.unsubscribe();
+            failed.unsubscribe();
+            resolve();
+          });
+          const failed = actor.on('updateFailed', ({ error }) => {
+            updated.unsubscribe();
+            failed.unsubscribe();
+            reject(error instanceof Error ? error : new Error(String(error)));
+          });
+          actor.send({ type: 'UPDATE', data });
+        }),
       signIn: async (credentials) => {
         const result = await signInWithCredentials(credentials, window.location.pathname);
-        if (result.ok) await refetch();
+        if (result.ok) {
+          actor.send({ type: 'SIGNED_IN' });
+          await when(actor, isSettled);
+        }
         return result;
       },
       signOut: async () => {
-        await signOutOfSession('/login');
-        setSession(null);
+        actor.send({ type: 'SIGN_OUT' });
+        await when(actor, (a) => a.getSnapshot().matches({ unauthenticated: 'idle' }));
       },
-    };
-  }, [session, refetch]);
+    }),
+    [actor, status, user],
+  );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,0 +1,156 @@
+import { expect } from 'vitest';
+import type { SnapshotFrom } from 'xstate';
+import { authSessionMachine } from '../../src/machines/authSession';
+import type { AuthSession } from '../../src/services/api/session';
+import { describeModel } from './modelTest';
+
+const POLL_MS = 60_000;
+const POLL = 'xstate.after.pollInterval.authSession.authenticated.idle';
+
+const user = { id: 'u-1', username: 'yamada', memorialPageId: 'm-1', iconUrl: null };
+const withRefresh: AuthSession = {
+  user,
+  accessToken: 'access-1',
+  refreshToken: 'refresh-1',
+  expires: '2026-12-22T00:00:00.000Z',
+};
+/** A session whose refresh token is gone: a refresh must log out. */
+const withoutRefresh: AuthSession = { ...withRefresh, accessToken: 'access-x', refreshToken: null };
+const renamed: AuthSession = { ...withRefresh, user: { ...user, username: 'renamed' } };
+const rotated = { accessToken: 'access-2', refreshToken: 'refresh-2' };
+const failure = new Error('network down');
+
+/** The outcomes that (re-)enter authenticated.idle, whose entry syncs the user slice. */
+const ENTERS_IDLE = [
+  'xstate.done.actor.fetchSession',
+  'xstate.done.actor.refetchSession',
+  'xstate.error.actor.refetchSession',
+  'xstate.done.actor.updateSession',
+  'xstate.error.actor.updateSession',
+  'xstate.done.actor.tokenRefresh',
+  'xstate.error.actor.tokenRefresh',
+];
+
+type Snapshot = SnapshotFrom<typeof authSessionMachine>;
+
+const outcome = (type: string, output?: unknown) => ({ type, output });
+
+describeModel('authSession', {
+  machine: authSessionMachine,
+  input: { pollIntervalMs: POLL_MS },
+  serializeState: (snapshot) =>
+    JSON.stringify([
+      snapshot.value,
+      snapshot.context.session?.accessToken ?? null,
+      snapshot.context.session?.user.username ?? null,
+    ]),
+  events: (snapshot) =>
+    [
+      outcome('xstate.done.actor.fetchSession', withRefresh),
+      outcome('xstate.done.actor.fetchSession', withoutRefresh),
+      outcome('xstate.done.actor.fetchSession', null),
+      { type: 'xstate.error.actor.fetchSession', error: failure },
+      outcome('xstate.done.actor.refetchSession', withRefresh),
+      outcome('xstate.done.actor.refetchSession', null),
+      { type: 'xstate.error.actor.refetchSession', error: failure },
+      outcome('xstate.done.actor.updateSession', renamed),
+      { type: 'xstate.error.actor.updateSession', error: failure },
+      outcome('xstate.done.actor.tokenRefresh', { outcome: 'refreshed', tokens: rotated }),
+      outcome('xstate.done.actor.tokenRefresh', { outcome: 'loggedOut' }),
+      outcome('xstate.done.actor.tokenRefresh', { outcome: 'failed', error: failure }),
+      { type: 'xstate.error.actor.tokenRefresh', error: failure },
+      { type: 'xstate.done.actor.signOut' },
+      { type: 'xstate.error.actor.signOut', error: failure },
+      { type: 'xstate.error.actor.watchTabs', error: failure },
+      { type: 'REFETCH' },
+      { type: 'SIGNED_IN' },
+      { type: 'UPDATE', data: { username: 'renamed' } },
+      { type: 'REFRESH' },
+      { type: 'SIGN_OUT' },
+      ...(snapshot.matches({ authenticated: 'idle' }) ? [{ type: POLL }] : []),
+    ] as never,
+  states: {
+    loading: (snapshot: Snapshot) => {
+      expect(snapshot.context.session).toBeNull();
+      expect(snapshot.children.fetchSession).toBeDefined();
+    },
+    'authenticated.idle': (snapshot, step) => {
+      const { session } = snapshot.context;
+      expect(session).not.toBeNull();
+      if (step.event && ENTERS_IDLE.some((type) => step.event!.type.startsWith(type))) {
+        expect(step.actions).toContain('syncUser');
+      }
+      switch (step.event?.type) {
+        case 'xstate.done.actor.updateSession':
+          expect(session!.user.username).toBe('renamed');
+          expect(step.actions).toContain('announceChange');
+          expect(step.emitted).toEqual([{ type: 'updated' }]);
+          break;
+        case 'xstate.error.actor.updateSession':
+          expect(step.emitted).toEqual([{ type: 'updateFailed', error: failure }]);
+          break;
+        case 'xstate.done.actor.tokenRefresh': {
+          const output = (step.event as unknown as { output: { outcome: string } }).output;
+          if (output.outcome === 'refreshed') {
+            expect(session).toMatchObject(rotated);
+            expect(step.actions).toContain('announceChange');
+            expect(step.emitted).toEqual([{ type: 'refreshed', accessToken: 'access-2' }]);
+          } else {
+            expect(step.emitted).toEqual([
+              { type: 'refreshFailed', loggedOut: false, error: failure },
+            ]);
+          }
+          break;
+        }
+        case 'xstate.error.actor.tokenRefresh':
+          expect(step.emitted).toEqual([
+            { type: 'refreshFailed', loggedOut: false, error: failure },
+          ]);
+          break;
+        case 'xstate.error.actor.refetchSession':
+          expect(step.actions).toContain('reportError');
+          break;
+      }
+    },
+    'authenticated.refetching': (snapshot) => {
+      expect(snapshot.children.refetchSession).toBeDefined();
+      expect(snapshot.context.session).not.toBeNull();
+    },
+    'authenticated.updating': (snapshot) => {
+      expect(snapshot.children.updateSession).toBeDefined();
+    },
+    'authenticated.refreshing': (snapshot, step) => {
+      expect(snapshot.context.session!.refreshToken).toBeTruthy();
+      expect(snapshot.children.tokenRefresh).toBeDefined();
+      expect(step.emitted).toEqual([]);
+    },
+    'unauthenticated.idle': (snapshot, step) => {
+      expect(snapshot.context.session).toBeNull();
+      if (step.event?.type === 'REFRESH') {
+        expect(step.emitted).toEqual([{ type: 'refreshFailed', loggedOut: true }]);
+      }
+      if (step.event?.type === 'xstate.error.actor.fetchSession') {
+        expect(step.actions).toContain('reportError');
+      }
+      if (step.event?.type.startsWith('xstate.done.actor.signOut')) {
+        expect(step.actions).toContain('announceChange');
+      }
+    },
+    'unauthenticated.refetching': (snapshot, step) => {
+      expect(snapshot.children.refetchSession).toBeDefined();
+      if (step.event?.type === 'SIGNED_IN' && step.actions.length > 0) {
+        expect(step.actions).toContain('announceChange');
+      }
+    },
+    signingOut: (snapshot, step) => {
+      expect(snapshot.context.session).toBeNull();
+      expect(snapshot.children.signOut).toBeDefined();
+      if (step.event?.type === 'REFRESH' || step.event?.type === 'xstate.done.actor.tokenRefresh') {
+        expect(step.emitted).toEqual([{ type: 'refreshFailed', loggedOut: true }]);
+      }
+      if (step.event?.type === 'SIGN_OUT' && step.actions.length > 0) {
+        expect(step.actions).toContain('syncUser');
+      }
+    },
+  },
+});
