@@ -1,0 +1,329 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/testApp';
+import { newClient, registerActive } from './accountsSupport';
+
+const ORIGIN = 'http://localhost:3000';
+const SESSION = 'shinobu.session-token';
+const CSRF = 'shinobu.csrf-token';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A browser of one client address: keeps the cookies the server sets. */
+function browser(app: TestApp = t, client = newClient()) {
+  const jar: Record<string, string> = {};
+  const remember = (response: LightMyRequestResponse) => {
+    for (const cookie of response.cookies as { name: string; value: string; expires?: Date }[]) {
+      if (cookie.value === '' || (cookie.expires && cookie.expires.getTime() <= Date.now())) {
+        delete jar[cookie.name];
+      } else {
+        jar[cookie.name] = cookie.value;
+      }
+    }
+    return response;
+  };
+  return {
+    jar,
+    get: async (url: string) =>
+      remember(await app.app.inject({ method: 'GET', url, remoteAddress: client, cookies: jar })),
+    form: async (url: string, fields: Record<string, string>) =>
+      remember(
+        await app.app.inject({
+          method: 'POST',
+          url,
+          remoteAddress: client,
+          cookies: jar,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams(fields).toString(),
+        }),
+      ),
+    json: async (url: string, body: unknown) =>
+      remember(
+        await app.app.inject({
+          method: 'POST',
+          url,
+          remoteAddress: client,
+          cookies: jar,
+          payload: body as object,
+        }),
+      ),
+    async csrf(): Promise<string> {
+      return (await this.get('/api/auth/csrf')).json().csrfToken as string;
+    },
+  };
+}
+
+async function signedIn() {
+  const { body, login } = await registerActive(t);
+  const b = browser();
+  const csrfToken = await b.csrf();
+  const response = await b.form('/api/auth/callback/credentials', {
+    csrfToken,
+    username: body.email,
+    password: body.password,
+    callbackUrl: '/memory/top/me',
+    json: 'true',
+  });
+  return { b, csrfToken, response, body, login };
+}
+
+describe('GET /api/auth/csrf', () => {
+  it('sets an httpOnly, SameSite=Lax csrf cookie and keeps its token', async () => {
+    const b = browser();
+    const first = await b.get('/api/auth/csrf');
+    expect(first.statusCode).toBe(200);
+    const cookie = (
+      first.cookies as { name: string; httpOnly?: boolean; sameSite?: string; secure?: boolean }[]
+    ).find((c) => c.name === CSRF);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(cookie!.secure).toBeFalsy();
+    const token = first.json().csrfToken;
+    expect(token).toEqual(expect.any(String));
+    expect((await b.get('/api/auth/csrf')).json().csrfToken).toBe(token);
+  });
+});
+
+describe('GET /api/auth/providers', () => {
+  it('lists the credentials provider', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/auth/providers' });
+    expect(response.json()).toEqual({
+      credentials: {
+        id: 'credentials',
+        name: 'Credentials',
+        type: 'credentials',
+        signinUrl: `${ORIGIN}/api/auth/signin/credentials`,
+        callbackUrl: `${ORIGIN}/api/auth/callback/credentials`,
+      },
+    });
+  });
+});
+
+describe('POST /api/auth/callback/credentials', () => {
+  it('signs in, answers the callback URL and sets the encrypted session cookie', async () => {
+    const { b, response, body, login } = await signedIn();
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ url: `${ORIGIN}/memory/top/me` });
+    const cookie = (
+      response.cookies as {
+        name: string;
+        value: string;
+        httpOnly?: boolean;
+        sameSite?: string;
+        path?: string;
+      }[]
+    ).find((c) => c.name === SESSION);
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie!.value).not.toContain(body.email);
+
+    const session = await b.get('/api/auth/session');
+    expect(session.json()).toEqual({
+      user: {
+        id: login.userId,
+        username: body.username,
+        memorialPageId: login.memorialPageId,
+        iconUrl: null,
+        accessToken: expect.any(String),
+        refreshToken: expect.any(String),
+      },
+      expires: expect.any(String),
+    });
+    const detail = await t.request({
+      method: 'GET',
+      url: `/v1/user/${login.userId}`,
+      token: session.json().user.accessToken,
+    });
+    expect(detail.statusCode).toBe(200);
+  });
+
+  it('refuses a missing or wrong csrf token', async () => {
+    const { body } = await registerActive(t);
+    const b = browser();
+    await b.csrf();
+    for (const csrfToken of ['', 'forged']) {
+      const response = await b.form('/api/auth/callback/credentials', {
+        csrfToken,
+        username: body.email,
+        password: body.password,
+        json: 'true',
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().code).toBe('MissingCSRF');
+    }
+    expect(b.jar[SESSION]).toBeUndefined();
+  });
+
+  it('refuses a callback URL on another origin', async () => {
+    const b = browser();
+    const csrfToken = await b.csrf();
+    for (const callbackUrl of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      'javascript:alert(1)',
+    ]) {
+      const response = await b.form('/api/auth/callback/credentials', {
+        csrfToken,
+        username: 'a@example.jp',
+        password: 'whatever it is',
+        callbackUrl,
+        json: 'true',
+      });
+      expect(response.statusCode, callbackUrl).toBe(400);
+      expect(response.json().code).toBe('INVALID_CALLBACK_URL_ERROR');
+    }
+    const absolute = await b.form('/api/auth/callback/credentials', {
+      csrfToken,
+      username: 'nobody@example.jp',
+      password: 'whatever it is',
+      callbackUrl: `${ORIGIN}/dashboard`,
+      json: 'true',
+    });
+    expect(absolute.statusCode).toBe(401);
+  });
+
+  it('answers 401 with the reason in the error URL', async () => {
+    const { body } = await registerActive(t);
+    const b = browser();
+    const csrfToken = await b.csrf();
+    const attempt = (password: string) =>
+      b.form('/api/auth/callback/credentials', {
+        csrfToken,
+        username: body.email,
+        password,
+        json: 'true',
+      });
+    const codes: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const response = await attempt('not the password');
+      expect(response.statusCode).toBe(401);
+      codes.push(new URL(response.json().url).searchParams.get('code')!);
+    }
+    expect(codes).toEqual([...Array(5).fill('invalid_credentials'), 'account_locked']);
+    const url = new URL((await attempt(body.password)).json().url);
+    expect(url.origin + url.pathname).toBe(`${ORIGIN}/api/auth/error`);
+    expect(url.searchParams.get('error')).toBe('CredentialsSignin');
+    expect(b.jar[SESSION]).toBeUndefined();
+  });
+});
+
+describe('GET and POST /api/auth/session', () => {
+  it('answers null without a session or with an altered cookie', async () => {
+    const b = browser();
+    const none = await b.get('/api/auth/session');
+    expect(none.statusCode).toBe(200);
+    expect(none.body).toBe('null');
+    b.jar[SESSION] = 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..x.y.z';
+    expect((await b.get('/api/auth/session')).body).toBe('null');
+  });
+
+  it('stores new tokens after a refresh and a new name, with the csrf token', async () => {
+    const { b, csrfToken } = await signedIn();
+    const before = (await b.get('/api/auth/session')).json();
+    const refreshed = (
+      await t.request({
+        method: 'POST',
+        url: '/v1/refresh',
+        body: { refresh_token: before.user.refreshToken },
+      })
+    ).json();
+    const noCsrf = await b.json('/api/auth/session', {
+      data: { refreshToken: refreshed.refreshToken },
+    });
+    expect(noCsrf.statusCode).toBe(403);
+    const updated = await b.json('/api/auth/session', {
+      csrfToken,
+      data: { ...refreshed, username: 'hanako2' },
+    });
+    expect(updated.statusCode).toBe(200);
+    expect(updated.json().user).toMatchObject({
+      ...refreshed,
+      username: 'hanako2',
+      id: before.user.id,
+    });
+    expect((await b.get('/api/auth/session')).json().user).toMatchObject(refreshed);
+  });
+
+  it("refuses another member's access token", async () => {
+    const { b, csrfToken } = await signedIn();
+    const other = await registerActive(t);
+    const response = await b.json('/api/auth/session', {
+      csrfToken,
+      data: { accessToken: other.login.accessToken },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('session_update_invalid');
+  });
+});
+
+describe('POST /api/auth/signout', () => {
+  it('clears the cookie and revokes the refresh family', async () => {
+    const { b, csrfToken } = await signedIn();
+    const { refreshToken } = (await b.get('/api/auth/session')).json().user;
+    expect((await b.form('/api/auth/signout', { callbackUrl: '/', json: 'true' })).statusCode).toBe(
+      403,
+    );
+    const response = await b.form('/api/auth/signout', {
+      csrfToken,
+      callbackUrl: '/login',
+      json: 'true',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ url: `${ORIGIN}/login` });
+    expect(b.jar[SESSION]).toBeUndefined();
+    expect((await b.get('/api/auth/session')).body).toBe('null');
+    const refresh = await t.request({
+      method: 'POST',
+      url: '/v1/refresh',
+      body: { refresh_token: refreshToken },
+    });
+    expect(refresh.json().code).toBe('invalid_refresh_token');
+  });
+});
+
+describe('sign-in and error pages', () => {
+  it('answers an unknown provider with the sign-in page URL', async () => {
+    const b = browser();
+    const csrfToken = await b.csrf();
+    const response = await b.form('/api/auth/signin/nosuch', {
+      csrfToken,
+      callbackUrl: '/dashboard',
+      json: 'true',
+    });
+    expect(response.json()).toEqual({
+      url: `${ORIGIN}/api/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/dashboard`)}`,
+    });
+  });
+
+  it('redirects the error and sign-in pages to the login screen', async () => {
+    const error = await t.request({
+      method: 'GET',
+      url: '/api/auth/error?error=CredentialsSignin&code=account_locked',
+    });
+    expect(error.statusCode).toBe(302);
+    expect(error.headers.location).toBe('/login?error=CredentialsSignin&code=account_locked');
+    const signin = await t.request({
+      method: 'GET',
+      url: '/api/auth/signin?callbackUrl=%2Fdashboard',
+    });
+    expect(signin.headers.location).toBe('/login?callbackUrl=%2Fdashboard');
+  });
+});
+
+describe('under HTTPS', () => {
+  it('marks the cookies Secure with the __Secure- prefix', async () => {
+    const secure = await createTestApp({ PUBLIC_URL: 'https://shinobu.example' });
+    try {
+      const response = await browser(secure).get('/api/auth/csrf');
+      const [cookie] = response.cookies as { name: string; secure?: boolean }[];
+      expect(cookie).toMatchObject({ name: `__Secure-${CSRF}`, secure: true });
+    } finally {
+      await secure.close();
+    }
+  });
+});
