@@ -73,5 +73,5 @@ export async function benchEndingNote(): Promise<BenchRow[]> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows = await benchEndingNote();
-  for (const row of rows) console.log(`${row.name}\t${row.value}`);
+  for (const row of rows) process.stdout.write(`${row.name}\t${row.value}\n`);
 }
