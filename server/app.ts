@@ -18,6 +18,7 @@ import { i18nRoutes } from './routes/i18n';
 import { apiRoutes } from './routes';
 import { spaRoutes } from './routes/spa';
 import { createLocalStore } from './storage/localStore';
+import { createS3Store } from './storage/s3Store';
 
 /** Largest JSON or form body the API accepts (uploads go to /files with their own cap). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -62,6 +63,7 @@ export async function buildApp(
     secret: config.authSecret,
     clock,
   });
+  const s3Store = config.s3 ? createS3Store(config.s3, clock) : undefined;
   const ctx: AppContext = {
     config,
     database,
@@ -74,10 +76,13 @@ export async function buildApp(
         outboxDir: path.join(config.dataDir, 'outbox'),
         log: app.log,
       }),
-    store: localStore,
+    // Uploads go to S3 when it is configured; /files/* then serves nothing anyone was given.
+    store: s3Store ?? localStore,
     log: app.log,
   };
 
+  // Browsers fetch and upload S3 objects directly through presigned URLs.
+  const objectStoreOrigins = s3Store ? [await s3Store.origin()] : [];
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -86,8 +91,8 @@ export async function buildApp(
         scriptSrc: ["'self'"],
         // styled-components writes its rules into <style> elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...(config.s3?.endpoint ? [config.s3.endpoint] : [])],
-        connectSrc: ["'self'", ...(config.s3?.endpoint ? [config.s3.endpoint] : [])],
+        imgSrc: ["'self'", 'data:', 'blob:', ...objectStoreOrigins],
+        connectSrc: ["'self'", ...objectStoreOrigins],
         fontSrc: ["'self'", 'data:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -1,0 +1,84 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  NoSuchKey,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Config } from '../config';
+import type { Clock } from '../domain/clock';
+import { OBJECT_NAME_PATTERN, SIGNED_URL_TTL_SECONDS, type ObjectStore } from './objectStore';
+
+/**
+ * Uploads in any S3-compatible store (AWS S3, MinIO, Cloudflare R2, ...). The browser reaches
+ * objects through presigned URLs: Signature V4 covers the method, the bucket and the key, so
+ * a URL signed for GET cannot PUT and a URL for one object opens no other.
+ */
+export function createS3Store(
+  config: S3Config,
+  clock: Clock,
+): ObjectStore & { origin(): Promise<string> } {
+  const client = new S3Client({
+    region: config.region,
+    endpoint: config.endpoint,
+    forcePathStyle: config.forcePathStyle,
+    credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
+    // Newer SDKs add CRC checksums of an empty body to presigned PUT URLs, which then refuse
+    // the real upload, and many S3-compatible stores reject them: checksum only when required.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const key = (objectName: string) => {
+    if (!OBJECT_NAME_PATTERN.test(objectName)) throw new Error(`invalid object name ${objectName}`);
+    return { Bucket: config.bucket, Key: objectName };
+  };
+
+  const store: ObjectStore = {
+    async signedUrl(objectName, method, expiresInSeconds = SIGNED_URL_TTL_SECONDS) {
+      if (!(expiresInSeconds > 0 && expiresInSeconds <= SIGNED_URL_TTL_SECONDS)) {
+        throw new RangeError(`signed URLs live 1 to ${SIGNED_URL_TTL_SECONDS} seconds`);
+      }
+      const command =
+        method === 'GET'
+          ? new GetObjectCommand(key(objectName))
+          : new PutObjectCommand(key(objectName));
+      return getSignedUrl(client, command, {
+        expiresIn: expiresInSeconds,
+        signingDate: clock.now(),
+      });
+    },
+    async put(objectName, body, contentType) {
+      await client.send(
+        new PutObjectCommand({ ...key(objectName), Body: body, ContentType: contentType }),
+      );
+    },
+    async get(objectName) {
+      try {
+        const object = await client.send(new GetObjectCommand(key(objectName)));
+        if (!object.Body) return undefined;
+        return {
+          body: Buffer.from(await object.Body.transformToByteArray()),
+          contentType: object.ContentType ?? 'application/octet-stream',
+        };
+      } catch (error) {
+        if (error instanceof NoSuchKey) return undefined;
+        throw error;
+      }
+    },
+    async delete(objectName) {
+      await client.send(new DeleteObjectCommand(key(objectName)));
+    },
+  };
+  return {
+    ...store,
+    /**
+     * The origin presigned URLs point at, for the Content-Security-Policy. Asked of the SDK
+     * itself: whether the bucket becomes a subdomain depends on the endpoint (never for an IP
+     * address), the bucket name and S3_FORCE_PATH_STYLE.
+     */
+    async origin() {
+      return new URL(await store.signedUrl('origin/probe-object-name', 'GET')).origin;
+    },
+  };
+}
