@@ -17,9 +17,7 @@ const Overlay = styled.div<{ $open: boolean }>`
   background: rgba(0, 0, 0, 0.4);
   opacity: ${({ $open }) => ($open ? 1 : 0)};
   visibility: ${({ $open }) => ($open ? 'visible' : 'hidden')};
-  transition:
-    opacity 0.2s,
-    visibility 0.2s;
+  transition: ${({ $open }) => ($open ? 'opacity 0.2s' : 'opacity 0.2s, visibility 0s 0.2s')};
 `;
 
 const Panel = styled.div<{ $open: boolean }>`
@@ -35,9 +33,8 @@ const Panel = styled.div<{ $open: boolean }>`
   color: ${({ theme }) => theme.colours.text};
   transform: translateX(${({ $open }) => ($open ? '0' : '100%')});
   visibility: ${({ $open }) => ($open ? 'visible' : 'hidden')};
-  transition:
-    transform 0.2s,
-    visibility 0.2s;
+  /* Visible at once when opening (focus moves in straight away), hidden after the slide out. */
+  transition: ${({ $open }) => ($open ? 'transform 0.2s' : 'transform 0.2s, visibility 0s 0.2s')};
   @media (prefers-reduced-motion: reduce) {
     transition: none;
   }

@@ -1,0 +1,200 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { VIEWPORTS, keepScreenshot } from './support/screens';
+
+/** Every route of the spec the shell frames (the auth screens are the accounts area's). */
+const ROUTES = [
+  '/',
+  '/dashboard',
+  '/mourning',
+  '/memory/page-1/mourning',
+  '/memory/page-1',
+  '/memory/top/me',
+  '/endingnote/user-1',
+  '/timecapsule',
+  '/timecapsule/list',
+  '/connection',
+  '/user-search',
+  '/mypage',
+  '/notification/list',
+  '/death-confirmation',
+  '/identity-verification',
+  '/no-such-page',
+];
+
+type ViewportName = keyof typeof VIEWPORTS;
+
+async function openPage(browser: Browser, viewport: ViewportName, path: string) {
+  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], bypassCSP: true });
+  // The external pages are not ours: answer them locally so that the test needs no network.
+  await context.route(
+    /^https:\/\/(shinobu\.example\.jp|apps\.apple\.com|play\.google\.com)\//,
+    (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<title>external</title>' }),
+  );
+  const page = await context.newPage();
+  await page.goto(path);
+  await expect(page.getByRole('link', { name: '偲ぶ トップページ' })).toBeVisible();
+  return { context, page };
+}
+
+const burgerButton = (page: Page) => page.getByRole('button', { name: 'メニューを開く' });
+const burgerPanel = (page: Page) => page.getByRole('dialog', { name: 'メニュー' });
+
+test.describe('app shell, logged out', () => {
+  for (const viewport of ['mobile', 'tablet', 'desktop'] as const) {
+    test(`header variant at ${VIEWPORTS[viewport].width} px`, async ({ browser }) => {
+      const { context, page } = await openPage(browser, viewport, '/');
+      const desktopMenu = page.getByRole('navigation', { name: 'メインメニュー' });
+      if (viewport === 'desktop') {
+        await expect(desktopMenu.getByRole('link', { name: 'ログイン' })).toBeVisible();
+        await expect(desktopMenu.getByRole('link', { name: '新規登録' })).toBeVisible();
+        await expect(burgerButton(page)).toBeHidden();
+        await expect(page.getByRole('link', { name: 'ユーザー検索' })).toBeHidden();
+      } else {
+        await expect(desktopMenu).toBeHidden();
+        await expect(burgerButton(page)).toBeVisible();
+        await expect(page.getByRole('link', { name: 'ユーザー検索' })).toHaveAttribute(
+          'href',
+          '/user-search',
+        );
+      }
+      // No tab bar for a visitor; the footer carries the policies and the copyright.
+      await expect(page.getByTestId('tab-bar')).toHaveCount(0);
+      const footer = page.getByRole('contentinfo');
+      await expect(footer.getByRole('link', { name: /プライバシーポリシー/ })).toBeVisible();
+      await expect(footer).toContainText('Shinobu Inc.');
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
+      await keepScreenshot(page, `shell-guest-header-${viewport}`);
+      await context.close();
+    });
+  }
+
+  for (const viewport of ['mobile', 'tablet'] as const) {
+    test(`burger menu opens, traps focus and closes at ${VIEWPORTS[viewport].width} px`, async ({
+      browser,
+    }) => {
+      const { context, page } = await openPage(browser, viewport, '/');
+      const bodyOverflow = () => page.evaluate(() => document.body.style.overflow);
+      const panelHasFocus = () =>
+        page.evaluate(() =>
+          document.getElementById('burger-menu')!.contains(document.activeElement),
+        );
+
+      await burgerButton(page).click();
+      await expect(burgerPanel(page)).toBeVisible();
+      await expect(burgerPanel(page).getByRole('heading', { name: 'その他' })).toBeVisible();
+      await expect(burgerPanel(page).getByRole('link', { name: /ご意見・ご要望/ })).toBeVisible();
+      expect(await bodyOverflow()).toBe('hidden');
+      await expect.poll(panelHasFocus, 'focus moves into the opened menu').toBe(true);
+      await keepScreenshot(page, `shell-guest-burger-${viewport}`);
+
+      // Focus cycles inside the panel.
+      for (let i = 0; i < 16; i += 1) await page.keyboard.press('Tab');
+      expect(await panelHasFocus()).toBe(true);
+      await page.keyboard.press('Shift+Tab');
+      expect(await panelHasFocus()).toBe(true);
+
+      // The overlay (left of the panel) closes it and gives the page its scroll back.
+      await page.mouse.click(10, 300);
+      await expect(burgerPanel(page)).toBeHidden();
+      expect(await bodyOverflow()).toBe('');
+      await expect(burgerButton(page)).toBeFocused();
+
+      // The toggle opens it again; Escape closes it.
+      await burgerButton(page).click();
+      await expect(burgerPanel(page)).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(burgerPanel(page)).toBeHidden();
+
+      // Following a link changes the route and leaves the menu closed.
+      await burgerButton(page).click();
+      await burgerPanel(page).getByRole('link', { name: 'ログイン' }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await expect(burgerPanel(page)).toBeHidden();
+      await context.close();
+    });
+  }
+
+  test('the banner offers login and registration and steps aside near the bottom', async ({
+    browser,
+  }) => {
+    const { context, page } = await openPage(browser, 'mobile', '/');
+    const banner = page.getByTestId('guest-banner');
+    await expect(banner).toBeVisible();
+    await expect(banner.getByRole('link', { name: 'ログイン' })).toHaveAttribute('href', '/login');
+    await expect(banner.getByRole('link', { name: '新規登録' })).toHaveAttribute(
+      'href',
+      '/register-top?register=true',
+    );
+    await keepScreenshot(page, 'shell-guest-banner-mobile');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect(banner).toBeHidden();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(page.getByTestId('guest-banner')).toBeVisible();
+    // Never on the configured page.
+    await page.goto('/login');
+    await expect(page.getByRole('link', { name: '偲ぶ トップページ' })).toBeVisible();
+    await expect(page.getByTestId('guest-banner')).toHaveCount(0);
+    await context.close();
+  });
+
+  test('inflow mode hides the user menus and the banner', async ({ browser }) => {
+    for (const viewport of ['mobile', 'desktop'] as const) {
+      const { context, page } = await openPage(browser, viewport, '/?inflow=True');
+      await expect(burgerButton(page)).toHaveCount(0);
+      await expect(page.getByRole('navigation', { name: 'メインメニュー' })).toHaveCount(0);
+      await expect(page.getByTestId('guest-banner')).toHaveCount(0);
+      await keepScreenshot(page, `shell-inflow-${viewport}`);
+      await context.close();
+    }
+  });
+
+  test('the full-screen route has neither header nor footer', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
+    const page = await context.newPage();
+    await page.goto('/death-confirmation');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('ご逝去の確認');
+    await expect(page.getByRole('banner')).toHaveCount(0);
+    await expect(page.getByRole('contentinfo')).toHaveCount(0);
+    await context.close();
+  });
+
+  test('external links open in a new tab that cannot reach back', async ({ browser }) => {
+    const { context, page } = await openPage(browser, 'desktop', '/');
+    const privacy = page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: /プライバシーポリシー/ });
+    await expect(privacy).toHaveAttribute('target', '_blank');
+    await expect(privacy).toHaveAttribute('rel', 'noopener noreferrer');
+    const [opened] = await Promise.all([context.waitForEvent('page'), privacy.click()]);
+    await opened.waitForLoadState();
+    expect(opened.url()).toBe(await privacy.getAttribute('href'));
+    expect(await opened.evaluate(() => window.opener)).toBeNull();
+    await expect(page).toHaveURL(/\/$/);
+    await context.close();
+  });
+
+  test('a route not built yet says so in Japanese, never a blank page', async ({ browser }) => {
+    const { context, page } = await openPage(browser, 'mobile', '/mypage');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('マイページ');
+    await expect(page.getByText('この機能は現在準備中です。')).toBeVisible();
+    await context.close();
+  });
+
+  for (const viewport of ['mobile', 'desktop'] as const) {
+    test(`every route passes axe at ${VIEWPORTS[viewport].width} px`, async ({ browser }) => {
+      const context = await browser.newContext({ viewport: VIEWPORTS[viewport], bypassCSP: true });
+      const page = await context.newPage();
+      for (const path of ROUTES) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await test.step(path, () => expectNoSeriousA11yViolations(page));
+      }
+      await context.close();
+    });
+  }
+});
