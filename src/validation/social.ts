@@ -4,6 +4,14 @@
  * client shows Fluent id `validation-<code>`).
  */
 import { z } from 'zod';
+import {
+  birthdateSchema,
+  kanaSchema,
+  nameSchema,
+  prefectureSchema,
+  sexCodeSchema,
+  tokyoToday,
+} from './account';
 
 /** Shown through Fluent ids `relationship-<value>`; mirrors RELATIONSHIPS of the connections table. */
 export const RELATIONSHIP_VALUES = [
@@ -58,3 +66,26 @@ export const userSearchSchema = z.object({
     .max(SEARCH_QUERY_MAX_LENGTH, 'too_long'),
   ...pagingShape,
 });
+
+/**
+ * PATCH /v1/mypage/profile: any of the fields, each with the registration's rules. Email and
+ * password changes belong to the accounts area.
+ */
+export const profileUpdateSchema = (options: { today?: () => string } = {}) => {
+  const today = options.today ?? (() => tokyoToday(new Date()));
+  return z
+    .object({
+      last_name: nameSchema,
+      first_name: nameSchema,
+      last_name_kana: kanaSchema,
+      first_name_kana: kanaSchema,
+      address: prefectureSchema,
+      birthdate: birthdateSchema(today),
+      sex_code: sexCodeSchema,
+      /** The object name an icon upload was signed for; null removes the icon. */
+      icon_name: z.string().max(200, 'too_long').nullable(),
+      searchable: z.boolean({ error: 'boolean_invalid' }),
+    })
+    .partial();
+};
+export type ProfileUpdateInput = z.infer<ReturnType<typeof profileUpdateSchema>>;

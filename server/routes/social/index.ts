@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { connectionRoutes } from './connections';
+import { homeRoutes } from './home';
 import { notificationRoutes } from './notifications';
 import { searchRoutes } from './search';
 
@@ -9,4 +10,5 @@ export async function socialRoutes(app: FastifyInstance, ctx: AppContext): Promi
   await connectionRoutes(app, ctx);
   await searchRoutes(app, ctx);
   await notificationRoutes(app, ctx);
+  await homeRoutes(app, ctx);
 }

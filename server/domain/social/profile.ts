@@ -1,0 +1,79 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { users } from '../../db/schema';
+import { invalid, notFound } from '../../http/errors';
+import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
+import { nameReadingOf } from '../../../src/validation/nameReading';
+import type { ProfileUpdateInput } from '../../../src/validation/social';
+
+export interface Profile {
+  userId: string;
+  email: string;
+  lastName: string;
+  firstName: string;
+  lastNameKana: string;
+  firstNameKana: string;
+  address: string | null;
+  birthdate: string | null;
+  sexCode: number | null;
+  iconName: string | null;
+  searchable: boolean;
+}
+
+const profileColumns = {
+  userId: users.id,
+  email: users.email,
+  lastName: users.lastName,
+  firstName: users.firstName,
+  lastNameKana: users.lastNameKana,
+  firstNameKana: users.firstNameKana,
+  address: users.address,
+  birthdate: users.birthdate,
+  sexCode: users.sexCode,
+  iconName: users.iconName,
+  searchable: users.searchable,
+};
+
+/** The signed-in member's own profile as my page shows it. */
+export async function readProfile(db: Db, userId: string): Promise<Profile> {
+  const [row] = await db.select(profileColumns).from(users).where(eq(users.id, userId));
+  if (!row) throw notFound('member');
+  return row;
+}
+
+/**
+ * Applies the fields given. A change of any name recomputes name_reading with the shared
+ * normaliser, and the search grams follow it (a trigger of 0050_social.sql).
+ */
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  input: ProfileUpdateInput,
+  at: Date,
+): Promise<Profile> {
+  if (input.icon_name && !OBJECT_NAME_PATTERN.test(input.icon_name)) {
+    throw invalid([{ field: 'icon_name', code: 'icon_name_invalid' }]);
+  }
+  const current = await readProfile(db, userId);
+  const names = {
+    lastName: input.last_name ?? current.lastName,
+    firstName: input.first_name ?? current.firstName,
+    lastNameKana: input.last_name_kana ?? current.lastNameKana,
+    firstNameKana: input.first_name_kana ?? current.firstNameKana,
+  };
+  const [row] = await db
+    .update(users)
+    .set({
+      ...names,
+      nameReading: nameReadingOf(names),
+      ...(input.address !== undefined ? { address: input.address } : {}),
+      ...(input.birthdate !== undefined ? { birthdate: input.birthdate } : {}),
+      ...(input.sex_code !== undefined ? { sexCode: input.sex_code } : {}),
+      ...(input.icon_name !== undefined ? { iconName: input.icon_name } : {}),
+      ...(input.searchable !== undefined ? { searchable: input.searchable } : {}),
+      updatedAt: at,
+    })
+    .where(eq(users.id, userId))
+    .returning(profileColumns);
+  return row!;
+}
