@@ -83,7 +83,7 @@ return {count, resets}
 /** Counters in Redis hashes, updated by one atomic script per hit. */
 export function redisThrottleStore(url: string, prefix = 'shinobu:throttle:'): ThrottleStore {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
-  const indexKey = (identifier: string) => `${prefix}identifier:${identifier}`;
+  const indexKey = (identifier: string) => `${prefix}index:${identifier}`;
   return {
     async hit(key, identifier, windowMs, now) {
       const [count, resets] = (await redis.eval(
