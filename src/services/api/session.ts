@@ -45,16 +45,6 @@ export class SessionError extends Error {
   }
 }
 
-const AUTH_BASE = '/api/auth';
-
-async function sessionFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${AUTH_BASE}${path}`, {
-    credentials: 'same-origin',
-    ...init,
-    headers: { accept: 'application/json', ...init.headers },
-  });
-}
-
 function fromWire(wire: WireSession | null | Record<string, never>): AuthSession | null {
   if (!wire || !('user' in wire) || !wire.user) return null;
   const { accessToken, refreshToken, ...user } = wire.user;
@@ -79,26 +69,7 @@ async function readJson<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** GET /api/auth/session: the session, or null when signed out. */
-export async function fetchSession(): Promise<AuthSession | null> {
-  return fromWire(await readJson<WireSession | null>(await sessionFetch('/session')));
-}
-
-/** GET /api/auth/csrf: the double-submit token every session POST carries. */
-export async function fetchCsrfToken(): Promise<string> {
-  const { csrfToken } = await readJson<{ csrfToken: string }>(await sessionFetch('/csrf'));
-  return csrfToken;
-}
-
-function formPost(path: string, fields: Record<string, string>): Promise<Response> {
-  return sessionFetch(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
-
-/** Why a sign-in failed, as the session layer tells it (`error` and `code` of its url). */
+/** Why a sign-in failed, as the session layer tells it (`code` of its error url). */
 export type SignInErrorCode =
   'invalid_credentials' | 'too_many_attempts' | 'account_locked' | 'unexpected';
 
@@ -117,57 +88,96 @@ const SIGN_IN_ERROR_CODES: readonly SignInErrorCode[] = [
   'unexpected',
 ];
 
-function signInErrorOf(url: string | null): SignInErrorCode | null {
+/** The failure named by a sign-in answer's url (`?error=…&code=…`), or null for success. */
+export function signInErrorOf(url: string | null): SignInErrorCode | null {
   if (!url) return 'unexpected';
-  const params = new URL(url, window.location.origin).searchParams;
+  const params = new URL(url, 'http://localhost').searchParams;
   if (!params.has('error')) return null;
   const code = params.get('code') as SignInErrorCode | null;
   return code && SIGN_IN_ERROR_CODES.includes(code) ? code : 'unexpected';
 }
 
-/** POST /api/auth/callback/credentials: email and password sign-in; sets the session cookie. */
-export async function signInWithCredentials(
-  credentials: { username: string; password: string },
-  callbackUrl: string,
-): Promise<SignInResult> {
-  const csrfToken = await fetchCsrfToken();
-  const response = await formPost('/callback/credentials', {
-    ...credentials,
-    csrfToken,
-    callbackUrl,
-    json: 'true',
-  });
-  const body = (await response.json().catch(() => ({}))) as { url?: string };
-  const url = body.url ?? null;
-  const error = response.ok ? signInErrorOf(url) : (signInErrorOf(url) ?? 'unexpected');
-  return { ok: response.ok && !error, status: response.status, url, error };
+/**
+ * The session-layer calls against `origin` (the app's own by default) with `fetchImpl`
+ * (the browser's, which sends the session cookie; tests give one that keeps cookies).
+ */
+export function createSessionApi({
+  origin = '',
+  fetchImpl = (input, init) => fetch(input, init),
+}: { origin?: string; fetchImpl?: typeof fetch } = {}) {
+  const call = (path: string, init: RequestInit = {}) =>
+    fetchImpl(`${origin}/api/auth${path}`, {
+      credentials: 'same-origin',
+      ...init,
+      headers: { accept: 'application/json', ...init.headers },
+    });
+
+  const formPost = (path: string, fields: Record<string, string>) =>
+    call(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+
+  /** GET /api/auth/csrf: the double-submit token every session POST carries. */
+  const csrfToken = async () =>
+    (await readJson<{ csrfToken: string }>(await call('/csrf'))).csrfToken;
+
+  return {
+    /** GET /api/auth/session: the session, or null when signed out. */
+    fetchSession: async (): Promise<AuthSession | null> =>
+      fromWire(await readJson<WireSession | null>(await call('/session'))),
+
+    /** POST /api/auth/callback/credentials: email and password; sets the session cookie. */
+    signInWithCredentials: async (
+      credentials: { username: string; password: string },
+      callbackUrl: string,
+    ): Promise<SignInResult> => {
+      const response = await formPost('/callback/credentials', {
+        ...credentials,
+        csrfToken: await csrfToken(),
+        callbackUrl,
+        json: 'true',
+      });
+      const body = (await response.json().catch(() => ({}))) as { url?: string };
+      const url = body.url ?? null;
+      const error = response.ok ? signInErrorOf(url) : (signInErrorOf(url) ?? 'unexpected');
+      return { ok: response.ok && !error, status: response.status, url, error };
+    },
+
+    /** POST /api/auth/signout: clears the cookie and revokes the refresh family. */
+    signOut: async (callbackUrl: string): Promise<void> => {
+      const response = await formPost('/signout', {
+        csrfToken: await csrfToken(),
+        callbackUrl,
+        json: 'true',
+      });
+      await readJson<{ url: string }>(response);
+    },
+
+    /** POST /api/auth/session: stores new tokens or profile data in the session cookie. */
+    updateSession: async (data: SessionUpdate): Promise<AuthSession | null> => {
+      const response = await call('/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ csrfToken: await csrfToken(), data }),
+      });
+      return fromWire(await readJson<WireSession | null>(response));
+    },
+
+    /** POST /api/auth/_log: the client reports its own session errors (spec §8 codes). */
+    logClientError: async (code: string, error: unknown): Promise<void> => {
+      const details = error instanceof Error ? { name: error.name, message: error.message } : error;
+      await call('/_log', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ level: 'error', code, details }),
+      }).catch(() => undefined);
+    },
+  };
 }
 
-/** POST /api/auth/signout: clears the cookie and revokes the refresh family. */
-export async function signOutOfSession(callbackUrl: string): Promise<void> {
-  const csrfToken = await fetchCsrfToken();
-  await readJson<{ url: string }>(
-    await formPost('/signout', { csrfToken, callbackUrl, json: 'true' }),
-  );
-}
+export type SessionApi = ReturnType<typeof createSessionApi>;
 
-/** POST /api/auth/session: stores new tokens or profile data in the session cookie. */
-export async function updateSession(data: SessionUpdate): Promise<AuthSession | null> {
-  const csrfToken = await fetchCsrfToken();
-  const response = await sessionFetch('/session', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ csrfToken, data }),
-  });
-  return fromWire(await readJson<WireSession | null>(response));
-}
-
-/** POST /api/auth/_log: the client reports its own session errors (spec §8 auth codes). */
-export async function logClientError(code: string, error: unknown): Promise<void> {
-  const details = error instanceof Error ? { name: error.name, message: error.message } : error;
-  await sessionFetch('/_log', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ level: 'error', code, details }),
-  }).catch(() => undefined);
-}
+/** The app's own session layer. */
+export const sessionApi = createSessionApi();

@@ -2,14 +2,10 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useClientStateSend, useSlice } from '../clientState';
 import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
-import { signInWithCredentials, type SessionUser } from '../api/session';
+import { sessionApi, type SessionUser } from '../api/session';
 import { connectHttpSession } from '../http';
-import {
-  connectUserSync,
-  httpSessionOf,
-  liveAuthSessionMachine,
-  type AuthSessionActor,
-} from './liveSession';
+import { browserAuthSessionMachine, connectUserSync } from './browserSession';
+import { httpSessionOf, type AuthSessionActor } from './liveSession';
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';
 import { storedUserIdIsInvalid } from './storedUser';
 
@@ -55,7 +51,7 @@ export function SessionProvider({
     latestNavigate.current = navigate;
   }, [nav, navigate]);
 
-  const actor = useActorRef(liveAuthSessionMachine, { input: { pollIntervalMs } });
+  const actor = useActorRef(browserAuthSessionMachine, { input: { pollIntervalMs } });
 
   useEffect(
     () =>
@@ -119,7 +115,10 @@ export function SessionProvider({
           actor.send({ type: 'UPDATE', data });
         }),
       signIn: async (credentials) => {
-        const result = await signInWithCredentials(credentials, window.location.pathname);
+        const result = await sessionApi.signInWithCredentials(
+          credentials,
+          window.location.pathname,
+        );
         if (result.ok) {
           actor.send({ type: 'SIGNED_IN' });
           await when(actor, isSettled);

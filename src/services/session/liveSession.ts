@@ -1,73 +1,66 @@
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { authSessionMachine, type AuthSessionEvent } from '../../machines/authSession';
 import { tokenRefreshMachine, type TokenPair } from '../../machines/tokenRefresh';
-import { auth } from '../api/auth';
-import {
-  fetchSession,
-  logClientError,
-  signOutOfSession,
-  updateSession,
-  type SessionUpdate,
-  type SessionUser,
-} from '../api/session';
+import type { AuthApi } from '../api/auth';
+import type { SessionApi, SessionUpdate, SessionUser } from '../api/session';
 import type { HttpSession } from '../http';
-import { announceSessionChange, watchSessionChanges } from './tabSync';
 
 export type AuthSessionActor = ActorRefFrom<typeof authSessionMachine>;
 
-/** The token refresh with its real calls: read the cookie, POST /v1/refresh, store the pair. */
-export const liveTokenRefreshMachine = tokenRefreshMachine.provide({
-  actors: {
-    readStoredTokens: fromPromise(async (): Promise<TokenPair | null> => {
-      const stored = await fetchSession();
-      return stored?.refreshToken
-        ? { accessToken: stored.accessToken, refreshToken: stored.refreshToken }
-        : null;
-    }),
-    requestTokens: fromPromise(({ input }: { input: { refreshToken: string } }) =>
-      auth.refresh(input.refreshToken),
-    ),
-    storeTokens: fromPromise(async ({ input }: { input: TokenPair }) => {
-      await updateSession(input);
-    }),
-  },
-  actions: {
-    reportStoreFailure: (_, { error }) => void logClientError('CLIENT_SESSION_ERROR', error),
-  },
-});
-
-type UserSync = (user: SessionUser | null) => void;
-
-let syncUserSlices: UserSync = () => undefined;
-
-/** The SessionProvider connects the client-state slices; the returned function disconnects. */
-export function connectUserSync(sync: UserSync): () => void {
-  syncUserSlices = sync;
-  return () => {
-    if (syncUserSlices === sync) syncUserSlices = () => undefined;
-  };
+/** What the session machine's effects are made of; the app gives the browser's. */
+export interface AuthSessionDeps {
+  session: SessionApi;
+  auth: Pick<AuthApi, 'refresh'>;
+  /** Calls back on tab focus and on a change announced by another tab; answers the stop. */
+  watchTabs: (onChange: () => void) => () => void;
+  announceChange: () => void;
+  syncUser: (user: SessionUser | null) => void;
 }
 
-/** The auth session with its real effects. */
-export const liveAuthSessionMachine = authSessionMachine.provide({
-  actors: {
-    fetchSession: fromPromise(() => fetchSession()),
-    updateSession: fromPromise(({ input }: { input: SessionUpdate }) => updateSession(input)),
-    signOut: fromPromise(() => signOutOfSession('/login')),
-    tokenRefresh: liveTokenRefreshMachine,
-    watchTabs: fromCallback<AuthSessionEvent>(({ sendBack }) =>
-      watchSessionChanges(() => sendBack({ type: 'REFETCH' })),
-    ),
-  },
-  actions: {
-    syncUser: (_, { user }) => syncUserSlices(user),
-    announceChange: () => announceSessionChange(),
-    reportError: (_, { code, error }) => {
-      console.error(code, error);
-      void logClientError(code, error);
+/** The session machine with its real calls: session layer, POST /v1/refresh, tab sync. */
+export function authSessionWith(deps: AuthSessionDeps) {
+  const report = (code: string, error: unknown) => {
+    console.error(code, error);
+    void deps.session.logClientError(code, error);
+  };
+  const tokenRefresh = tokenRefreshMachine.provide({
+    actors: {
+      readStoredTokens: fromPromise(async (): Promise<TokenPair | null> => {
+        const stored = await deps.session.fetchSession();
+        return stored?.refreshToken
+          ? { accessToken: stored.accessToken, refreshToken: stored.refreshToken }
+          : null;
+      }),
+      requestTokens: fromPromise(({ input }: { input: { refreshToken: string } }) =>
+        deps.auth.refresh(input.refreshToken),
+      ),
+      storeTokens: fromPromise(async ({ input }: { input: TokenPair }) => {
+        await deps.session.updateSession(input);
+      }),
     },
-  },
-});
+    actions: {
+      reportStoreFailure: (_, { error }) => report('CLIENT_SESSION_ERROR', error),
+    },
+  });
+  return authSessionMachine.provide({
+    actors: {
+      fetchSession: fromPromise(() => deps.session.fetchSession()),
+      updateSession: fromPromise(({ input }: { input: SessionUpdate }) =>
+        deps.session.updateSession(input),
+      ),
+      signOut: fromPromise(() => deps.session.signOut('/login')),
+      tokenRefresh,
+      watchTabs: fromCallback<AuthSessionEvent>(({ sendBack }) =>
+        deps.watchTabs(() => sendBack({ type: 'REFETCH' })),
+      ),
+    },
+    actions: {
+      syncUser: (_, { user }) => deps.syncUser(user),
+      announceChange: () => deps.announceChange(),
+      reportError: (_, { code, error }) => report(code, error),
+    },
+  });
+}
 
 /** Resolves once the session is known (no longer `loading`). */
 function settled(actor: AuthSessionActor): Promise<void> {

@@ -1,0 +1,137 @@
+import axios from 'axios';
+import {
+  type SectionCode,
+  type SectionValues,
+  type SectionVisibility,
+} from '../../validation/endingnote';
+import { http } from '../http';
+import { snakeCaseKey } from '../http/casing';
+
+/** The ending-note calls (docs/endingnote.md, "API"). */
+
+export interface SectionView {
+  section: SectionCode;
+  visibility: SectionVisibility;
+  version: number;
+  updatedAt: string | null;
+  /** Keyed by field code (src/validation/endingnote.ts). */
+  values: SectionValues;
+  completion: { filled: number; total: number };
+}
+
+export interface MemberName {
+  userId: string;
+  lastName: string;
+  firstName: string;
+}
+
+export interface NoteView {
+  userId: string;
+  owner: MemberName;
+  viewer: 'owner' | 'reader';
+  sections: SectionView[];
+  members: MemberName[];
+}
+
+export interface FieldProblem {
+  field: string;
+  code: string;
+}
+
+/**
+ * The wire client reads answers in camelCase, which turns field-code keys (`full_name`) into
+ * `fullName`; the codes are snake_case by definition, so they are restored here.
+ */
+function withFieldCodes(view: SectionView): SectionView {
+  return {
+    ...view,
+    values: Object.fromEntries(
+      Object.entries(view.values).map(([key, value]) => [snakeCaseKey(key), value]),
+    ),
+  };
+}
+
+const notePath = (userId: string) => `/v1/endingnote/${encodeURIComponent(userId)}`;
+
+export async function fetchNote(userId: string): Promise<NoteView> {
+  const { data } = await http.get<NoteView>(notePath(userId));
+  return { ...data, sections: data.sections.map(withFieldCodes) };
+}
+
+export type SaveOutcome =
+  | { kind: 'saved'; section: SectionView }
+  /** Saved elsewhere since it was loaded: nothing was stored, what was typed is kept. */
+  | { kind: 'stale' }
+  | { kind: 'invalid'; problems: FieldProblem[] };
+
+export async function saveSection(
+  userId: string,
+  section: SectionCode,
+  version: number,
+  values: SectionValues,
+): Promise<SaveOutcome> {
+  try {
+    const { data } = await http.put<SectionView>(`${notePath(userId)}/sections/${section}`, {
+      version,
+      values,
+    });
+    return { kind: 'saved', section: withFieldCodes(data) };
+  } catch (error) {
+    if (axios.isAxiosError(error) && error.response?.status === 409) return { kind: 'stale' };
+    if (axios.isAxiosError(error) && error.response?.status === 422) {
+      const problems = (error.response.data as { errors?: FieldProblem[] }).errors ?? [];
+      return { kind: 'invalid', problems };
+    }
+    throw error;
+  }
+}
+
+export async function setSectionVisibility(
+  userId: string,
+  section: SectionCode,
+  visibility: SectionVisibility,
+): Promise<SectionView> {
+  const { data } = await http.put<SectionView>(
+    `${notePath(userId)}/sections/${section}/visibility`,
+    { visibility },
+  );
+  return withFieldCodes(data);
+}
+
+export interface Reader extends MemberName {
+  connected: boolean;
+}
+
+export async function fetchReaders(userId: string): Promise<Reader[]> {
+  const { data } = await http.get<{ readers: Reader[] }>(`${notePath(userId)}/readers`);
+  return data.readers;
+}
+
+export async function replaceReaders(userId: string, userIds: string[]): Promise<Reader[]> {
+  const { data } = await http.put<{ readers: Reader[] }>(`${notePath(userId)}/readers`, {
+    userIds,
+  });
+  return data.readers;
+}
+
+/** The owner's connections, the only members a user-select or the readers may name. */
+export async function fetchConnectionChoices(): Promise<MemberName[]> {
+  const { data } = await http.get<{ items: MemberName[] }>('/v1/connection/connections');
+  return data.items.map(({ userId, lastName, firstName }) => ({ userId, lastName, firstName }));
+}
+
+/** Downloads the whole note as a file the member keeps (JSON) or prints (HTML). */
+export async function downloadExport(userId: string, format: 'json' | 'html'): Promise<void> {
+  const response = await http.get<Blob>(`${notePath(userId)}/export`, {
+    params: { format },
+    responseType: 'blob',
+  });
+  const disposition = String(response.headers['content-disposition'] ?? '');
+  const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `endingnote.${format}`;
+  const url = URL.createObjectURL(response.data);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  URL.revokeObjectURL(url);
+}

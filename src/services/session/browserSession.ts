@@ -1,0 +1,26 @@
+import type { SessionUser } from '../api/session';
+import { auth } from '../api/auth';
+import { sessionApi } from '../api/session';
+import { authSessionWith } from './liveSession';
+import { announceSessionChange, watchSessionChanges } from './tabSync';
+
+type UserSync = (user: SessionUser | null) => void;
+
+let syncUserSlices: UserSync = () => undefined;
+
+/** The SessionProvider connects the client-state slices; the returned function disconnects. */
+export function connectUserSync(sync: UserSync): () => void {
+  syncUserSlices = sync;
+  return () => {
+    if (syncUserSlices === sync) syncUserSlices = () => undefined;
+  };
+}
+
+/** The app's session machine: this origin's session layer, the app's HTTP client, the tabs. */
+export const browserAuthSessionMachine = authSessionWith({
+  session: sessionApi,
+  auth,
+  watchTabs: watchSessionChanges,
+  announceChange: announceSessionChange,
+  syncUser: (user) => syncUserSlices(user),
+});

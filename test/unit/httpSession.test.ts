@@ -1,0 +1,65 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { authSessionMachine } from '../../src/machines/authSession';
+import type { AuthSession } from '../../src/services/api/session';
+import { httpSessionOf } from '../../src/services/session/liveSession';
+import { storedUserIdIsInvalid } from '../../src/services/session/storedUser';
+
+const session: AuthSession = {
+  user: { id: 'u-1', username: 'yamada', memorialPageId: 'm-1', iconUrl: null },
+  accessToken: 'access-1',
+  refreshToken: null,
+  expires: '2026-12-22T00:00:00.000Z',
+};
+
+/** The session machine with a session already in the cookie and a sign-out that succeeds. */
+async function signedIn(stored: AuthSession) {
+  const actor = createActor(
+    authSessionMachine.provide({
+      actors: {
+        fetchSession: fromPromise(async () => stored),
+        signOut: fromPromise(async () => undefined),
+      },
+    }),
+    { input: {} },
+  ).start();
+  await waitFor(actor, (snapshot) => snapshot.matches('authenticated'));
+  const goToLogin = vi.fn();
+  return { actor, goToLogin, http: httpSessionOf(actor, goToLogin) };
+}
+
+describe('the HTTP client and the session', () => {
+  it('gives the access token once the session is known', async () => {
+    const { http } = await signedIn(session);
+    expect(await http.accessToken()).toBe('access-1');
+  });
+
+  it('logs out when there is no refresh token to refresh with', async () => {
+    const { actor, http } = await signedIn(session);
+    expect(await http.refresh()).toEqual({ ok: false, loggedOut: true, error: undefined });
+    await waitFor(actor, (snapshot) => snapshot.matches('unauthenticated'));
+  });
+
+  it('sends to /login after an authorisation failure, except for a /memory/ call', async () => {
+    const memory = await signedIn(session);
+    memory.http.authorisationFailed('/v1/memory/m-1/album');
+    expect(memory.goToLogin).not.toHaveBeenCalled();
+    await waitFor(memory.actor, (snapshot) => snapshot.matches('unauthenticated'));
+
+    const other = await signedIn(session);
+    other.http.authorisationFailed('/v1/user/u-1');
+    expect(other.goToLogin).toHaveBeenCalledTimes(1);
+    await waitFor(other.actor, (snapshot) => snapshot.matches('unauthenticated'));
+  });
+});
+
+describe('the stored user id', () => {
+  it('must be a string when a user is stored', () => {
+    expect(storedUserIdIsInvalid(null)).toBe(false);
+    expect(storedUserIdIsInvalid(JSON.stringify({ user: null }))).toBe(false);
+    expect(storedUserIdIsInvalid(JSON.stringify({ user: { id: 'u-1' } }))).toBe(false);
+    expect(storedUserIdIsInvalid(JSON.stringify({ user: { id: 42 } }))).toBe(true);
+    expect(storedUserIdIsInvalid(JSON.stringify({ user: 'u-1' }))).toBe(true);
+    expect(storedUserIdIsInvalid('{not json')).toBe(true);
+  });
+});
