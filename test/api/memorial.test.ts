@@ -344,6 +344,29 @@ describe('album', () => {
   });
 });
 
+describe('signed URLs in lists', () => {
+  it('reuses a URL while two thirds of its life remain, then signs a fresh one', async () => {
+    const { memorialPageId } = await createPage(owner);
+    const albumUrl = `/v1/album/memorial_page_id/${memorialPageId}/album`;
+    await t.request({
+      method: 'POST',
+      url: albumUrl,
+      token: owner.token,
+      body: { image_name: await upload(t, await jpegPhoto(60, 60)) },
+    });
+    const firstUrl = async () =>
+      (await t.request({ method: 'GET', url: albumUrl, token: owner.token })).json()[0].url;
+    const first = await firstUrl();
+    await advanceClock(4 * 60 * 1000);
+    expect(await firstUrl()).toBe(first);
+    await advanceClock(2 * 60 * 1000);
+    const fresh = await firstUrl();
+    expect(fresh).not.toBe(first);
+    const expires = Number(new URL(fresh).searchParams.get('expires')) * 1000;
+    expect(expires - t.clock.now().getTime()).toBe(15 * 60 * 1000);
+  });
+});
+
 describe('history', () => {
   it('adds dated entries with an optional photo, lists them by date, edits and deletes', async () => {
     const { memorialPageId } = await createPage(owner);

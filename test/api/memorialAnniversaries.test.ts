@@ -12,9 +12,11 @@ let stranger: TestMember;
 
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, coAdmin, friendOfAdmin, friendOfCoAdmin, stranger] = await Promise.all(
-    Array.from({ length: 5 }, () => createMember(t)),
-  );
+  admin = await createMember(t);
+  coAdmin = await createMember(t);
+  friendOfAdmin = await createMember(t);
+  friendOfCoAdmin = await createMember(t);
+  stranger = await createMember(t);
   await connectMembers(t, admin, friendOfAdmin);
   await connectMembers(t, coAdmin, friendOfCoAdmin);
 });

@@ -5,7 +5,7 @@ import { notFound } from '../../http/errors';
 import { areConnected } from '../connections';
 import { isUuid, requireAdmin } from './access';
 import type { MemorialDeps } from './deps';
-import { viewUrl } from './images';
+import { viewUrl } from './viewUrls';
 
 export interface AdminView {
   userId: string;
@@ -37,7 +37,7 @@ export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<Ad
   return Promise.all(
     rows.map(async ({ iconName, ...admin }) => ({
       ...admin,
-      iconUrl: await viewUrl(deps.store, iconName),
+      iconUrl: await viewUrl(deps, iconName),
       role: 'admin' as const,
     })),
   );

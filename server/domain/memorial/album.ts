@@ -10,6 +10,7 @@ import { invalid, notFound } from '../../http/errors';
 import { isUuid } from './access';
 import type { MemorialDeps } from './deps';
 import { deleteImage, registerUploadedImage } from './images';
+import { viewUrl } from './viewUrls';
 
 export interface AlbumPhotoView {
   id: string;
@@ -30,15 +31,15 @@ type PhotoRow = typeof albumPhotos.$inferSelect;
 
 async function toView(deps: MemorialDeps, row: PhotoRow): Promise<AlbumPhotoView> {
   const [url, thumbnailUrl] = await Promise.all([
-    deps.store.signedUrl(row.imageName, 'GET'),
-    deps.store.signedUrl(row.thumbnailName, 'GET'),
+    viewUrl(deps, row.imageName),
+    viewUrl(deps, row.thumbnailName),
   ]);
   return {
     id: row.id,
     memorialPageId: row.memorialPageId,
     imageName: row.imageName,
-    url,
-    thumbnailUrl,
+    url: url!,
+    thumbnailUrl: thumbnailUrl!,
     caption: row.caption,
     takenOn: row.takenOn,
     position: row.position,

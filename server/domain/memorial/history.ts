@@ -5,7 +5,8 @@ import { historyEntries } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { isUuid } from './access';
 import type { MemorialDeps } from './deps';
-import { deleteImage, registerUploadedImage, viewUrl } from './images';
+import { deleteImage, registerUploadedImage } from './images';
+import { viewUrl } from './viewUrls';
 
 export interface HistoryEntryView {
   id: string;
@@ -23,8 +24,8 @@ type EntryRow = typeof historyEntries.$inferSelect;
 
 async function toView(deps: MemorialDeps, row: EntryRow): Promise<HistoryEntryView> {
   const [url, thumbnailUrl] = await Promise.all([
-    viewUrl(deps.store, row.imageName),
-    viewUrl(deps.store, row.thumbnailName),
+    viewUrl(deps, row.imageName),
+    viewUrl(deps, row.thumbnailName),
   ]);
   return {
     id: row.id,

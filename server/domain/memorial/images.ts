@@ -126,8 +126,3 @@ export async function deleteImage(
       .map((name) => store.delete(name)),
   );
 }
-
-/** A signed GET URL for a stored name, or null for none. */
-export async function viewUrl(store: ObjectStore, name: string | null): Promise<string | null> {
-  return name ? store.signedUrl(name, 'GET') : null;
-}

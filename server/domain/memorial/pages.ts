@@ -6,7 +6,8 @@ import { invalid } from '../../http/errors';
 import type { PageAccess, PageRow } from './access';
 import { anniversariesOf, type Anniversary } from './anniversaries';
 import type { MemorialDeps } from './deps';
-import { registerUploadedImage, viewUrl } from './images';
+import { registerUploadedImage } from './images';
+import { viewUrl } from './viewUrls';
 import { flowerCount } from './mourning';
 
 export type CreatePageInput = z.infer<ReturnType<typeof createPageSchema>>;
@@ -27,7 +28,7 @@ export async function pageView(deps: MemorialDeps, access: PageAccess): Promise<
   return {
     ...page,
     memorialPageId: page.id,
-    photoUrl: await viewUrl(deps.store, page.photoName),
+    photoUrl: await viewUrl(deps, page.photoName),
     role: access.role,
     mode: access.mode,
     anniversaries: page.deathDate ? anniversariesOf(page.deathDate) : [],
