@@ -41,13 +41,13 @@ export function cookieKeepingFetch(): typeof fetch {
  */
 export function startClient(origin: string) {
   const session = createSessionApi({ origin, fetchImpl: cookieKeepingFetch() });
-  let connected: HttpSession | undefined;
+  const bridge: { session?: HttpSession } = {};
   const clients = createHttpClients({
     baseURL: origin,
     session: {
-      accessToken: () => connected!.accessToken(),
-      refresh: () => connected!.refresh(),
-      authorisationFailed: (path) => connected!.authorisationFailed(path),
+      accessToken: () => bridge.session!.accessToken(),
+      refresh: () => bridge.session!.refresh(),
+      authorisationFailed: (path) => bridge.session!.authorisationFailed(path),
     },
   });
   const api = authApi(clients);
@@ -62,7 +62,7 @@ export function startClient(origin: string) {
     }),
     { input: {} },
   );
-  connected = httpSessionOf(actor, goToLogin);
+  bridge.session = httpSessionOf(actor, goToLogin);
   return { ...clients, api, session, actor, goToLogin };
 }
 

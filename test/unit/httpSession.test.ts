@@ -17,8 +17,8 @@ async function signedIn(stored: AuthSession) {
   const actor = createActor(
     authSessionMachine.provide({
       actors: {
-        fetchSession: fromPromise(async () => stored),
-        signOut: fromPromise(async () => undefined),
+        fetchSession: fromPromise(async (): Promise<AuthSession | null> => stored),
+        signOut: fromPromise(async (): Promise<void> => undefined),
       },
     }),
     { input: {} },
