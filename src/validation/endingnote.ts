@@ -313,3 +313,40 @@ export function sectionCompletion(
 export function sensitiveFieldCodes(section: SectionDefinition): string[] {
   return section.fields.filter((field) => field.sensitive).map((field) => field.code);
 }
+
+/** A Fluent lookup: `(id, args) => text` (the server's bundle or the client's `useT()`). */
+export type Translate = (id: string, args?: Record<string, string>) => string;
+
+/**
+ * How a field's value reads to a person (the print export and the readers' view): choice
+ * labels, yes/no, member names, a Japanese date; '' when empty. `nameOf` answers a chosen
+ * member's display name, or undefined for a member it does not know.
+ */
+export function fieldValueText(
+  t: Translate,
+  sectionCode: string,
+  field: FieldDefinition,
+  value: FieldValue,
+  nameOf: (userId: string) => string | undefined,
+): string {
+  const optionLabel = (option: string) => t(`endingnote-${sectionCode}-${field.code}-${option}`);
+  const list = (items: string[]) => items.join(t('endingnote-list-separator'));
+  switch (field.kind) {
+    case 'checkbox':
+      return t(value ? 'endingnote-yes' : 'endingnote-no');
+    case 'dropdown':
+    case 'radio':
+      return value ? optionLabel(value as string) : '';
+    case 'checklist':
+      return list((value as string[]).map(optionLabel));
+    case 'user-select':
+      return list((value as string[]).flatMap((id) => nameOf(id) ?? []));
+    case 'date': {
+      if (!value) return '';
+      const [year = '', month = '', day = ''] = (value as string).split('-');
+      return t('endingnote-date', { year, month: String(Number(month)), day: String(Number(day)) });
+    }
+    default:
+      return value as string;
+  }
+}

@@ -2,14 +2,12 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FluentBundle, FluentResource } from '@fluent/bundle';
 import {
+  fieldValueText,
   sectionDefinition,
-  type FieldDefinition,
-  type FieldValue,
+  type Translate,
 } from '../../../src/validation/endingnote';
 import { projectRoot } from '../../paths';
 import type { MemberName, NoteView } from './sections';
-
-type Translate = (id: string, args?: Record<string, string>) => string;
 
 let translations: Promise<Translate> | undefined;
 
@@ -38,39 +36,6 @@ const escapeHtml = (text: string) =>
 const memberName = (t: Translate, member: MemberName) =>
   t('endingnote-member-name', { lastName: member.lastName, firstName: member.firstName });
 
-function displayValue(
-  t: Translate,
-  sectionCode: string,
-  field: FieldDefinition,
-  value: FieldValue,
-  members: Map<string, MemberName>,
-): string {
-  const optionLabel = (option: string) => t(`endingnote-${sectionCode}-${field.code}-${option}`);
-  const list = (items: string[]) => items.join(t('endingnote-list-separator'));
-  switch (field.kind) {
-    case 'checkbox':
-      return t(value ? 'endingnote-yes' : 'endingnote-no');
-    case 'dropdown':
-    case 'radio':
-      return value ? optionLabel(value as string) : '';
-    case 'checklist':
-      return list((value as string[]).map(optionLabel));
-    case 'user-select':
-      return list(
-        (value as string[]).flatMap((id) => {
-          const member = members.get(id);
-          return member ? [memberName(t, member)] : [];
-        }),
-      );
-    case 'date': {
-      const [year = '', month = '', day = ''] = (value as string).split('-');
-      return value ? t('endingnote-date', { year, month: String(+month), day: String(+day) }) : '';
-    }
-    default:
-      return value as string;
-  }
-}
-
 const tokyoDateTime = new Intl.DateTimeFormat('ja-JP', {
   timeZone: 'Asia/Tokyo',
   dateStyle: 'long',
@@ -85,7 +50,10 @@ export async function noteAsHtml(note: NoteView, exportedAt: Date): Promise<stri
   const sections = note.sections.map((view) => {
     const section = sectionDefinition(view.section)!;
     const rows = section.fields.map((field) => {
-      const shown = displayValue(t, section.code, field, view.values[field.code]!, members);
+      const shown = fieldValueText(t, section.code, field, view.values[field.code]!, (id) => {
+        const member = members.get(id);
+        return member && memberName(t, member);
+      });
       const cell = shown
         ? escapeHtml(shown)
         : `<span class="empty">${escapeHtml(t('endingnote-empty'))}</span>`;
