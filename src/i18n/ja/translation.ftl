@@ -289,3 +289,101 @@ endingnote-export-text = ノート全体をファイルとして保存できま�
 endingnote-export-json = データとして保存する（JSON）
 endingnote-export-html = 印刷用に保存する（HTML）
 endingnote-reader-lead = { $name } さんがあなたに公開しているセクションです。
+
+## Login
+login-title = ログイン
+login-lead = 登録したメールアドレスとパスワードでログインしてください。
+login-email = メールアドレス
+login-password = パスワード
+login-show-password = パスワードを表示する
+login-submit = ログインする
+login-submitting = ログインしています…
+login-required = メールアドレスとパスワードはどちらも必須です。
+login-error-invalid_credentials = ログインに失敗しました。正しいEメールとパスワードの組み合わせでログインしてください
+login-error-too_many_attempts = ログイン試行回数が上限に達しました。しばらく時間をおいてから再度お試しください。
+login-error-account_locked = アカウントがロックされています。パスワードリセットを行うか、しばらく時間をおいてから再度お試しください。
+login-error-external = ログインに失敗しました。 通常ログインをお試しください。
+login-forgot-password = パスワードをお忘れの方はこちら
+login-no-account = アカウントをお持ちでない方
+login-register = 新規登録はこちら
+logout = ログアウト
+
+## Registration
+register-title = 新規登録
+register-lead = 偲ぶをはじめるために、あなたについて教えてください。入力いただいたメールアドレスに、登録を完了するためのご案内をお送りします。
+register-lead-pet = ペットのメモリアルページを管理するために、まずあなたのアカウントを作成します。
+register-lead-other-admin = 大切な方のメモリアルページを管理するために、まずあなたのアカウントを作成します。
+register-lead-external = { $provider } の情報を使って登録します。足りない項目を入力してください。
+register-have-account = すでにアカウントをお持ちの方
+register-login = ログインはこちら
+register-username = ニックネーム
+register-username-hint = ほかの方に表示されるお名前です。
+register-email = メールアドレス
+register-password = パスワード
+register-password-hint = 8文字以上で入力してください。長い文章のようなパスワードもお使いいただけます。
+register-last-name = 姓
+register-first-name = 名
+register-last-name-kana = せい（ひらがな）
+register-first-name-kana = めい（ひらがな）
+register-address = お住まいの都道府県
+register-address-none = 選択してください
+register-birthdate = 生年月日
+register-sex = 性別
+register-sex-1 = 男性
+register-sex-2 = 女性
+register-sex-3 = その他
+register-sex-9 = 回答しない
+register-to-confirm = 入力内容を確認する
+register-confirm-title = 入力内容の確認
+register-confirm-lead = 以下の内容で登録します。よろしければ「登録する」を押してください。
+register-password-masked = （表示しません）
+register-back = 入力画面に戻る
+register-submit = 登録する
+register-submitting = 登録しています…
+register-invalid = 入力内容を確認してください。
+register-failed = ユーザー登録に失敗しました。
+register-inflow-invalid = URLをご確認ください。
+register-mail-sent-title = メールをお送りしました
+register-mail-sent-text = { $email } 宛に、登録を完了するためのメールをお送りしました。メールに記載のリンクを24時間以内に開いて、登録を完了してください。
+register-mail-sent-note = メールが届かない場合は、迷惑メールフォルダをご確認いただくか、メールアドレスを確かめてもう一度ご登録ください。
+register-to-top = トップページへ
+
+## Account activation
+activate-title = 登録の完了
+activate-working = 登録を完了しています…
+activate-failed = ユーザーアクティベーションに失敗しました。
+activate-failed-hint = リンクの有効期限（24時間）が切れているか、すでに使われている可能性があります。もう一度ご登録いただくか、ログインをお試しください。
+activate-done = 登録が完了しました。
+activate-sign-in = 続けてパスワードを入力し、ログインしてください。
+activate-missing-link = URLをご確認ください。
+
+## Password reset
+password-reset-title = パスワードの再設定
+password-reset-request-lead = ご登録のメールアドレスを入力してください。パスワードを再設定するためのリンクをお送りします。
+password-reset-email = メールアドレス
+password-reset-send = 再設定のメールを送る
+password-reset-sending = 送信しています…
+password-reset-sent = メールアドレスが登録されている場合は、パスワード再設定のご案内をお送りしました。リンクの有効期限は1時間です。
+password-reset-new-lead = 新しいパスワードを入力してください。再設定すると、ほかの端末からはログアウトされます。
+password-reset-new-password = 新しいパスワード
+password-reset-save = パスワードを再設定する
+password-reset-saving = 再設定しています…
+password-reset-done = パスワードを再設定しました。新しいパスワードでログインしてください。
+password-reset-invalid = このリンクは使えません。有効期限（1時間）が切れているか、すでに使われています。もう一度お手続きください。
+password-reset-to-login = ログイン画面へ
+password-reset-request-again = もう一度再設定のメールを送る
+
+## Account deletion
+account-delete-failed = 解約に失敗しました。
+
+## Validation codes of accounts (src/validation/account.ts)
+validation-required = 入力してください。
+validation-email_invalid = メールアドレスの形式が正しくありません。
+validation-password_too_short = パスワードは8文字以上で入力してください。
+validation-password_too_common = よく使われていて推測されやすいパスワードです。別のパスワードにしてください。
+validation-password_too_long = パスワードが長すぎます。128文字以内で入力してください。
+validation-kana_hiragana_only = ひらがなで入力してください。
+validation-prefecture_invalid = 都道府県を選んでください。
+validation-birthdate_invalid = 正しい日付を入力してください。
+validation-birthdate_in_future = 今日より後の日付は入力できません。
+validation-sex_code_invalid = 性別を選んでください。
