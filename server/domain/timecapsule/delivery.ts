@@ -167,5 +167,8 @@ export async function deliverAllDueLetters(
     const delivered = await deliverDueLetters(db, clock, { ...options, batchSize });
     total += delivered;
     if (delivered < batchSize) return total;
+    // Let waiting requests in between batches: PGlite has one connection, and a backlog of
+    // thousands of letters must not hold the API up until it is cleared.
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }

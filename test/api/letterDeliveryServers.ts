@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { Db } from '../../server/db/database';
+
+/**
+ * Real Shinobu processes for the delivery tests that kill and multiply servers, stopped by
+ * signal, their JSON log lines collected. Started as `node --import tsx server/main.ts` (what
+ * `npx tsx server/main.ts` runs) so that the signal reaches the server itself: `npx` and the
+ * `tsx` CLI each put a parent process in front of it that a SIGKILL would leave orphaned.
+ */
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Parsed log lines so far. */
+  logs: Array<Record<string, unknown>>;
+  /** Resolves with the exit code or signal. */
+  exited: Promise<number | string | null>;
+}
+
+export const AUTH_SECRET = randomBytes(32).toString('base64');
+
+export function startServer(env: Record<string, string>): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      SHINOBU_SKIP_BUILD: 'true',
+      LOG_LEVEL: 'info',
+      AUTH_SECRET,
+      DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  let pending = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // Not a log line (npx notices); irrelevant here.
+      }
+    }
+  });
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    errors += chunk.toString();
+  });
+  const exited = new Promise<number | string | null>((resolve) => {
+    child.on('exit', (code, signal) => {
+      if (code !== 0 && code !== null && errors) process.stderr.write(errors);
+      resolve(signal ?? code);
+    });
+  });
+  return { child, logs, exited };
+}
+
+/** Polls `check` (real processes run on real time) until it answers true or time runs out. */
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 25_000,
+  pollMs = 25,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** Resolves once the process listens (its "ready" log line). */
+export const ready = (server: ServerProcess) =>
+  waitFor(
+    'the server to start',
+    () => server.logs.some((line) => line.readyInMs !== undefined),
+    40_000,
+  );
+
+/** Letters the process says it delivered (sum of its "letters delivered" log lines). */
+export const loggedDeliveries = (server: ServerProcess) =>
+  server.logs.reduce(
+    (sum, line) => sum + (typeof line.delivered === 'number' ? line.delivered : 0),
+    0,
+  );
+
+/**
+ * A writer, a reader and `count` letters from one to the other, all due at `dueAt`: written
+ * with set-based SQL so that seeding thousands takes a moment.
+ */
+export async function seedDueLetters(
+  db: Db,
+  count: number,
+  dueAt: Date,
+): Promise<{ readerId: string }> {
+  const ids = await db.execute<{ id: string }>(sql`
+    insert into users (email, username, last_name, first_name, status)
+    values ('writer@example.jp', 'writer', '佐藤', '花子', 'active'),
+           ('reader@example.jp', 'reader', '佐藤', '一郎', 'active')
+    returning id`);
+  const [writerId, readerId] = ids.rows.map((row) => row.id) as [string, string];
+  await db.execute(sql`
+    with letters as (
+      insert into time_capsule_letters (sender_user_id, title, body, rule, send_at, due_at)
+      select ${writerId}, '手紙 ' || n, '本文 ' || n, 'date', ${dueAt}, ${dueAt}
+      from generate_series(1, ${count}) as n
+      returning id
+    )
+    insert into time_capsule_letter_recipients (letter_id, position, user_id)
+    select id, 0, ${readerId} from letters`);
+  return { readerId };
+}
+
+/** Every letter delivered, each exactly once, with one mail and one notification per delivery. */
+export async function expectDeliveredExactlyOnce(db: Db, count: number): Promise<void> {
+  const result = await db.execute<Record<string, number>>(sql`
+    select
+      (select count(*)::int from time_capsule_letters where delivered_at is null) as undelivered,
+      (select count(*)::int from letter_deliveries) as deliveries,
+      (select count(distinct (letter_id, recipient_id))::int from letter_deliveries) as distinct_deliveries,
+      (select count(*)::int from letter_mail_outbox) as mails,
+      (select count(*)::int from notifications where kind = 'letter_delivered') as notices`);
+  expect(result.rows[0]).toEqual({
+    undelivered: 0,
+    deliveries: count,
+    distinct_deliveries: count,
+    mails: count,
+    notices: count,
+  });
+}
