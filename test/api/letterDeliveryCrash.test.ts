@@ -26,7 +26,7 @@ const CLOCK_OFFSET_MS = 2 * HOUR;
 const kind = testDatabaseKind();
 const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-letters-crash-'));
 let databaseUrl: string | undefined;
-let dropDatabase = async () => undefined;
+let dropDatabase = async (): Promise<void> => undefined;
 let readerId: string;
 const servers: ServerProcess[] = [];
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/database';
 
@@ -89,6 +89,11 @@ export const loggedDeliveries = (server: ServerProcess) =>
     0,
   );
 
+/** The rows of a raw query (PGlite and node-postgres both answer `{ rows }`). */
+async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
 /**
  * A writer, a reader and `count` letters from one to the other, all due at `dueAt`: written
  * with set-based SQL so that seeding thousands takes a moment.
@@ -98,12 +103,15 @@ export async function seedDueLetters(
   count: number,
   dueAt: Date,
 ): Promise<{ readerId: string }> {
-  const ids = await db.execute<{ id: string }>(sql`
+  const ids = await rows<{ id: string }>(
+    db,
+    sql`
     insert into users (email, username, last_name, first_name, status)
     values ('writer@example.jp', 'writer', '佐藤', '花子', 'active'),
            ('reader@example.jp', 'reader', '佐藤', '一郎', 'active')
-    returning id`);
-  const [writerId, readerId] = ids.rows.map((row) => row.id) as [string, string];
+    returning id`,
+  );
+  const [writerId, readerId] = ids.map((row) => row.id) as [string, string];
   await db.execute(sql`
     with letters as (
       insert into time_capsule_letters (sender_user_id, title, body, rule, send_at, due_at)
@@ -118,14 +126,17 @@ export async function seedDueLetters(
 
 /** Every letter delivered, each exactly once, with one mail and one notification per delivery. */
 export async function expectDeliveredExactlyOnce(db: Db, count: number): Promise<void> {
-  const result = await db.execute<Record<string, number>>(sql`
+  const result = await rows<Record<string, number>>(
+    db,
+    sql`
     select
       (select count(*)::int from time_capsule_letters where delivered_at is null) as undelivered,
       (select count(*)::int from letter_deliveries) as deliveries,
       (select count(distinct (letter_id, recipient_id))::int from letter_deliveries) as distinct_deliveries,
       (select count(*)::int from letter_mail_outbox) as mails,
-      (select count(*)::int from notifications where kind = 'letter_delivered') as notices`);
-  expect(result.rows[0]).toEqual({
+      (select count(*)::int from notifications where kind = 'letter_delivered') as notices`,
+  );
+  expect(result[0]).toEqual({
     undelivered: 0,
     deliveries: count,
     distinct_deliveries: count,
