@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { signUpAndSignIn } from './support/members';
 import { VIEWPORTS, keepScreenshot } from './support/screens';
 
 /** Every route of the spec the shell frames (the auth screens are the accounts area's). */
@@ -197,4 +198,100 @@ test.describe('app shell, logged out', () => {
       await context.close();
     });
   }
+});
+
+test.describe('app shell, logged in', () => {
+  async function memberPage(browser: Browser, viewport: ViewportName, path: string) {
+    const context = await browser.newContext({ viewport: VIEWPORTS[viewport], bypassCSP: true });
+    const member = await signUpAndSignIn(context.request);
+    const page = await context.newPage();
+    await page.goto(path);
+    await expect(page.getByRole('link', { name: '偲ぶ トップページ' })).toBeVisible();
+    return { context, page, member };
+  }
+
+  test('mobile: tab bar with the four tabs, burger with the member and groups', async ({
+    browser,
+  }) => {
+    const { context, page } = await memberPage(browser, 'mobile', '/dashboard');
+    const tabs = page.getByRole('navigation', { name: 'タブメニュー' });
+    await expect(tabs).toBeVisible();
+    for (const [name, href] of [
+      ['ホーム', '/dashboard'],
+      ['偲ぶ', '/mourning'],
+      ['つながり', '/connection'],
+      ['お知らせ', '/notification/list'],
+    ] as const) {
+      await expect(tabs.getByRole('link', { name })).toHaveAttribute('href', href);
+    }
+    await expect(tabs.getByRole('link', { name: 'ホーム' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await expect(page.getByTestId('guest-banner')).toHaveCount(0);
+    await keepScreenshot(page, 'shell-member-mobile');
+
+    await tabs.getByRole('link', { name: 'お知らせ' }).click();
+    await expect(page).toHaveURL(/\/notification\/list$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('お知らせ');
+
+    await burgerButton(page).click();
+    await expect(burgerPanel(page).getByText('hanako さん')).toBeVisible();
+    await expect(
+      burgerPanel(page).getByRole('heading', { name: 'つながりサービス' }),
+    ).toBeVisible();
+    await keepScreenshot(page, 'shell-member-burger-mobile');
+    await burgerPanel(page).getByRole('link', { name: 'マイページ' }).click();
+    await expect(page).toHaveURL(/\/mypage$/);
+    await expect(burgerPanel(page)).toBeHidden();
+    await expectNoSeriousA11yViolations(page);
+    await context.close();
+  });
+
+  test('tablet: burger and no tab bar', async ({ browser }) => {
+    const { context, page } = await memberPage(browser, 'tablet', '/dashboard');
+    await expect(burgerButton(page)).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'タブメニュー' })).toBeHidden();
+    await keepScreenshot(page, 'shell-member-tablet');
+    await context.close();
+  });
+
+  test('desktop: menu items, notifications and the avatar to my page; menu rules', async ({
+    browser,
+  }) => {
+    const { context, page } = await memberPage(browser, 'desktop', '/dashboard');
+    const header = page.getByRole('banner');
+    const menu = page.getByRole('navigation', { name: 'メインメニュー' });
+    await expect(menu.getByRole('link', { name: 'ホーム' })).toBeVisible();
+    await expect(header.getByRole('link', { name: /お知らせ/ })).toHaveAttribute(
+      'href',
+      '/notification/list',
+    );
+    await expect(header.getByRole('link', { name: 'マイページ' })).toHaveAttribute(
+      'href',
+      '/mypage',
+    );
+    await expect(burgerButton(page)).toBeHidden();
+    await keepScreenshot(page, 'shell-member-desktop');
+
+    // A new member's own page is sparse: the memory entry opens its top.
+    await menu.getByRole('button', { name: 'メモリアルページ' }).click();
+    await expect(page).toHaveURL(/\/memory\/top\/me$/);
+    await menu.getByRole('button', { name: 'エンディングノート' }).click();
+    await expect(page).toHaveURL(/\/endingnote\/[0-9a-f-]{36}$/);
+    // No unsent letters yet: the time capsule starts from its first page.
+    await menu.getByRole('button', { name: 'タイムカプセル' }).click();
+    await expect(page).toHaveURL(/\/timecapsule$/);
+    await expectNoSeriousA11yViolations(page);
+    await context.close();
+  });
+
+  test('inflow mode hides the tab bar and the user menus of a member', async ({ browser }) => {
+    const { context, page } = await memberPage(browser, 'mobile', '/dashboard?inflow=True');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('ホーム');
+    await expect(page.getByRole('navigation', { name: 'タブメニュー' })).toHaveCount(0);
+    await expect(burgerButton(page)).toHaveCount(0);
+    await keepScreenshot(page, 'shell-member-inflow-mobile');
+    await context.close();
+  });
 });

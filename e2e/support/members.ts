@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type APIRequestContext } from '@playwright/test';
+
+export interface E2eMember {
+  email: string;
+  password: string;
+  username: string;
+}
+
+/** The body of one .eml file of the server's outbox, decoded from its transfer encoding. */
+function mailBody(eml: string): string {
+  const split = eml.indexOf('\n\n');
+  const headers = eml.slice(0, split);
+  const body = eml.slice(split + 2);
+  const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase();
+  if (encoding === 'base64')
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding === 'quoted-printable') {
+    const bytes = body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return Buffer.from(bytes, 'latin1').toString('utf8');
+  }
+  return body;
+}
+
+/** The activation link mailed to `email`, read from the outbox of the e2e server. */
+function activationLink(email: string): URL {
+  const outbox = path.join(process.env.E2E_DATA_DIR!, 'outbox');
+  const bodies = readdirSync(outbox)
+    .sort()
+    .reverse()
+    .map((file) => mailBody(readFileSync(path.join(outbox, file), 'utf8')));
+  for (const body of bodies) {
+    for (const [link] of body.matchAll(/https?:\/\/\S+\/activate\?\S+/g)) {
+      const url = new URL(link);
+      if (url.searchParams.get('email') === email) return url;
+    }
+  }
+  throw new Error(`no activation mail for ${email} in ${outbox}`);
+}
+
+/**
+ * Registers a member through the real API, activates the account with the mailed link and
+ * signs in through the session layer, so `request`'s browser context is logged in.
+ */
+export async function signUpAndSignIn(request: APIRequestContext): Promise<E2eMember> {
+  const member = {
+    email: `member-${randomUUID()}@example.jp`,
+    password: 'a quiet morning by the sea',
+    username: 'hanako',
+  };
+  const registered = await request.post('/v1/user', {
+    data: {
+      username: member.username,
+      email: member.email,
+      password: member.password,
+      first_name: '\u82b1\u5b50',
+      last_name: '\u5c71\u7530',
+      first_name_kana: '\u306f\u306a\u3053',
+      last_name_kana: '\u3084\u307e\u3060',
+      address: '\u6771\u4eac\u90fd',
+      birthdate: '1955-05-05',
+      sex_code: 2,
+    },
+  });
+  expect(registered.status(), await registered.text()).toBe(202);
+
+  await expect.poll(() => activationLink(member.email).href).toContain('/activate');
+  const link = activationLink(member.email);
+  const token = link.searchParams.get('token')!;
+  const activated = await request.get(
+    `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(member.email)}`,
+  );
+  expect(activated.status(), await activated.text()).toBe(200);
+
+  const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as {
+    csrfToken: string;
+  };
+  const signedIn = await request.post('/api/auth/callback/credentials', {
+    form: {
+      csrfToken,
+      username: member.email,
+      password: member.password,
+      callbackUrl: `${process.env.E2E_BASE_URL}/dashboard`,
+      json: 'true',
+    },
+  });
+  expect(signedIn.status(), await signedIn.text()).toBe(200);
+  return member;
+}
