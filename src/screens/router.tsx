@@ -18,7 +18,7 @@ export const routes: RouteObject[] = [
       { path: '/memory/:id/mourning', lazy: comingSoon('memory-mourning') },
       { path: '/memory/top/me', lazy: comingSoon('memory-top') },
       { path: '/memory/:memorialPageId', lazy: comingSoon('memory') },
-      { path: '/endingnote/:userId', lazy: comingSoon('endingnote') },
+      { path: '/endingnote/:userId', lazy: () => import('./endingnote/EndingNoteScreen') },
       { path: '/timecapsule', lazy: comingSoon('timecapsule') },
       { path: '/timecapsule/list', lazy: comingSoon('timecapsule-list') },
       { path: '/connection', lazy: comingSoon('connection') },

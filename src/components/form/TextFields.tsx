@@ -1,0 +1,84 @@
+import styled from 'styled-components';
+import { controlLook, describedBy, FieldFrame, Label, type FieldProps } from './FieldFrame';
+
+const Input = styled.input`
+  ${controlLook}
+`;
+
+const Area = styled.textarea`
+  ${controlLook}
+  min-height: 120px;
+  resize: vertical;
+`;
+
+interface TextFieldProps extends FieldProps<string> {
+  maxLength?: number;
+}
+
+function TypedInput({
+  type,
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  disabled,
+  maxLength,
+  ...rest
+}: TextFieldProps & { type: 'text' | 'date' | 'url'; inputMode?: 'url'; placeholder?: string }) {
+  return (
+    <FieldFrame id={id} error={error}>
+      <Label htmlFor={id}>{label}</Label>
+      <Input
+        id={id}
+        type={type}
+        value={value}
+        maxLength={maxLength}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+        {...describedBy(id, error)}
+        {...rest}
+      />
+    </FieldFrame>
+  );
+}
+
+/** Field kind `input`: one line of text. */
+export function InputField(props: TextFieldProps) {
+  return <TypedInput type="text" {...props} />;
+}
+
+/** Field kind `date`: the browser's date picker; the value is `YYYY-MM-DD` or empty. */
+export function DateField(props: FieldProps<string>) {
+  return <TypedInput type="date" {...props} />;
+}
+
+/** Field kind `link`: a web address (http or https). */
+export function LinkField(props: TextFieldProps) {
+  return <TypedInput type="url" inputMode="url" placeholder="https://" {...props} />;
+}
+
+/** Field kind `textarea`: several lines of text. */
+export function TextareaField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  disabled,
+  maxLength,
+}: TextFieldProps) {
+  return (
+    <FieldFrame id={id} error={error}>
+      <Label htmlFor={id}>{label}</Label>
+      <Area
+        id={id}
+        value={value}
+        maxLength={maxLength}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value)}
+        {...describedBy(id, error)}
+      />
+    </FieldFrame>
+  );
+}

@@ -1,0 +1,196 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import axios from 'axios';
+import { useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import styled from 'styled-components';
+import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
+import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
+import { useT } from '../../i18n/useT';
+import {
+  fetchConnectionChoices,
+  fetchNote,
+  type NoteView,
+  type SectionView,
+} from '../../services/api/endingnote';
+import { Page, Panel } from './layout';
+import { NoteTools } from './NoteTools';
+import { SectionForm } from './SectionForm';
+import { SectionReadOnly } from './SectionReadOnly';
+import { VisibilitySelect } from './VisibilitySelect';
+
+const SectionList = styled.ul`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+  margin: 0;
+  padding: 0;
+  list-style: none;
+`;
+
+const SectionLink = styled(Link)`
+  display: inline-flex;
+  flex-direction: column;
+  min-height: 44px;
+  padding: 6px 14px;
+  border-radius: 12px;
+  border: 1px solid ${({ theme }) => theme.colours.border};
+  background: ${({ theme }) => theme.colours.surface};
+  color: ${({ theme }) => theme.colours.text};
+  text-decoration: none;
+  &[aria-current='page'] {
+    border: 2px solid ${({ theme }) => theme.colours.primary};
+    font-weight: bold;
+  }
+  small {
+    color: ${({ theme }) => theme.colours.textMuted};
+  }
+`;
+
+const Meta = styled.p`
+  margin: 0 0 16px;
+  color: ${({ theme }) => theme.colours.textMuted};
+  progress {
+    display: block;
+    width: 100%;
+    margin-top: 4px;
+  }
+`;
+
+const noteQueryKey = (userId: string) => ['endingnote', userId] as const;
+
+function Completion({ section }: { section: SectionView }) {
+  const t = useT();
+  const { filled, total } = section.completion;
+  const label = t('endingnote-completion-label', { filled, total });
+  return (
+    <Meta>
+      {label}
+      {' / '}
+      {section.updatedAt
+        ? t('endingnote-updated-at', { date: formatTokyoDateTime(new Date(section.updatedAt)) })
+        : t('endingnote-never-saved')}
+      <progress value={filled} max={total} aria-label={label} />
+    </Meta>
+  );
+}
+
+/** /endingnote/{userId}: the owner writes their note; a designated reader reads what is open. */
+export function Component() {
+  const t = useT();
+  const userId = useParams().userId!;
+  const [params] = useSearchParams();
+  const queryClient = useQueryClient();
+  const [dirtySection, setDirtySection] = useState<string | null>(null);
+  // Moving to another section (after the guard let it go) leaves nothing unsaved behind.
+  const [shownParam, setShownParam] = useState(params.get('section'));
+  if (shownParam !== params.get('section')) {
+    setShownParam(params.get('section'));
+    setDirtySection(null);
+  }
+  const note = useQuery({ queryKey: noteQueryKey(userId), queryFn: () => fetchNote(userId) });
+  const isOwner = note.data?.viewer === 'owner';
+  const connections = useQuery({
+    queryKey: ['endingnote', 'connections'],
+    queryFn: fetchConnectionChoices,
+    enabled: isOwner,
+  });
+
+  if (note.isPending) {
+    return (
+      <Page aria-busy="true">
+        <h1>{t('endingnote-title')}</h1>
+        <p>{t('endingnote-loading')}</p>
+      </Page>
+    );
+  }
+  if (note.isError) {
+    const notFound = axios.isAxiosError(note.error) && note.error.response?.status === 404;
+    return (
+      <Page>
+        <h1>{t('endingnote-title')}</h1>
+        <p role="alert">{t(notFound ? 'endingnote-not-found' : 'endingnote-load-failed')}</p>
+      </Page>
+    );
+  }
+
+  const { sections, owner, members } = note.data;
+  const active =
+    sections.find((section) => section.section === params.get('section')) ?? sections[0]!;
+  const ownerName = t('endingnote-member-name', { ...owner });
+  const replaceSection = (view: SectionView) =>
+    queryClient.setQueryData<NoteView>(
+      noteQueryKey(userId),
+      (current) =>
+        current && {
+          ...current,
+          sections: current.sections.map((section) =>
+            section.section === view.section ? view : section,
+          ),
+        },
+    );
+  const reload = async () => {
+    try {
+      const fresh = await queryClient.fetchQuery({
+        queryKey: noteQueryKey(userId),
+        queryFn: () => fetchNote(userId),
+        staleTime: 0,
+      });
+      return fresh.sections.find((section) => section.section === active.section);
+    } catch {
+      return undefined;
+    }
+  };
+  const choices = (connections.data ?? []).map((member) => ({
+    value: member.userId,
+    label: t('endingnote-member-name', { ...member }),
+  }));
+
+  return (
+    <Page>
+      <h1>{isOwner ? t('endingnote-title') : t('endingnote-of', { name: ownerName })}</h1>
+      <p>{isOwner ? t('endingnote-lead') : t('endingnote-reader-lead', { name: ownerName })}</p>
+      <nav aria-label={t('endingnote-sections')}>
+        <SectionList>
+          {sections.map((section) => (
+            <li key={section.section}>
+              <SectionLink
+                to={`?section=${section.section}`}
+                aria-current={section === active ? 'page' : undefined}
+              >
+                {t(`endingnote-${section.section}`)}
+                <small>
+                  {t('endingnote-completion', {
+                    filled: section.completion.filled,
+                    total: section.completion.total,
+                  })}
+                </small>
+              </SectionLink>
+            </li>
+          ))}
+        </SectionList>
+      </nav>
+      <Panel aria-labelledby="endingnote-section-title">
+        <h2 id="endingnote-section-title">{t(`endingnote-${active.section}`)}</h2>
+        <Completion section={active} />
+        {isOwner ? (
+          <>
+            <VisibilitySelect userId={userId} view={active} onChanged={replaceSection} />
+            <SectionForm
+              key={active.section}
+              userId={userId}
+              view={active}
+              connections={choices}
+              onSaved={replaceSection}
+              reload={reload}
+              onDirtyChange={(dirty) => setDirtySection(dirty ? active.section : null)}
+            />
+          </>
+        ) : (
+          <SectionReadOnly view={active} members={members} />
+        )}
+      </Panel>
+      {isOwner && <NoteTools userId={userId} connections={choices} />}
+      <UnsavedChangesDialog when={dirtySection === active.section} />
+    </Page>
+  );
+}

@@ -1,0 +1,104 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import styled from 'styled-components';
+import { UserSelectField, type Choice } from '../../components/form/ChoiceFields';
+import { Button } from '../../components/ui/Button';
+import { useT } from '../../i18n/useT';
+import {
+  downloadExport,
+  fetchReaders,
+  replaceReaders,
+  type Reader,
+} from '../../services/api/endingnote';
+import { Panel } from './layout';
+
+const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 12px;
+`;
+
+const readersKey = (userId: string) => ['endingnote', userId, 'readers'] as const;
+
+function ReadersForm({
+  userId,
+  readers,
+  connections,
+}: {
+  userId: string;
+  readers: Reader[];
+  connections: Choice[];
+}) {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const [chosen, setChosen] = useState(readers.map((reader) => reader.userId));
+  const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle');
+  const save = async () => {
+    setStatus('saving');
+    try {
+      queryClient.setQueryData(readersKey(userId), await replaceReaders(userId, chosen));
+      setStatus('saved');
+    } catch {
+      setStatus('failed');
+    }
+  };
+  return (
+    <>
+      <UserSelectField
+        id="endingnote-readers"
+        label={t('endingnote-readers-field')}
+        value={chosen}
+        onChange={(value) => {
+          setChosen(value);
+          setStatus('idle');
+        }}
+        choices={connections}
+        emptyText={t('endingnote-no-connections')}
+      />
+      <div aria-live="polite">
+        {status === 'saved' && <p>{t('endingnote-readers-saved')}</p>}
+        {status === 'failed' && <p role="alert">{t('endingnote-save-failed')}</p>}
+      </div>
+      <Button type="button" disabled={status === 'saving'} onClick={() => void save()}>
+        {t('endingnote-readers-save')}
+      </Button>
+    </>
+  );
+}
+
+/** The owner's tools for the whole note: who may read it, and the export. */
+export function NoteTools({ userId, connections }: { userId: string; connections: Choice[] }) {
+  const t = useT();
+  const readers = useQuery({ queryKey: readersKey(userId), queryFn: () => fetchReaders(userId) });
+  const [exportFailed, setExportFailed] = useState(false);
+  const download = (format: 'json' | 'html') =>
+    downloadExport(userId, format).then(
+      () => setExportFailed(false),
+      () => setExportFailed(true),
+    );
+  return (
+    <>
+      <Panel aria-labelledby="endingnote-readers-title">
+        <h2 id="endingnote-readers-title">{t('endingnote-readers')}</h2>
+        <p>{t('endingnote-readers-text')}</p>
+        {readers.data && (
+          <ReadersForm userId={userId} readers={readers.data} connections={connections} />
+        )}
+        {readers.isError && <p role="alert">{t('endingnote-load-failed')}</p>}
+      </Panel>
+      <Panel aria-labelledby="endingnote-export-title">
+        <h2 id="endingnote-export-title">{t('endingnote-export')}</h2>
+        <p>{t('endingnote-export-text')}</p>
+        <Actions>
+          <Button type="button" $variant="secondary" onClick={() => void download('json')}>
+            {t('endingnote-export-json')}
+          </Button>
+          <Button type="button" $variant="secondary" onClick={() => void download('html')}>
+            {t('endingnote-export-html')}
+          </Button>
+        </Actions>
+        {exportFailed && <p role="alert">{t('endingnote-load-failed')}</p>}
+      </Panel>
+    </>
+  );
+}
