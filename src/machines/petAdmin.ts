@@ -1,0 +1,116 @@
+import { assign, setup } from 'xstate';
+
+/** True while the setting lets a registration in pet mode become the pet page's admin. */
+export function isPetAdminSettingActive(setting: PetAdminSetting, now: number): boolean {
+  return (
+    !setting.completed &&
+    setting.targetMemorialPageEncodedId !== null &&
+    setting.expiresAt !== null &&
+    now < setting.expiresAt
+  );
+}
+
+/**
+ * The pet-admin setting (spec §3, §4, §9): a link to become an admin of a pet's memorial
+ * page sets targetMemorialPageEncodedId; the setting is active only while not completed and
+ * before expiresAt, 24 hours after it was set. A registration in `pet` mode completes it
+ * (the server makes the new member an admin of that page); completion or RESET ends it.
+ *
+ * Time comes in with the events (`at` of RESTORED and SET), and the expiry is
+ * a delayed transition, so the machine stays pure and a test moves a simulated clock.
+ */
+export const PET_ADMIN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+export interface PetAdminSetting {
+  targetMemorialPageEncodedId: string | null;
+  /** Epoch milliseconds. */
+  expiresAt: number | null;
+  completed: boolean;
+}
+
+export interface PetAdminContext extends PetAdminSetting {
+  /** When the machine last learned the time (start or SET); the expiry timer counts from it. */
+  now: number;
+}
+
+export type PetAdminEvent =
+  /** The persisted memorialAdmin slice has been restored (client state, at start). */
+  | { type: 'RESTORED'; setting: PetAdminSetting; at: number }
+  | { type: 'SET'; targetMemorialPageEncodedId: string; at: number }
+  | { type: 'COMPLETE' }
+  | { type: 'RESET' };
+
+export const emptyPetAdminSetting: PetAdminSetting = {
+  targetMemorialPageEncodedId: null,
+  expiresAt: null,
+  completed: false,
+};
+
+const settingOf = ({ targetMemorialPageEncodedId, expiresAt, completed }: PetAdminContext) => ({
+  targetMemorialPageEncodedId,
+  expiresAt,
+  completed,
+});
+const persist = {
+  type: 'persistSetting',
+  params: ({ context }: { context: PetAdminContext }) => settingOf(context),
+} as const;
+
+export const petAdminMachine = setup({
+  types: {
+    context: {} as PetAdminContext,
+    events: {} as PetAdminEvent,
+  },
+  actions: {
+    /** Writes the setting back to the persisted memorialAdmin slice. */
+    persistSetting: (_, _params: PetAdminSetting) => undefined,
+    restoreSetting: assign(({ event }) =>
+      event.type === 'RESTORED' ? { ...event.setting, now: event.at } : {},
+    ),
+    startSetting: assign(({ event }) =>
+      event.type === 'SET'
+        ? {
+            targetMemorialPageEncodedId: event.targetMemorialPageEncodedId,
+            expiresAt: event.at + PET_ADMIN_LIFETIME_MS,
+            completed: false,
+            now: event.at,
+          }
+        : {},
+    ),
+    markCompleted: assign({ completed: true }),
+    clearSetting: assign(emptyPetAdminSetting),
+  },
+  guards: {
+    restoredCompleted: ({ event }) => event.type === 'RESTORED' && event.setting.completed,
+    restoredActive: ({ event }) =>
+      event.type === 'RESTORED' && isPetAdminSettingActive(event.setting, event.at),
+  },
+  delays: {
+    untilExpiry: ({ context }) => Math.max(0, (context.expiresAt ?? context.now) - context.now),
+  },
+}).createMachine({
+  id: 'petAdmin',
+  context: { ...emptyPetAdminSetting, now: 0 },
+  initial: 'inactive',
+  on: {
+    SET: { target: '.active', actions: ['startSetting', persist] },
+    RESET: { target: '.inactive', actions: ['clearSetting', persist] },
+  },
+  states: {
+    inactive: {
+      on: {
+        // The persisted setting decides where the machine stands; an expired one is dropped.
+        RESTORED: [
+          { guard: 'restoredCompleted', target: 'completed', actions: 'restoreSetting' },
+          { guard: 'restoredActive', target: 'active', actions: 'restoreSetting' },
+          { actions: ['clearSetting', persist] },
+        ],
+      },
+    },
+    active: {
+      after: { untilExpiry: { target: 'inactive', actions: ['clearSetting', persist] } },
+      on: { COMPLETE: { target: 'completed', actions: ['markCompleted', persist] } },
+    },
+    completed: {},
+  },
+});

@@ -1,0 +1,94 @@
+import { createActor, SimulatedClock } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import {
+  PET_ADMIN_LIFETIME_MS,
+  emptyPetAdminSetting,
+  isPetAdminSettingActive,
+  petAdminMachine,
+  type PetAdminSetting,
+} from '../../src/machines/petAdmin';
+import { describeModel } from './modelTest';
+import { ownActions } from './navigationSupport';
+
+const T0 = Date.parse('2026-11-22T00:00:00Z');
+const HOUR = 60 * 60 * 1000;
+const stored = (fields: Partial<PetAdminSetting>): PetAdminSetting => ({
+  targetMemorialPageEncodedId: 'pet-link',
+  expiresAt: T0 + 2 * HOUR,
+  completed: false,
+  ...fields,
+});
+
+const persisted: PetAdminSetting[] = [];
+const machine = petAdminMachine.provide({
+  actions: { persistSetting: (_, setting) => void persisted.push(setting) },
+});
+
+describeModel('petAdmin', {
+  machine,
+  events: (snapshot) =>
+    [
+      ...(snapshot.matches('active') ? [{ type: 'xstate.after.untilExpiry.petAdmin.active' }] : []),
+      { type: 'RESTORED', setting: stored({}), at: T0 },
+      { type: 'RESTORED', setting: stored({ expiresAt: T0 - 1 }), at: T0 },
+      { type: 'RESTORED', setting: stored({ completed: true }), at: T0 },
+      { type: 'RESTORED', setting: emptyPetAdminSetting, at: T0 },
+      { type: 'SET', targetMemorialPageEncodedId: 'pet-link', at: T0 },
+      { type: 'COMPLETE' },
+      { type: 'RESET' },
+    ] as never,
+  states: {
+    inactive: ({ context }, { event, actions }) => {
+      expect(context).toMatchObject(emptyPetAdminSetting);
+      if (event?.type === 'RESET' || event?.type.startsWith('xstate.after')) {
+        expect(ownActions(actions)).toEqual(['persistSetting']);
+        expect(persisted.at(-1)).toEqual(emptyPetAdminSetting);
+      }
+    },
+    active: ({ context }, { event, actions }) => {
+      expect(context.targetMemorialPageEncodedId).toBe('pet-link');
+      expect(context.completed).toBe(false);
+      expect(isPetAdminSettingActive(context, context.now)).toBe(true);
+      if (event?.type === 'SET') {
+        expect(context.expiresAt).toBe(T0 + PET_ADMIN_LIFETIME_MS);
+        expect(ownActions(actions)).toEqual(['persistSetting']);
+        expect(persisted.at(-1)).toMatchObject({ expiresAt: T0 + PET_ADMIN_LIFETIME_MS });
+      }
+    },
+    completed: ({ context }, { event, actions }) => {
+      expect(context.completed).toBe(true);
+      expect(context.targetMemorialPageEncodedId).toBe('pet-link');
+      expect(isPetAdminSettingActive(context, context.now)).toBe(false);
+      if (event?.type === 'COMPLETE' && ownActions(actions).length > 0) {
+        expect(ownActions(actions)).toEqual(['persistSetting']);
+        expect(persisted.at(-1)?.completed).toBe(true);
+      }
+    },
+  },
+});
+
+describe('petAdmin expiry', () => {
+  const run = () => {
+    const clock = new SimulatedClock();
+    const actor = createActor(petAdminMachine, { clock }).start();
+    return { clock, actor };
+  };
+
+  it('ends exactly 24 hours after it was set', () => {
+    const { clock, actor } = run();
+    actor.send({ type: 'SET', targetMemorialPageEncodedId: 'pet-link', at: T0 });
+    clock.increment(PET_ADMIN_LIFETIME_MS - 1);
+    expect(actor.getSnapshot().value).toBe('active');
+    clock.increment(1);
+    expect(actor.getSnapshot().value).toBe('inactive');
+  });
+
+  it('keeps a restored setting only for the time it has left', () => {
+    const { clock, actor } = run();
+    actor.send({ type: 'RESTORED', setting: stored({}), at: T0 });
+    clock.increment(2 * HOUR - 1);
+    expect(actor.getSnapshot().value).toBe('active');
+    clock.increment(1);
+    expect(actor.getSnapshot().value).toBe('inactive');
+  });
+});
