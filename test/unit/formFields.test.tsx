@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ThemeProvider } from 'styled-components';
 import { describe, expect, it } from 'vitest';
 import {
@@ -27,8 +27,8 @@ const choices = [
 
 /** Renders a field kind as a screen does: the value held in state, changes written back. */
 function renderField<T>(
-  Field: (props: FieldProps<T>) => React.ReactNode,
-  initial: T,
+  Field: (props: FieldProps<T>) => ReactNode,
+  initial: NoInfer<T>,
   error?: string,
 ) {
   const seen: T[] = [];
