@@ -3,13 +3,13 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import fastifyHelmet from '@fastify/helmet';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
 import { systemClock, type Clock } from './domain/clock';
 import { installErrorHandling } from './http/errors';
+import { installResponseHeaders } from './http/securityHeaders';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
 import { fileRoutes } from './routes/files';
@@ -52,9 +52,6 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
 
   const clock = overrides.clock ?? systemClock(config.clockOffsetMs);
   const localStore = createLocalStore({
@@ -83,7 +80,7 @@ export async function buildApp(
 
   // Browsers fetch and upload S3 objects directly through presigned URLs.
   const objectStoreOrigins = s3Store ? [await s3Store.origin()] : [];
-  await app.register(fastifyHelmet, {
+  installResponseHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { connections, memorialPageMembers, memorialPages, users } from '../../server/db/schema';
 import type { Relationship } from '../../server/db/schema';
+import type { Database } from '../../server/db/database';
+import type { Clock } from '../../server/domain/clock';
 import type { TestApp } from './testApp';
 
 export interface TestMember {
@@ -12,12 +14,19 @@ export interface TestMember {
   token: string;
 }
 
+/** What createMember needs: a TestApp has it, and so has the bench's direct database access. */
+export interface MemberFactory {
+  ctx: { database: Pick<Database, 'db'> };
+  clock: Clock;
+  config: { authSecret: string };
+}
+
 /**
  * An active member with their own memorial page, written straight to the database so that
  * tests of other areas do not depend on the registration flow (which has its own tests).
  */
 export async function createMember(
-  t: TestApp,
+  t: MemberFactory,
   fields: Partial<typeof users.$inferInsert> = {},
 ): Promise<TestMember> {
   const db = t.ctx.database.db;

@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { BENCH_PORTS, createBenchSite, startServer, type RunningServer } from './server';
+import type { BenchModule, BenchOptions, BenchRow } from './types';
+
+const CONNECTIONS = 50;
+const WARM_UP_SECONDS = 2;
+const HEALTHZ_SHARE_TARGET = 0.8;
+const HEALTHZ_P99_LIMIT_MS = 20;
+
+interface Load {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Answers other than 2xx plus connection errors: a load figure only counts when this is 0. */
+  failures: number;
+}
+
+async function load(
+  url: string,
+  seconds: number,
+  headers: Record<string, string> = {},
+): Promise<Load> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** A warm-up run (JIT, connection pools), then the measured one. */
+async function measure(
+  url: string,
+  options: BenchOptions,
+  headers?: Record<string, string>,
+): Promise<Load> {
+  await load(url, WARM_UP_SECONDS, headers);
+  const result = await load(url, options.durationSeconds, headers);
+  options.log(
+    `${url}: ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.failures} failures`,
+  );
+  return result;
+}
+
+function loadRows(name: string, result: Load, p99Limit?: number): BenchRow[] {
+  const note = result.failures > 0 ? `${result.failures} failed requests` : undefined;
+  return [
+    { name: `${name} throughput`, value: result.requestsPerSecond, unit: 'req/s', note },
+    { name: `${name} p50`, value: result.p50, unit: 'ms' },
+    {
+      name: `${name} p99`,
+      value: result.p99,
+      unit: 'ms',
+      ...(p99Limit ? { target: `<= ${p99Limit} ms`, met: result.p99 <= p99Limit && !note } : {}),
+    },
+  ];
+}
+
+/** The exact answer the app gives to /healthz, less the headers node:http writes itself. */
+async function healthzAnswer(server: RunningServer) {
+  const response = await fetch(`${server.url}/healthz`);
+  const headers = Object.fromEntries(
+    [...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive'].includes(name)),
+  );
+  return { statusCode: response.status, headers, body: await response.text() };
+}
+
+async function startBareServer(answer: object): Promise<RunningServer> {
+  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['bench/bareServer.ts'], {
+    env: {
+      ...process.env,
+      BARE_PORT: String(BENCH_PORTS.bare),
+      BARE_RESPONSE: JSON.stringify(answer),
+    },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${BENCH_PORTS.bare}`;
+  const startedAt = performance.now();
+  while (
+    (await fetch(url).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200
+  ) {
+    if (child.exitCode !== null) throw new Error('the bare node:http server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return {
+    url,
+    readyMs: performance.now() - startedAt,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+async function benchDatabase(
+  kind: string,
+  postgresUrl: string | undefined,
+  options: BenchOptions,
+  bare: { load?: Load },
+): Promise<BenchRow[]> {
+  const site = await createBenchSite(postgresUrl);
+  const server = await startServer(site.env, BENCH_PORTS.app);
+  const rows: BenchRow[] = [];
+  try {
+    if (!bare.load) {
+      const bareServer = await startBareServer(await healthzAnswer(server));
+      try {
+        bare.load = await measure(bareServer.url, options);
+      } finally {
+        await bareServer.stop();
+      }
+      rows.push(...loadRows('GET /healthz, bare node:http (same bytes)', bare.load));
+    }
+    const healthz = await measure(`${server.url}/healthz`, options);
+    const share = healthz.requestsPerSecond / bare.load.requestsPerSecond;
+    rows.push(...loadRows(`GET /healthz (${kind})`, healthz, HEALTHZ_P99_LIMIT_MS), {
+      name: `GET /healthz (${kind}) vs bare node:http`,
+      value: share * 100,
+      unit: '%',
+      target: `>= ${HEALTHZ_SHARE_TARGET * 100} %`,
+      met: share >= HEALTHZ_SHARE_TARGET,
+    });
+
+    const read = `${server.url}/v1/user/${site.member.id}`;
+    const authorization = { authorization: `Bearer ${site.member.token}` };
+    const probe = await fetch(read, { headers: authorization });
+    if (probe.status === 200) {
+      rows.push(
+        ...loadRows(`GET /v1/user/{id} (${kind})`, await measure(read, options, authorization)),
+      );
+    } else {
+      rows.push({
+        name: `GET /v1/user/{id} (${kind})`,
+        value: undefined,
+        unit: 'req/s',
+        note: `not measured: it answered ${probe.status}`,
+      });
+    }
+  } finally {
+    await server.stop();
+    await site.remove();
+  }
+  return rows;
+}
+
+export const httpBench: BenchModule = {
+  title: 'http',
+  async run(options) {
+    const bare: { load?: Load } = {};
+    const rows = await benchDatabase('pglite', undefined, options, bare);
+    if (options.databaseUrl)
+      rows.push(...(await benchDatabase('postgres', options.databaseUrl, options, bare)));
+    return rows;
+  },
+};

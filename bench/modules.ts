@@ -1,0 +1,13 @@
+import { bundleBench } from './bundle';
+import { coldStartBench } from './coldStart';
+import { httpBench } from './http';
+import { lighthouseBench } from './lighthouse';
+import type { BenchModule } from './types';
+
+/** Every bench group, in the order they run and print. Later issues append theirs. */
+export const BENCH_MODULES: BenchModule[] = [
+  bundleBench,
+  coldStartBench,
+  httpBench,
+  lighthouseBench,
+];

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openDatabase, type DatabaseTarget } from '../server/db/database';
+import { migrate } from '../server/db/migrate';
+import { systemClock } from '../server/domain/clock';
+import { createMember, type TestMember } from '../test/support/members';
+import { createPostgresDatabase } from '../test/support/testDatabase';
+
+/** Ports of the bench's own servers (the foundation's range 4240-4249). */
+export const BENCH_PORTS = { coldStart: 4245, app: 4246, bare: 4247, lighthouse: 4248 } as const;
+
+const TSX = path.resolve('node_modules/.bin/tsx');
+
+/** A place for one production server's data: a DATA_DIR and, on PostgreSQL, a fresh database. */
+export interface BenchSite {
+  env: Record<string, string>;
+  /** A member written before the server starts, with a bearer token from the server's key. */
+  member: TestMember;
+  remove(): Promise<void>;
+}
+
+/**
+ * Creates a migrated database with one member, on PGlite in a new DATA_DIR or, given a
+ * PostgreSQL server URL, in a new database there. The server later started on it finds an
+ * existing DATA_DIR, as a restart would.
+ */
+export async function createBenchSite(postgresServerUrl?: string): Promise<BenchSite> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-bench-'));
+  const scratch = postgresServerUrl ? await createPostgresDatabase(postgresServerUrl) : undefined;
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    AUTH_SECRET: randomBytes(32).toString('base64'),
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+  };
+  const target: DatabaseTarget = scratch
+    ? { kind: 'postgres', url: scratch.url }
+    : { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') };
+  const database = await openDatabase(target);
+  await migrate(database);
+  const member = await createMember({
+    ctx: { database },
+    clock: systemClock(),
+    config: { authSecret: env.AUTH_SECRET! },
+  });
+  await database.close();
+  return {
+    env,
+    member,
+    remove: async () => {
+      await scratch?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RunningServer {
+  url: string;
+  /** Milliseconds from spawning `tsx server/main.ts` to the first 200 from /healthz. */
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `tsx server/main.ts` (what `npm start` runs) and polls /healthz until it answers 200.
+ * Its log goes to /dev/null: written, as in production, but not read.
+ */
+export async function startServer(
+  env: Record<string, string>,
+  port: number,
+): Promise<RunningServer> {
+  const startedAt = performance.now();
+  const child = spawn(TSX, ['server/main.ts'], {
+    env: { ...process.env, ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${stderr.trim()}`);
+    if (performance.now() - startedAt > 120_000) {
+      await stop();
+      throw new Error('server did not answer /healthz within 120 s');
+    }
+    const status = await fetch(`${url}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return { url, readyMs: performance.now() - startedAt, stop };
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
