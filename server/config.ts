@@ -28,6 +28,19 @@ export interface Config {
   runJobs: boolean;
   /** Sign-in attempts one client address may make per 15 minutes; 0 turns the limit off. */
   loginAttemptsPerClient: number;
+  /** Social-login providers with credentials set; each is offered only when listed here. */
+  oauthProviders: OAuthProviderConfig[];
+}
+
+export const OAUTH_PROVIDER_IDS = ['line', 'google', 'facebook', 'twitter'] as const;
+export type OAuthProviderId = (typeof OAUTH_PROVIDER_IDS)[number];
+
+export interface OAuthProviderConfig {
+  id: OAuthProviderId;
+  clientId: string;
+  clientSecret: string;
+  /** An OpenID Connect issuer replacing the provider's own endpoints (tests, proxies). */
+  issuer: string | undefined;
 }
 
 export interface S3Config {
@@ -80,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   const clockOffsetMs = parseClockOffset(env.CLOCK_OFFSET_MS, production, problems);
+  const oauthProviders = parseOAuthProviders(env, problems);
   const loginAttemptsPerClient = parseCount(
     'LOGIN_MAX_ATTEMPTS_PER_CLIENT',
     env.LOGIN_MAX_ATTEMPTS_PER_CLIENT,
@@ -113,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     clockOffsetMs,
     runJobs: env.RUN_JOBS !== 'false',
     loginAttemptsPerClient,
+    oauthProviders,
   };
 }
 
@@ -136,6 +151,27 @@ function parseClockOffset(
   if (!Number.isFinite(offset)) problems.push(`CLOCK_OFFSET_MS: "${raw}" is not a number`);
   else if (production) problems.push('CLOCK_OFFSET_MS: must not be set in production');
   return Number.isFinite(offset) ? offset : 0;
+}
+
+/** `<ID>_CLIENT_ID` and `<ID>_CLIENT_SECRET` (both or neither), `<ID>_ISSUER` optional. */
+function parseOAuthProviders(env: Env, problems: string[]): OAuthProviderConfig[] {
+  return OAUTH_PROVIDER_IDS.flatMap((id) => {
+    const prefix = id.toUpperCase();
+    const clientId = env[`${prefix}_CLIENT_ID`];
+    const clientSecret = env[`${prefix}_CLIENT_SECRET`];
+    if (!clientId && !clientSecret) return [];
+    if (!clientId || !clientSecret) {
+      problems.push(`${prefix}_CLIENT_ID, ${prefix}_CLIENT_SECRET: set both or neither`);
+      return [];
+    }
+    const issuer = optionalUrl(
+      `${prefix}_ISSUER`,
+      env[`${prefix}_ISSUER`],
+      ['http:', 'https:'],
+      problems,
+    );
+    return [{ id, clientId, clientSecret, issuer: issuer?.replace(/\/$/, '') }];
+  });
 }
 
 function parseCount(

@@ -24,42 +24,58 @@ export interface Session extends SessionData {
 /** As long as the refresh token it carries; each update starts the period again. */
 export const SESSION_TTL_MS = REFRESH_TOKEN_TTL_MS;
 
-/** Encrypts the session (A256GCM, a key of its own derived from AUTH_SECRET). */
-export async function sealSession(
-  data: SessionData,
+/** Encrypts `claims` (dir + A256GCM) with a key of its own for `purpose`, derived from AUTH_SECRET. */
+export async function sealCookieValue(
+  claims: Record<string, unknown>,
+  purpose: string,
+  ttlMs: number,
   authSecret: string,
   clock: Clock,
 ): Promise<{ value: string; expires: Date }> {
   const now = clock.now();
-  const expires = new Date(now.getTime() + SESSION_TTL_MS);
-  const value = await new EncryptJWT({ session: data })
+  const expires = new Date(now.getTime() + ttlMs);
+  const value = await new EncryptJWT(claims)
     .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
     .setIssuedAt(Math.floor(now.getTime() / 1000))
     .setExpirationTime(Math.floor(expires.getTime() / 1000))
-    .encrypt(signingKey(authSecret, 'session-cookie'));
+    .encrypt(signingKey(authSecret, purpose));
   return { value, expires };
 }
 
-/** The session of a cookie value, or undefined when it is absent, altered or expired. */
+/** The claims of a sealed value, or undefined when it is absent, altered or expired. */
+export async function openCookieValue(
+  value: string | undefined,
+  purpose: string,
+  authSecret: string,
+  clock: Clock,
+): Promise<(Record<string, unknown> & { exp: number }) | undefined> {
+  if (!value) return undefined;
+  try {
+    const { payload } = await jwtDecrypt(value, signingKey(authSecret, purpose), {
+      currentDate: clock.now(),
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+    });
+    return typeof payload.exp === 'number' ? { ...payload, exp: payload.exp } : undefined;
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError) return undefined;
+    throw error;
+  }
+}
+
+export function sealSession(data: SessionData, authSecret: string, clock: Clock) {
+  return sealCookieValue({ session: data }, 'session-cookie', SESSION_TTL_MS, authSecret, clock);
+}
+
 export async function openSession(
   value: string | undefined,
   authSecret: string,
   clock: Clock,
 ): Promise<Session | undefined> {
-  if (!value) return undefined;
-  try {
-    const { payload } = await jwtDecrypt(value, signingKey(authSecret, 'session-cookie'), {
-      currentDate: clock.now(),
-      keyManagementAlgorithms: ['dir'],
-      contentEncryptionAlgorithms: ['A256GCM'],
-    });
-    const data = payload.session as SessionData | undefined;
-    if (!data?.user?.id || typeof payload.exp !== 'number') return undefined;
-    return { ...data, expires: new Date(payload.exp * 1000) };
-  } catch (error) {
-    if (error instanceof joseErrors.JOSEError) return undefined;
-    throw error;
-  }
+  const claims = await openCookieValue(value, 'session-cookie', authSecret, clock);
+  const data = claims?.session as SessionData | undefined;
+  if (!claims || !data?.user?.id) return undefined;
+  return { ...data, expires: new Date(claims.exp * 1000) };
 }
 
 /**

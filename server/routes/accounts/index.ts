@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
+import { oauthRoutes } from '../auth/oauth';
 import { sessionRoutes } from '../auth/session';
+import { sessionKit } from '../auth/sessionKit';
 import { createAccountDeps } from './deps';
 import { accountV1Routes } from './v1';
 
@@ -12,5 +14,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const deps = createAccountDeps(ctx);
   app.addHook('onClose', () => deps.close());
   await accountV1Routes(app, ctx, deps);
-  await sessionRoutes(app, ctx, deps);
+  const kit = sessionKit(ctx);
+  await sessionRoutes(app, ctx, deps, kit);
+  await oauthRoutes(app, ctx, deps, kit);
 }

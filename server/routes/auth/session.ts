@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -6,32 +6,16 @@ import { verifyAccessToken } from '../../domain/accessTokens';
 import type { AccountDeps } from '../../domain/accounts/deps';
 import { logIn } from '../../domain/accounts/login';
 import { revokeFamilyOf } from '../../domain/accounts/refreshTokens';
-import {
-  csrfMatches,
-  csrfTokenOf,
-  newCsrfCookie,
-  openSession,
-  sealSession,
-  type Session,
-  type SessionData,
-} from '../../domain/accounts/sessionCookie';
+import { csrfTokenOf, newCsrfCookie, type Session } from '../../domain/accounts/sessionCookie';
 import { ApiError } from '../../http/errors';
+import { callbackForm, type SessionKit } from './sessionKit';
 
 /** The reasons a credentials sign-in fails, as the `code` of the error URL (client texts). */
 const SIGN_IN_FAILURES = ['invalid_credentials', 'too_many_attempts', 'account_locked'] as const;
 
-const formFlag = z.string().max(10).optional();
-const credentialsForm = z.object({
-  csrfToken: z.string().max(200).optional(),
+const credentialsForm = callbackForm.extend({
   username: z.string().max(1000).optional(),
   password: z.string().max(1000).optional(),
-  callbackUrl: z.string().max(2000).optional(),
-  json: formFlag,
-});
-const signOutForm = z.object({
-  csrfToken: z.string().max(200).optional(),
-  callbackUrl: z.string().max(2000).optional(),
-  json: formFlag,
 });
 const sessionUpdate = z.object({
   csrfToken: z.string().max(200).optional(),
@@ -54,47 +38,11 @@ export async function sessionRoutes(
   scope: FastifyInstance,
   ctx: AppContext,
   deps: AccountDeps,
+  kit: SessionKit,
 ): Promise<void> {
   const app = scope.withTypeProvider<ZodTypeProvider>();
-  const { publicUrl, authSecret } = ctx.config;
-  const origin = new URL(publicUrl).origin;
-  const secure = publicUrl.startsWith('https:');
-  // Browsers accept the __Secure- prefix only on Secure cookies.
-  const cookiePrefix = secure ? '__Secure-' : '';
-  const SESSION_COOKIE = `${cookiePrefix}shinobu.session-token`;
-  const CSRF_COOKIE = `${cookiePrefix}shinobu.csrf-token`;
-  const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
-
-  /** A same-origin callback URL made absolute; anything else is refused. */
-  function checkedCallbackUrl(raw: string | undefined): string {
-    if (raw === undefined || raw === '') return publicUrl;
-    let url: URL | undefined;
-    try {
-      url = new URL(raw, publicUrl);
-    } catch {
-      url = undefined;
-    }
-    // Backslashes are read as slashes by browsers (`/\\evil.example`): refuse them outright.
-    if (!url || url.origin !== origin || raw.includes('\\')) {
-      throw new ApiError(400, 'INVALID_CALLBACK_URL_ERROR', 'callbackUrl must be on this site');
-    }
-    return url.toString();
-  }
-
-  function requireCsrf(request: FastifyRequest, submitted: string | undefined): void {
-    if (!csrfMatches(request.cookies[CSRF_COOKIE], submitted, authSecret)) {
-      throw new ApiError(403, 'MissingCSRF', 'csrf token missing or wrong');
-    }
-  }
-
-  const readSession = (request: FastifyRequest) =>
-    openSession(request.cookies[SESSION_COOKIE], authSecret, ctx.clock);
-
-  async function writeSession(reply: FastifyReply, data: SessionData): Promise<Session> {
-    const { value, expires } = await sealSession(data, authSecret, ctx.clock);
-    reply.setCookie(SESSION_COOKIE, value, { ...cookieOptions, expires });
-    return { ...data, expires };
-  }
+  const { publicUrl, authSecret, cookies, cookieOptions, checkedCallbackUrl, requireCsrf } = kit;
+  const { readSession, writeSession } = kit;
 
   const toWire = (session: Session) => ({
     user: { ...session.user, accessToken: session.accessToken, refreshToken: session.refreshToken },
@@ -104,24 +52,14 @@ export async function sessionRoutes(
   const sendNull = (reply: FastifyReply) => reply.type('application/json').send('null');
 
   app.get('/api/auth/csrf', async (request, reply) => {
-    let token = csrfTokenOf(request.cookies[CSRF_COOKIE], authSecret);
+    let token = csrfTokenOf(request.cookies[cookies.csrf], authSecret);
     if (!token) {
       const fresh = newCsrfCookie(authSecret);
       token = fresh.token;
-      reply.setCookie(CSRF_COOKIE, fresh.cookie, cookieOptions);
+      reply.setCookie(cookies.csrf, fresh.cookie, cookieOptions);
     }
     return { csrfToken: token };
   });
-
-  app.get('/api/auth/providers', async () => ({
-    credentials: {
-      id: 'credentials',
-      name: 'Credentials',
-      type: 'credentials',
-      signinUrl: `${publicUrl}/api/auth/signin/credentials`,
-      callbackUrl: `${publicUrl}/api/auth/callback/credentials`,
-    },
-  }));
 
   app.post(
     '/api/auth/callback/credentials',
@@ -188,26 +126,14 @@ export async function sessionRoutes(
     return toWire(updated);
   });
 
-  app.post('/api/auth/signout', { schema: { body: signOutForm } }, async (request, reply) => {
+  app.post('/api/auth/signout', { schema: { body: callbackForm } }, async (request, reply) => {
     const url = checkedCallbackUrl(request.body.callbackUrl);
     requireCsrf(request, request.body.csrfToken);
     const session = await readSession(request);
     if (session?.refreshToken) await revokeFamilyOf(deps.db, session.refreshToken, ctx.clock);
-    reply.clearCookie(SESSION_COOKIE, cookieOptions);
+    reply.clearCookie(cookies.session, cookieOptions);
     return { url };
   });
-
-  app.post(
-    '/api/auth/signin/:provider',
-    { schema: { body: signOutForm, params: z.object({ provider: z.string().max(50) }) } },
-    async (request) => {
-      const callbackUrl = checkedCallbackUrl(request.body.callbackUrl);
-      requireCsrf(request, request.body.csrfToken);
-      // No OAuth provider is configured in this build: every provider leads to the sign-in page.
-      const query = new URLSearchParams({ callbackUrl });
-      return { url: `${publicUrl}/api/auth/signin?${query.toString()}` };
-    },
-  );
 
   /** The protocol's own pages are the SPA's login screen. */
   const toLogin = (query: Record<string, string | undefined>) => {

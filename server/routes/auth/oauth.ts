@@ -1,0 +1,168 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import type { AccountDeps } from '../../domain/accounts/deps';
+import { logInWithIdentity } from '../../domain/accounts/login';
+import {
+  oauthClient,
+  type AuthorizationRequest,
+  type OAuthClient,
+} from '../../domain/accounts/oauth';
+import { issueProviderAssertion } from '../../domain/accounts/providerAssertion';
+import { identityLinked } from '../../domain/accounts/registration';
+import { openCookieValue, sealCookieValue } from '../../domain/accounts/sessionCookie';
+import { callbackForm, type SessionKit } from './sessionKit';
+
+/** Time allowed between leaving for the provider and coming back. */
+const ROUND_TRIP_MS = 10 * 60 * 1000;
+const STATE_PURPOSE = 'oauth-state';
+
+interface PendingSignIn extends AuthorizationRequest {
+  provider: string;
+  callbackUrl: string;
+}
+
+/**
+ * Social login (docs/accounts.md, "Social login"): the providers list, the start of a sign-in
+ * at a provider and the provider's redirect back. A known identity signs straight in; a new
+ * one goes to the external-provider registration with the provider's profile.
+ */
+export async function oauthRoutes(
+  scope: FastifyInstance,
+  ctx: AppContext,
+  deps: AccountDeps,
+  kit: SessionKit,
+): Promise<void> {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const { publicUrl, authSecret } = kit;
+  const clients = new Map<string, OAuthClient>(
+    ctx.config.oauthProviders.map((config) => [
+      config.id,
+      oauthClient(config, `${publicUrl}/api/auth/callback/${config.id}`, ctx.clock),
+    ]),
+  );
+  const stateCookie = { ...kit.cookieOptions, path: '/api/auth' };
+
+  app.get('/api/auth/providers', async () => {
+    const providers: Record<string, unknown> = {
+      credentials: {
+        id: 'credentials',
+        name: 'Credentials',
+        type: 'credentials',
+        signinUrl: `${publicUrl}/api/auth/signin/credentials`,
+        callbackUrl: `${publicUrl}/api/auth/callback/credentials`,
+      },
+    };
+    for (const client of clients.values()) {
+      providers[client.id] = {
+        id: client.id,
+        name: client.name,
+        type: 'oauth',
+        signinUrl: `${publicUrl}/api/auth/signin/${client.id}`,
+        callbackUrl: `${publicUrl}/api/auth/callback/${client.id}`,
+      };
+    }
+    return providers;
+  });
+
+  app.post(
+    '/api/auth/signin/:provider',
+    { schema: { body: callbackForm, params: z.object({ provider: z.string().max(50) }) } },
+    async (request, reply) => {
+      const callbackUrl = kit.checkedCallbackUrl(request.body.callbackUrl);
+      kit.requireCsrf(request, request.body.csrfToken);
+      const client = clients.get(request.params.provider);
+      if (!client) {
+        return { url: `${publicUrl}/api/auth/signin?${new URLSearchParams({ callbackUrl })}` };
+      }
+      const { url, request: pending } = await client.authorize();
+      const claims: PendingSignIn = { ...pending, provider: client.id, callbackUrl };
+      const sealed = await sealCookieValue(
+        { ...claims },
+        STATE_PURPOSE,
+        ROUND_TRIP_MS,
+        authSecret,
+        ctx.clock,
+      );
+      reply.setCookie(kit.cookies.oauthState, sealed.value, {
+        ...stateCookie,
+        expires: sealed.expires,
+      });
+      return { url };
+    },
+  );
+
+  /** Every failure of the round trip ends on the login screen with the external-provider text. */
+  const failed = (reply: FastifyReply) => reply.redirect('/login?error=OAuthCallback');
+
+  app.get(
+    '/api/auth/callback/:provider',
+    {
+      schema: {
+        params: z.object({ provider: z.string().max(50) }),
+        querystring: z.object({
+          code: z.string().max(2000).optional(),
+          state: z.string().max(200).optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const client = clients.get(request.params.provider);
+      const claims = await openCookieValue(
+        request.cookies[kit.cookies.oauthState],
+        STATE_PURPOSE,
+        authSecret,
+        ctx.clock,
+      );
+      reply.clearCookie(kit.cookies.oauthState, stateCookie);
+      const pending = claims as unknown as PendingSignIn | undefined;
+      const { code, state } = request.query;
+      if (
+        !client ||
+        !pending ||
+        pending.provider !== client.id ||
+        !code ||
+        state !== pending.state
+      ) {
+        return failed(reply);
+      }
+      let profile;
+      try {
+        profile = await client.complete(code, pending);
+      } catch (error) {
+        request.log.warn({ err: error, provider: client.id }, 'social sign-in failed');
+        return failed(reply);
+      }
+      const identity = { provider: profile.provider, providerUserId: profile.providerUserId };
+      if (await identityLinked(deps, identity.provider, identity.providerUserId)) {
+        try {
+          const result = await logInWithIdentity(deps, identity);
+          await kit.writeSession(reply, {
+            user: {
+              id: result.userId,
+              username: result.username,
+              memorialPageId: result.memorialPageId,
+              iconUrl: result.userIconUrl,
+            },
+            accessToken: result.accessToken,
+            refreshToken: result.refreshToken,
+          });
+          return reply.redirect(pending.callbackUrl);
+        } catch {
+          return failed(reply);
+        }
+      }
+      // First sign-in: the registration screen, prefilled. The fragment never reaches a server log.
+      const assertion = await issueProviderAssertion(identity, authSecret, ctx.clock);
+      const fragment = new URLSearchParams({
+        assertion,
+        provider_user_id: identity.providerUserId,
+        ...(profile.email ? { email: profile.email } : {}),
+        ...(profile.name ? { name: profile.name } : {}),
+      });
+      const query = new URLSearchParams({ register: 'true', provider: identity.provider });
+      return reply.redirect(`${publicUrl}/register-top?${query}#${fragment}`);
+    },
+  );
+}

@@ -1,0 +1,76 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import {
+  csrfMatches,
+  openSession,
+  sealSession,
+  type Session,
+  type SessionData,
+} from '../../domain/accounts/sessionCookie';
+import { ApiError } from '../../http/errors';
+
+/** The form fields every session-layer POST carries (`json` is the protocol's answer flag). */
+export const callbackForm = z.object({
+  csrfToken: z.string().max(200).optional(),
+  callbackUrl: z.string().max(2000).optional(),
+  json: z.string().max(10).optional(),
+});
+
+/**
+ * What every session-layer route shares: cookie names and flags, the CSRF double-submit check,
+ * the same-origin check of callback URLs, and reading and writing the session cookie.
+ */
+export function sessionKit(ctx: AppContext) {
+  const { publicUrl, authSecret } = ctx.config;
+  const origin = new URL(publicUrl).origin;
+  const secure = publicUrl.startsWith('https:');
+  // Browsers accept the __Secure- prefix only on Secure cookies.
+  const prefix = secure ? '__Secure-' : '';
+  const cookies = {
+    session: `${prefix}shinobu.session-token`,
+    csrf: `${prefix}shinobu.csrf-token`,
+    oauthState: `${prefix}shinobu.oauth-state`,
+  };
+  const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
+
+  return {
+    publicUrl,
+    authSecret,
+    cookies,
+    cookieOptions,
+
+    /** A same-origin callback URL made absolute; anything else is refused. */
+    checkedCallbackUrl(raw: string | undefined): string {
+      if (raw === undefined || raw === '') return publicUrl;
+      let url: URL | undefined;
+      try {
+        url = new URL(raw, publicUrl);
+      } catch {
+        url = undefined;
+      }
+      // Browsers read backslashes as slashes (`/\evil.example`): refuse them outright.
+      if (!url || url.origin !== origin || raw.includes('\\')) {
+        throw new ApiError(400, 'INVALID_CALLBACK_URL_ERROR', 'callbackUrl must be on this site');
+      }
+      return url.toString();
+    },
+
+    requireCsrf(request: FastifyRequest, submitted: string | undefined): void {
+      if (!csrfMatches(request.cookies[cookies.csrf], submitted, authSecret)) {
+        throw new ApiError(403, 'MissingCSRF', 'csrf token missing or wrong');
+      }
+    },
+
+    readSession: (request: FastifyRequest) =>
+      openSession(request.cookies[cookies.session], authSecret, ctx.clock),
+
+    async writeSession(reply: FastifyReply, data: SessionData): Promise<Session> {
+      const { value, expires } = await sealSession(data, authSecret, ctx.clock);
+      reply.setCookie(cookies.session, value, { ...cookieOptions, expires });
+      return { ...data, expires };
+    },
+  };
+}
+
+export type SessionKit = ReturnType<typeof sessionKit>;

@@ -1,0 +1,220 @@
+/**
+ * Social login end to end against a real OpenID Connect provider (oidc-provider) started here,
+ * configured as LINE through LINE_ISSUER. The test plays the browser: it follows the provider's
+ * redirects with the provider's cookies, and finishes the provider's login step for the
+ * account it chooses.
+ */
+import { createServer, type Server } from 'node:http';
+import { exportJWK, generateKeyPair } from 'jose';
+import Provider from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../support/testApp';
+import { lastActivationLink, newClient, registrationBody } from './accountsSupport';
+
+const ORIGIN = 'http://localhost:3000';
+const PORT = 4211 + (process.env.API_TEST_DATABASE === 'postgres' ? 1 : 0);
+const ISSUER = `http://127.0.0.1:${PORT}`;
+const CLIENT = { id: 'shinobu-line', secret: 'a-client-secret-for-the-local-provider' };
+
+/** Who the provider's login step signs in next. */
+let nextAccount = { sub: 'line-user-1', email: 'line.user@example.jp', name: 'Line User' };
+const accounts = new Map<string, typeof nextAccount>();
+
+let server: Server;
+let t: TestApp;
+
+beforeAll(async () => {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const provider = new Provider(ISSUER, {
+    clients: [
+      {
+        client_id: CLIENT.id,
+        client_secret: CLIENT.secret,
+        redirect_uris: [`${ORIGIN}/api/auth/callback/line`],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    jwks: {
+      keys: [{ ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' }],
+    },
+    cookies: { keys: ['local-provider-cookie-key'] },
+    claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
+    conformIdTokenClaims: false,
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 600,
+    },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    findAccount: async (_ctx, sub) => ({
+      accountId: sub,
+      claims: async () => ({ ...accounts.get(sub)!, sub }),
+    }),
+  });
+  const callback = provider.callback();
+  server = createServer((req, res) => {
+    if (!req.url?.startsWith('/interaction/')) return void callback(req, res);
+    // The provider's login and consent step, finished for `nextAccount`.
+    void (async () => {
+      const details = await provider.interactionDetails(req, res);
+      accounts.set(nextAccount.sub, nextAccount);
+      const grant = new provider.Grant({
+        accountId: nextAccount.sub,
+        clientId: String(details.params.client_id),
+      });
+      grant.addOIDCScope('openid profile email');
+      const grantId = await grant.save();
+      await provider.interactionFinished(req, res, {
+        login: { accountId: nextAccount.sub },
+        consent: { grantId },
+      });
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(PORT, '127.0.0.1', resolve));
+  t = await createTestApp({
+    LINE_CLIENT_ID: CLIENT.id,
+    LINE_CLIENT_SECRET: CLIENT.secret,
+    LINE_ISSUER: ISSUER,
+  });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+/** Cookies by name, as a browser keeps them per site. */
+type Jar = Map<string, string>;
+
+function keep(jar: Jar, setCookie: string[] | string | undefined) {
+  for (const line of [setCookie ?? []].flat()) {
+    const [pair = ''] = line.split(';');
+    const index = pair.indexOf('=');
+    const name = pair.slice(0, index);
+    const value = pair.slice(index + 1);
+    if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) jar.delete(name);
+    else jar.set(name, value);
+  }
+}
+const cookieHeader = (jar: Jar) => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+
+/** Signs in at the provider and answers the app's callback response. */
+async function roundTrip(app: Jar, callbackUrl = '/dashboard') {
+  const client = newClient();
+  const inject = async (method: 'GET' | 'POST', url: string, form?: Record<string, string>) => {
+    const response = await t.app.inject({
+      method,
+      url,
+      remoteAddress: client,
+      headers: {
+        cookie: cookieHeader(app),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
+    });
+    keep(app, response.headers['set-cookie']);
+    return response;
+  };
+  const csrfToken = (await inject('GET', '/api/auth/csrf')).json().csrfToken;
+  const started = await inject('POST', '/api/auth/signin/line', {
+    csrfToken,
+    callbackUrl,
+    json: 'true',
+  });
+  expect(started.statusCode).toBe(200);
+  let location: string = started.json().url;
+  expect(location.startsWith(`${ISSUER}/`)).toBe(true);
+
+  const providerJar: Jar = new Map();
+  while (location.startsWith(ISSUER) || location.startsWith('/')) {
+    const response = await fetch(new URL(location, ISSUER), {
+      redirect: 'manual',
+      headers: { cookie: cookieHeader(providerJar) },
+    });
+    keep(providerJar, response.headers.getSetCookie());
+    expect([302, 303], await response.clone().text()).toContain(response.status);
+    location = response.headers.get('location')!;
+  }
+  expect(location.startsWith(`${ORIGIN}/api/auth/callback/line?`)).toBe(true);
+  const back = new URL(location);
+  return inject('GET', back.pathname + back.search);
+}
+
+describe('social login with a local OpenID Connect provider', () => {
+  it('lists the configured provider', async () => {
+    const providers = (await t.request({ method: 'GET', url: '/api/auth/providers' })).json();
+    expect(providers.line).toEqual({
+      id: 'line',
+      name: 'LINE',
+      type: 'oauth',
+      signinUrl: `${ORIGIN}/api/auth/signin/line`,
+      callbackUrl: `${ORIGIN}/api/auth/callback/line`,
+    });
+    expect(providers.google).toBeUndefined();
+  });
+
+  it('sends a first sign-in to registration prefilled, then signs the member straight in', async () => {
+    nextAccount = { sub: 'line-user-1', email: 'line.user@example.jp', name: 'Line User' };
+    const jar: Jar = new Map();
+    const first = await roundTrip(jar);
+    expect(first.statusCode).toBe(302);
+    const registration = new URL(first.headers.location as string);
+    expect(registration.origin + registration.pathname).toBe(`${ORIGIN}/register-top`);
+    expect(registration.searchParams.get('provider')).toBe('line');
+    const prefill = new URLSearchParams(registration.hash.slice(1));
+    expect(prefill.get('email')).toBe('line.user@example.jp');
+    expect(prefill.get('name')).toBe('Line User');
+    expect(prefill.get('provider_user_id')).toBe('line-user-1');
+    expect([...jar.keys()].some((name) => name.includes('session-token'))).toBe(false);
+
+    const userRequest = registrationBody({ email: prefill.get('email'), password: undefined });
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/user/create_user_with_external_provider',
+      body: {
+        user_request: userRequest,
+        provider_request: {
+          provider_name: 'line',
+          provider_user_id: prefill.get('provider_user_id'),
+          access_token: prefill.get('assertion'),
+          expired_date: null,
+        },
+      },
+    });
+    expect(created.statusCode).toBe(202);
+    const { token, email } = lastActivationLink(t);
+    const activated = await t.request({
+      method: 'GET',
+      url: `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(email)}`,
+    });
+    expect(activated.statusCode).toBe(200);
+
+    const later = await roundTrip(jar, '/memory/top/me');
+    expect(later.statusCode).toBe(302);
+    expect(later.headers.location).toBe(`${ORIGIN}/memory/top/me`);
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      headers: { cookie: cookieHeader(jar) },
+    });
+    expect(session.json().user.id).toBe(activated.json().userId);
+  });
+
+  it('refuses a callback whose state does not match the round trip it started', async () => {
+    nextAccount = { sub: 'line-user-2', email: 'second@example.jp', name: 'Second' };
+    const jar: Jar = new Map();
+    const csrf = await t.app.inject({ method: 'GET', url: '/api/auth/csrf' });
+    keep(jar, csrf.headers['set-cookie']);
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/callback/line?code=stolen&state=guessed',
+      headers: { cookie: cookieHeader(jar) },
+    });
+    expect(forged.statusCode).toBe(302);
+    expect(forged.headers.location).toBe('/login?error=OAuthCallback');
+  });
+});
