@@ -1,33 +1,32 @@
-import { useMemo } from 'react';
+import { AxiosError } from 'axios';
 import { Outlet } from 'react-router';
+import { http } from '../../services/http';
 import { useSession } from '../../services/session/useSession';
 import { ApiStatusError, type ApiGet } from '../ui/apiGet';
 import { ShellChromeProvider } from './chrome';
 import { ShellFrame } from './ShellFrame';
 
-/** A GET of the product API with the session's bearer token. */
-function bearerApiGet(accessToken: () => string | undefined): ApiGet {
-  return async (path) => {
-    const token = accessToken();
-    const response = await fetch(path, {
-      headers: {
-        accept: 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-    });
-    if (!response.ok) throw new ApiStatusError(response.status, path);
-    return response.json();
-  };
-}
+/**
+ * A GET of the product API through the app's HTTP client (bearer token, one refresh on a
+ * 401, camelCase answers); a refused call becomes an ApiStatusError with its status.
+ */
+const httpApiGet: ApiGet = async (path) => {
+  try {
+    return (await http.get<unknown>(path)).data;
+  } catch (error) {
+    if (error instanceof AxiosError && error.response) {
+      throw new ApiStatusError(error.response.status, path);
+    }
+    throw error;
+  }
+};
 
 /** The layout route: every screen renders inside the app frame. */
 export function AppLayout() {
   const session = useSession();
-  const { accessToken } = session;
-  const apiGet = useMemo(() => bearerApiGet(accessToken), [accessToken]);
   return (
     <ShellChromeProvider>
-      <ShellFrame session={session} apiGet={apiGet}>
+      <ShellFrame session={session} apiGet={httpApiGet}>
         <Outlet />
       </ShellFrame>
     </ShellChromeProvider>
