@@ -141,6 +141,16 @@ describe('POST /v1/user (registration)', () => {
     expect(response.statusCode).toBe(202);
     expect((await userByEmail(body.email))!.sexCode).toBe(9);
   });
+
+  it("refuses an icon name that is not of the upload signer's shape", async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/v1/user',
+      body: registrationBody({ user_icon_url: '../secrets.json' }),
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toEqual([{ field: 'user_icon_url', code: 'invalid' }]);
+  });
 });
 
 describe('POST /v1/user/create_inflow_user', () => {

@@ -1,6 +1,8 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { nameReadingOf } from '../../../src/validation/nameReading';
 import { externalIdentities, memorialPageMembers, memorialPages, users } from '../../db/schema';
+import { invalid } from '../../http/errors';
+import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
 import { ACTIVATION_TTL_MS, activationLink, activationMail, alreadyRegisteredMail } from './mails';
@@ -51,6 +53,10 @@ async function emailTaken(deps: AccountDeps, email: string): Promise<boolean> {
  * caller cannot tell the two apart: both hash the password and send one mail.
  */
 export async function registerAccount(deps: AccountDeps, account: NewAccount): Promise<void> {
+  // Only a name of the shape the upload signer hands out; never a path of the caller's choosing.
+  if (account.iconName && !OBJECT_NAME_PATTERN.test(account.iconName)) {
+    throw invalid([{ field: 'user_icon_url', code: 'invalid' }]);
+  }
   const passwordHash = account.password ? await hashPassword(account.password) : null;
   if (await emailTaken(deps, account.email)) return mailAlreadyRegistered(deps, account.email);
   const now = deps.clock.now();
