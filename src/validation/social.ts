@@ -57,14 +57,15 @@ export const pagingSchema = z.object(pagingShape);
 /** Longest search text; names are far shorter, the cap bounds the work per query. */
 export const SEARCH_QUERY_MAX_LENGTH = 50;
 
-/** GET /v1/user_search */
+/** GET /v1/user_search: `cursor` is the `nextCursor` of the previous page, as it came. */
 export const userSearchSchema = z.object({
   q: z
     .string({ error: 'required' })
     .trim()
     .min(1, 'required')
     .max(SEARCH_QUERY_MAX_LENGTH, 'too_long'),
-  ...pagingShape,
+  cursor: z.string().max(1000, 'cursor_invalid').optional(),
+  per_page: pagingShape.per_page,
 });
 
 /**

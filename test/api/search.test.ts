@@ -72,7 +72,7 @@ async function search(q: string, extra = '') {
     token: searcher.token,
   });
   expect(response.statusCode).toBe(200);
-  return response.json() as { items: Found[]; page: number; perPage: number; hasMore: boolean };
+  return response.json() as { items: Found[]; nextCursor: string | null };
 }
 const idsFor = async (q: string) => (await search(q)).items.map((item) => item.userId);
 
@@ -90,7 +90,7 @@ describe('user search', () => {
     expect(await idsFor('smith')).toEqual([members.latin!.id]);
   });
 
-  it('matches part of a name, ranking a match at the start of the reading first', async () => {
+  it('matches part of a name: readings that start with it first, then the rest, in reading order', async () => {
     expect(await idsFor('やま')).toEqual([
       members.yamadaTaro!.id,
       members.yamadaHanako!.id,
@@ -185,16 +185,30 @@ describe('user search', () => {
     });
   });
 
-  it('pages the results', async () => {
-    const first = await search('やま', '&per_page=2');
-    expect(first).toMatchObject({ page: 1, perPage: 2, hasMore: true });
-    const second = await search('やま', '&per_page=2&page=2');
-    expect(second.hasMore).toBe(false);
-    expect([...first.items, ...second.items].map((item) => item.userId)).toEqual([
+  it('pages the results with a cursor, across the prefix and inner groups', async () => {
+    const first = await search('やま', '&per_page=1');
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await search('やま', `&per_page=1&cursor=${first.nextCursor}`);
+    const third = await search('やま', `&per_page=1&cursor=${second.nextCursor}`);
+    expect(third.nextCursor).toBeNull();
+    expect([...first.items, ...second.items, ...third.items].map((item) => item.userId)).toEqual([
       members.yamadaTaro!.id,
       members.yamadaHanako!.id,
       members.komiyama!.id,
     ]);
+    const twoAtOnce = await search('やま', '&per_page=2');
+    const rest = await search('やま', `&per_page=2&cursor=${twoAtOnce.nextCursor}`);
+    expect(rest).toMatchObject({ items: [{ userId: members.komiyama!.id }], nextCursor: null });
+  });
+
+  it('refuses a cursor it did not make', async () => {
+    const response = await t.request({
+      method: 'GET',
+      url: '/v1/user_search?q=a&cursor=bm90LWEtY3Vyc29y',
+      token: searcher.token,
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toEqual([{ field: 'cursor', code: 'cursor_invalid' }]);
   });
 
   it('refuses an empty or overlong query with 422 and needs a signed-in member', async () => {

@@ -24,7 +24,7 @@ export const notifications = pgTable(
   ],
 );
 
-/** Mirrors migrations/0050_social.sql: the 1- and 2-character grams user search looks up. */
+/** Mirrors migrations/0050_social.sql and 0051: the 1- and 2-character grams search looks up. */
 export const userSearchGrams = pgTable(
   'user_search_grams',
   {
@@ -32,6 +32,8 @@ export const userSearchGrams = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The member's name_reading (0051), so that a gram's rows read in reading order. */
+    reading: text('reading').notNull().default(''),
   },
   (table) => [primaryKey({ columns: [table.gram, table.userId] })],
 );

@@ -8,7 +8,7 @@ import {
   users,
 } from '../../db/schema';
 import { normalizeReading } from '../../../src/validation/nameReading';
-import { memberCardColumns, ownMemorialPage, type MemberCard } from './members';
+import { memberCards, type MemberCard } from './members';
 
 /** Where the searching member stands with a member found. */
 export type ConnectionState = 'connected' | 'request_sent' | 'request_received' | 'none';
@@ -31,66 +31,131 @@ export function queryGrams(reading: string): string[] {
   return [...grams];
 }
 
+/** Where a page of results ends: the group, then the reading and id of its last member. */
+export interface SearchCursor {
+  group: 'prefix' | 'inner';
+  reading: string;
+  userId: string;
+}
+
+interface Hit {
+  userId: string;
+  reading: string;
+}
+
 /**
  * Members whose name, written or read, contains `query` after both are normalised
- * (src/validation/nameReading.ts), most relevant first: an earlier match first (the reading
- * is stored kana first, so a match at the start of the family name's kana ranks highest),
- * then the shorter name (closer to a whole-name match), then the reading. Only active,
- * searchable members appear (the gram table holds no others); the searcher is left out.
+ * (src/validation/nameReading.ts). Members whose reading starts with the query (the family
+ * name's kana) come first, then every other match; each group in reading order (code
+ * points: the kana order of the syllabary). Only active, searchable members appear (the gram
+ * table and the prefix index hold no others); the searcher is left out. Pages continue from
+ * a cursor, so that no page sorts more than the rows it shows: see docs/social.md.
  */
 export async function searchMembers(
   db: Db,
   searcherId: string,
   query: string,
-  page: { page: number; perPage: number },
-): Promise<{ items: SearchResult[]; hasMore: boolean }> {
+  page: { cursor?: SearchCursor; limit: number },
+): Promise<{ items: SearchResult[]; nextCursor: SearchCursor | null }> {
   const reading = normalizeReading(query);
   const grams = queryGrams(reading);
-  if (grams.length === 0) return { items: [], hasMore: false };
+  if (grams.length === 0) return { items: [], nextCursor: null };
+  const { cursor, limit } = page;
 
-  const candidates = db
-    .select({ userId: userSearchGrams.userId })
-    .from(userSearchGrams)
-    .where(inArray(userSearchGrams.gram, grams))
-    .groupBy(userSearchGrams.userId)
-    .having(sql`count(*) = ${grams.length}`)
-    .as('candidates');
-  const position = sql<number>`strpos(${users.nameReading}, ${reading})`;
-  const rows = await db
-    .select(memberCardColumns)
-    .from(candidates)
-    .innerJoin(users, eq(users.id, candidates.userId))
-    .leftJoin(memorialPages, ownMemorialPage)
+  const hits: (Hit & { group: SearchCursor['group'] })[] = [];
+  if (!cursor || cursor.group === 'prefix') {
+    const prefix = await prefixMatches(db, searcherId, reading, cursor, limit + 1);
+    hits.push(...prefix.map((hit) => ({ ...hit, group: 'prefix' as const })));
+  }
+  if (hits.length <= limit) {
+    const after = cursor?.group === 'inner' ? cursor : undefined;
+    const gram = scanGram(grams);
+    const inner = await innerMatches(db, searcherId, reading, gram, after, limit + 1 - hits.length);
+    hits.push(...inner.map((hit) => ({ ...hit, group: 'inner' as const })));
+  }
+  const shown = hits.slice(0, limit);
+  const last = shown.at(-1);
+  const nextCursor =
+    hits.length > limit && last
+      ? { group: last.group, reading: last.reading, userId: last.userId }
+      : null;
+
+  const ids = shown.map((hit) => hit.userId);
+  const cards = await memberCards(db, ids);
+  const states = await connectionStates(db, searcherId, ids);
+  const items = ids.flatMap((id) => {
+    const card = cards.get(id);
+    if (!card) return [];
+    return [{ ...card, ...(states.get(id) ?? { connection: 'none' as const, requestId: null }) }];
+  });
+  return { items, nextCursor };
+}
+
+/** Readings starting with `reading`: a range scan of users_search_prefix_idx. */
+function prefixMatches(
+  db: Db,
+  searcherId: string,
+  reading: string,
+  after: SearchCursor | undefined,
+  limit: number,
+): Promise<Hit[]> {
+  const key = sql`${users.nameReading} COLLATE "C"`;
+  // Every reading that starts with `reading` lies in [reading, reading + U+10FFFF) in code
+  // point order. Spelt as a range (not LIKE) so that the index is used when the planner
+  // sees the query before its parameters.
+  const upper = `${reading}\u{10ffff}`;
+  return db
+    .select({ userId: users.id, reading: users.nameReading })
+    .from(users)
     .where(
       and(
-        sql`${position} > 0`,
-        eq(users.status, 'active'),
-        eq(users.searchable, true),
+        // Written out (not as parameters) so that the planner matches the partial index.
+        sql`${users.status} = 'active' AND ${users.searchable}`,
+        sql`${key} >= ${reading} AND ${key} < ${upper}`,
         ne(users.id, searcherId),
+        after
+          ? sql`(${key}, ${users.id}) > (${after.reading} COLLATE "C", ${after.userId})`
+          : undefined,
       ),
     )
-    .orderBy(
-      asc(position),
-      asc(sql`char_length(${users.nameReading})`),
-      asc(sql`${users.nameReading} COLLATE "C"`),
-      asc(users.id),
-    )
-    .limit(page.perPage + 1)
-    .offset((page.page - 1) * page.perPage);
+    .orderBy(asc(key), asc(users.id))
+    .limit(limit);
+}
 
-  const found = rows.slice(0, page.perPage);
-  const states = await connectionStates(
-    db,
-    searcherId,
-    found.map((row) => row.userId),
-  );
-  return {
-    items: found.map((row) => ({
-      ...row,
-      ...(states.get(row.userId) ?? { connection: 'none', requestId: null }),
-    })),
-    hasMore: rows.length > page.perPage,
-  };
+/** Matches anywhere but at the start, read from one gram's rows in reading order. */
+function innerMatches(
+  db: Db,
+  searcherId: string,
+  reading: string,
+  gram: string,
+  after: SearchCursor | undefined,
+  limit: number,
+): Promise<Hit[]> {
+  return db
+    .select({ userId: userSearchGrams.userId, reading: userSearchGrams.reading })
+    .from(userSearchGrams)
+    .where(
+      and(
+        eq(userSearchGrams.gram, gram),
+        sql`strpos(${userSearchGrams.reading}, ${reading}) > 1`,
+        ne(userSearchGrams.userId, searcherId),
+        after
+          ? sql`(${userSearchGrams.reading}, ${userSearchGrams.userId}) > (${after.reading}, ${after.userId})`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(userSearchGrams.reading), asc(userSearchGrams.userId))
+    .limit(limit);
+}
+
+/**
+ * The gram whose rows the inner scan reads. A gram with a character other than hiragana
+ * (kanji, latin) is far rarer among readings than a kana pair, so it is preferred; otherwise
+ * the first pair, which is as selective as any in a family or given name. (Counting each
+ * gram's rows to find the rarest cost more than it saved.)
+ */
+export function scanGram(grams: string[]): string {
+  return grams.find((gram) => /[^\u3040-\u309f]/u.test(gram)) ?? grams[0]!;
 }
 
 async function connectionStates(

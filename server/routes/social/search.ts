@@ -1,10 +1,31 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { userSearchSchema } from '../../../src/validation/social';
 import type { AppContext } from '../../context';
-import { searchMembers } from '../../domain/social/search';
+import { searchMembers, type SearchCursor } from '../../domain/social/search';
 import { currentUserId, requireUser } from '../../http/authenticate';
+import { invalid } from '../../http/errors';
 import { withIconUrls } from './cards';
+
+const cursorSchema = z.object({
+  group: z.enum(['prefix', 'inner']),
+  reading: z.string().max(500),
+  userId: z.uuid(),
+});
+
+/** The cursor travels as base64url JSON: opaque to the client, checked when it comes back. */
+function encodeCursor(cursor: SearchCursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+function decodeCursor(text: string): SearchCursor {
+  try {
+    return cursorSchema.parse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));
+  } catch {
+    throw invalid([{ field: 'cursor', code: 'cursor_invalid' }]);
+  }
+}
 
 /** ユーザー検索: members by name, written or read, whole or partial (docs/social.md). */
 export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -14,14 +35,19 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promi
       '/v1/user_search',
       { preHandler: requireUser(ctx), schema: { querystring: userSearchSchema } },
       async (request) => {
-        const { q, page, per_page: perPage } = request.query;
-        const { items, hasMore } = await searchMembers(ctx.database.db, currentUserId(request), q, {
-          page,
-          perPage,
-        });
+        const { q, cursor, per_page: perPage } = request.query;
+        const { items, nextCursor } = await searchMembers(
+          ctx.database.db,
+          currentUserId(request),
+          q,
+          { cursor: cursor ? decodeCursor(cursor) : undefined, limit: perPage },
+        );
         // Identity verification belongs to the death-detection area: until it records a
         // status, results carry no `certificated` flag and the avatar shows no badge.
-        return { items: await withIconUrls(ctx.store, items), page, perPage, hasMore };
+        return {
+          items: await withIconUrls(ctx.store, items),
+          nextCursor: nextCursor ? encodeCursor(nextCursor) : null,
+        };
       },
     );
 }
