@@ -1,12 +1,6 @@
 import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import {
-  connectionRequests,
-  connections,
-  memorialPages,
-  userSearchGrams,
-  users,
-} from '../../db/schema';
+import { connectionRequests, connections, userSearchGrams, users } from '../../db/schema';
 import { normalizeReading } from '../../../src/validation/nameReading';
 import { memberCards, type MemberCard } from './members';
 
