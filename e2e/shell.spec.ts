@@ -190,11 +190,19 @@ test.describe('app shell, logged out', () => {
     test(`every route passes axe at ${VIEWPORTS[viewport].width} px`, async ({ browser }) => {
       const context = await browser.newContext({ viewport: VIEWPORTS[viewport], bypassCSP: true });
       const page = await context.newPage();
+      const complaints: string[] = [];
+      page.on('console', (message) => {
+        // A visitor's member-only calls answer 401: the browser logs those loads itself.
+        if (message.text().startsWith('Failed to load resource')) return;
+        if (message.type() === 'error' || message.type() === 'warning')
+          complaints.push(`${message.type()}: ${message.text()}`);
+      });
       for (const path of ROUTES) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await test.step(path, () => expectNoSeriousA11yViolations(page));
       }
+      expect(complaints, 'console errors and warnings').toEqual([]);
       await context.close();
     });
   }

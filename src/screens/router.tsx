@@ -1,5 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from '../components/shell/AppLayout';
+import { RouteLoading } from '../components/shell/RouteLoading';
 import { comingSoon } from './comingSoon/lazyComingSoon';
 
 /**
@@ -11,6 +12,7 @@ import { comingSoon } from './comingSoon/lazyComingSoon';
 export const routes: RouteObject[] = [
   {
     Component: AppLayout,
+    HydrateFallback: RouteLoading,
     children: [
       { path: '/', lazy: () => import('./home/HomeScreen') },
       { path: '/dashboard', lazy: comingSoon('dashboard') },

@@ -229,6 +229,7 @@ tab-mourning = 偲ぶ
 tab-connection = つながり
 tab-notification = お知らせ
 banner-label = ログインと新規登録のご案内
+route-loading = 読み込んでいます…
 
 ## UI kit
 badge-unread = 未読 { $count } 件
