@@ -13,6 +13,8 @@ export interface AccountDeps {
   publicUrl: string;
   authSecret: string;
   throttle: LoginThrottle;
+  /** Where work finished after the answer reports its failures. */
+  log: { error(details: object, message: string): void };
 }
 
 /** Emails are compared and throttled trimmed and in lower case. */

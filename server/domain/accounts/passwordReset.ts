@@ -26,7 +26,10 @@ export async function requestPasswordReset(deps: AccountDeps, email: string): Pr
     PASSWORD_RESET_TTL_MS,
     deps.clock,
   );
-  await deps.mailer.send(passwordResetMail(user.email, passwordResetLink(deps.publicUrl, token)));
+  // Not awaited: a slow mail relay must not make a known address answer later than an unknown one.
+  deps.mailer
+    .send(passwordResetMail(user.email, passwordResetLink(deps.publicUrl, token)))
+    .catch((error: unknown) => deps.log.error({ err: error }, 'password reset mail failed'));
 }
 
 /**

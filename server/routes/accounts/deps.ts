@@ -26,6 +26,7 @@ export function createAccountDeps(ctx: AppContext): AccountDeps & { close(): Pro
       ...DEFAULT_LOGIN_THROTTLE,
       attemptsPerClient: ctx.config.loginAttemptsPerClient,
     }),
+    log: ctx.log,
     close: () => store.close(),
   };
 }
