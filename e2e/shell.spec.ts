@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { signUpAndSignIn } from './support/members';
+import { accessTokenOf, registerMember, signUpAndSignIn } from './support/members';
 import { VIEWPORTS, keepScreenshot } from './support/screens';
 
 /** Every route of the spec the shell frames (the auth screens are the accounts area's). */
@@ -300,6 +300,28 @@ test.describe('app shell, logged in', () => {
     await expect(page.getByRole('navigation', { name: 'タブメニュー' })).toHaveCount(0);
     await expect(burgerButton(page)).toHaveCount(0);
     await keepScreenshot(page, 'shell-member-inflow-mobile');
+    await context.close();
+  });
+
+  test('the unread badge counts a new connection request', async ({ browser, playwright }) => {
+    const { context, page, member } = await memberPage(browser, 'mobile', '/dashboard');
+    const tabs = page.getByRole('navigation', { name: 'タブメニュー' });
+    await expect(tabs).toBeVisible();
+    await expect(tabs.getByLabel(/^未読/)).toHaveCount(0);
+
+    const other = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+    const requester = await accessTokenOf(other, await registerMember(other));
+    const { userId } = await accessTokenOf(other, member);
+    const sent = await other.post('/v1/connection/requests', {
+      headers: { authorization: `Bearer ${requester.accessToken}` },
+      data: { to_user_id: userId, relationship: 'friend' },
+    });
+    expect(sent.status(), await sent.text()).toBe(201);
+    await other.dispose();
+
+    await page.reload();
+    await expect(tabs.getByLabel('未読 1 件')).toHaveText('1');
+    await keepScreenshot(page, 'shell-member-unread-mobile');
     await context.close();
   });
 });

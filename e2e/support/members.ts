@@ -42,11 +42,8 @@ function activationLink(email: string): URL {
   throw new Error(`no activation mail for ${email} in ${outbox}`);
 }
 
-/**
- * Registers a member through the real API, activates the account with the mailed link and
- * signs in through the session layer, so `request`'s browser context is logged in.
- */
-export async function signUpAndSignIn(request: APIRequestContext): Promise<E2eMember> {
+/** Registers a member through the real API and activates the account with the mailed link. */
+export async function registerMember(request: APIRequestContext): Promise<E2eMember> {
   const member = {
     email: `member-${randomUUID()}@example.jp`,
     password: 'a quiet morning by the sea',
@@ -69,13 +66,32 @@ export async function signUpAndSignIn(request: APIRequestContext): Promise<E2eMe
   expect(registered.status(), await registered.text()).toBe(202);
 
   await expect.poll(() => activationLink(member.email).href).toContain('/activate');
-  const link = activationLink(member.email);
-  const token = link.searchParams.get('token')!;
+  const token = activationLink(member.email).searchParams.get('token')!;
   const activated = await request.get(
     `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(member.email)}`,
   );
   expect(activated.status(), await activated.text()).toBe(200);
+  return member;
+}
 
+/** The member's access token for direct `/v1` calls (`POST /v1/login`). */
+export async function accessTokenOf(
+  request: APIRequestContext,
+  member: E2eMember,
+): Promise<{ userId: string; accessToken: string }> {
+  const response = await request.post('/v1/login', {
+    form: { username: member.email, password: member.password },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as { userId: string; accessToken: string };
+}
+
+/**
+ * Registers and activates a member, then signs in through the session layer, so that
+ * `request`'s browser context is logged in.
+ */
+export async function signUpAndSignIn(request: APIRequestContext): Promise<E2eMember> {
+  const member = await registerMember(request);
   const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as {
     csrfToken: string;
   };
