@@ -1,6 +1,7 @@
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../e2e/support/browser';
+import { ensureSpaBuild } from '../server/build';
 import { BENCH_PORTS, createBenchSite, startServer } from './server';
 import type { BenchModule, BenchRow } from './types';
 
@@ -17,6 +18,7 @@ const DEBUGGING_PORT = 4249;
 export const lighthouseBench: BenchModule = {
   title: 'lighthouse',
   async run({ log }) {
+    await ensureSpaBuild(log);
     const site = await createBenchSite();
     const server = await startServer(site.env, BENCH_PORTS.lighthouse);
     const browser = await chromium.launch({

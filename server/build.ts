@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { distDir, projectRoot } from './paths';
 
 const BUILD_INPUTS = ['src', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];
@@ -21,14 +22,51 @@ export function spaBuildIsStale(): boolean {
   return BUILD_INPUTS.some((input) => newestMtime(path.join(projectRoot, input)) > builtAt);
 }
 
+/**
+ * A production build of the SPA into outDir. Vite picks React's development build whenever
+ * NODE_ENV is set to anything but production (e2e and tests start the server with
+ * NODE_ENV=test), so NODE_ENV is production for the length of the build.
+ */
+export async function buildSpa(outDir: string = distDir): Promise<void> {
+  const { build } = await import('vite');
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      root: projectRoot,
+      configFile: path.join(projectRoot, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true },
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
+  precompress(outDir);
+}
+
+const COMPRESSIBLE = /\.(js|css|html|svg|json|ftl|txt)$/;
+
+/**
+ * Brotli and gzip copies of every text asset, made once at build time; the server sends the
+ * one the browser accepts (`preCompressed` in server/routes/spa.ts) without compressing per request.
+ */
+function precompress(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) precompress(file);
+    else if (COMPRESSIBLE.test(entry.name)) {
+      const content = readFileSync(file);
+      writeFileSync(`${file}.br`, brotliCompressSync(content));
+      writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+    }
+  }
+}
+
 /** Builds the SPA with Vite when it is missing or stale (vite is only needed when it is). */
 export async function ensureSpaBuild(log: (line: string) => void): Promise<void> {
   if (!spaBuildIsStale()) return;
   log('building the web app (dist/ is missing or older than its sources)...');
-  const { build } = await import('vite');
-  await build({
-    root: projectRoot,
-    configFile: path.join(projectRoot, 'vite.config.ts'),
-    logLevel: 'warn',
-  });
+  await buildSpa();
 }

@@ -24,6 +24,8 @@ export async function spaRoutes(
       root,
       wildcard: false,
       index: false,
+      // buildSpa() leaves .br and .gz copies of every text asset beside it.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
