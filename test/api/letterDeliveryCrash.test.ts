@@ -11,11 +11,11 @@ import {
   AUTH_SECRET,
   expectDeliveredExactlyOnce,
   ready,
-  seedDueLetters,
   startServer,
   waitFor,
   type ServerProcess,
 } from './letterDeliveryServers';
+import { seedDueLetters } from './letterDeliverySeed';
 
 const LETTERS = 2_000;
 const PORT = 4260;

@@ -10,11 +10,11 @@ import {
   expectDeliveredExactlyOnce,
   loggedDeliveries,
   ready,
-  seedDueLetters,
   startServer,
   waitFor,
   type ServerProcess,
 } from './letterDeliveryServers';
+import { seedDueLetters } from './letterDeliverySeed';
 
 const LETTERS = 6_000;
 const PORTS = [4261, 4262];

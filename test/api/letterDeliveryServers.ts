@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/database';
+import { rows } from './letterDeliverySeed';
 
 /**
  * Real Shinobu processes for the delivery tests that kill and multiply servers, stopped by
@@ -88,41 +89,6 @@ export const loggedDeliveries = (server: ServerProcess) =>
     (sum, line) => sum + (typeof line.delivered === 'number' ? line.delivered : 0),
     0,
   );
-
-/** The rows of a raw query (PGlite and node-postgres both answer `{ rows }`). */
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-/**
- * A writer, a reader and `count` letters from one to the other, all due at `dueAt`: written
- * with set-based SQL so that seeding thousands takes a moment.
- */
-export async function seedDueLetters(
-  db: Db,
-  count: number,
-  dueAt: Date,
-): Promise<{ readerId: string }> {
-  const ids = await rows<{ id: string }>(
-    db,
-    sql`
-    insert into users (email, username, last_name, first_name, status)
-    values ('writer@example.jp', 'writer', '佐藤', '花子', 'active'),
-           ('reader@example.jp', 'reader', '佐藤', '一郎', 'active')
-    returning id`,
-  );
-  const [writerId, readerId] = ids.map((row) => row.id) as [string, string];
-  await db.execute(sql`
-    with letters as (
-      insert into time_capsule_letters (sender_user_id, title, body, rule, send_at, due_at)
-      select ${writerId}, '手紙 ' || n, '本文 ' || n, 'date', ${dueAt}, ${dueAt}
-      from generate_series(1, ${count}) as n
-      returning id
-    )
-    insert into time_capsule_letter_recipients (letter_id, position, user_id)
-    select id, 0, ${readerId} from letters`);
-  return { readerId };
-}
 
 /** Every letter delivered, each exactly once, with one mail and one notification per delivery. */
 export async function expectDeliveredExactlyOnce(db: Db, count: number): Promise<void> {

@@ -202,103 +202,84 @@ export async function deleteLetter(db: Db, writerId: string, letterId: string): 
   });
 }
 
-/** Recipients' and admins' names for many letters at once, in their written order. */
-async function peopleOf(db: Db, letterIds: string[]) {
-  const receivers = new Map<string, PersonName[]>();
-  const admins = new Map<string, PersonName[]>();
-  if (letterIds.length === 0) return { receivers, admins };
-  const [recipientRows, adminRows] = await Promise.all([
-    db
-      .select({
-        letterId: timeCapsuleLetterRecipients.letterId,
-        firstName: sql<string>`coalesce(${users.firstName}, ${timeCapsuleLetterRecipients.firstName}, '')`,
-        lastName: sql<string>`coalesce(${users.lastName}, ${timeCapsuleLetterRecipients.lastName}, '')`,
-      })
-      .from(timeCapsuleLetterRecipients)
-      .leftJoin(users, eq(users.id, timeCapsuleLetterRecipients.userId))
-      .where(inArray(timeCapsuleLetterRecipients.letterId, letterIds))
-      .orderBy(timeCapsuleLetterRecipients.letterId, timeCapsuleLetterRecipients.position),
-    db
-      .select({
-        letterId: timeCapsuleLetterAdmins.letterId,
-        firstName: users.firstName,
-        lastName: users.lastName,
-      })
-      .from(timeCapsuleLetterAdmins)
-      .innerJoin(users, eq(users.id, timeCapsuleLetterAdmins.userId))
-      .where(inArray(timeCapsuleLetterAdmins.letterId, letterIds))
-      .orderBy(timeCapsuleLetterAdmins.letterId, timeCapsuleLetterAdmins.position),
-  ]);
-  for (const [rows, byLetter] of [
-    [recipientRows, receivers],
-    [adminRows, admins],
-  ] as const) {
-    for (const { letterId, ...name } of rows) {
-      const list = byLetter.get(letterId) ?? [];
-      list.push(name);
-      byLetter.set(letterId, list);
-    }
-  }
-  return { receivers, admins };
-}
+/*
+ * The names on an envelope come from correlated subqueries, so that a list of a thousand
+ * letters is one query: recipients (a member's current name, or the name written for someone
+ * not yet a member) and admins, each in the order the writer gave. They name the outer table
+ * `time_capsule_letters`, which every caller selects from without an alias.
+ */
+const receiverNames = sql<PersonName[]>`(
+  select coalesce(json_agg(json_build_object(
+    'firstName', coalesce(ru.first_name, r.first_name, ''),
+    'lastName', coalesce(ru.last_name, r.last_name, '')) order by r.position), '[]'::json)
+  from time_capsule_letter_recipients r left join users ru on ru.id = r.user_id
+  where r.letter_id = time_capsule_letters.id)`;
+const adminNames = sql<PersonName[]>`(
+  select coalesce(json_agg(json_build_object(
+    'firstName', au.first_name, 'lastName', au.last_name) order by a.position), '[]'::json)
+  from time_capsule_letter_admins a join users au on au.id = a.user_id
+  where a.letter_id = time_capsule_letters.id)`;
 
-type EnvelopeColumns = Pick<Letter, 'id' | 'title' | 'rule' | 'sendAt' | 'dueAt' | 'createdAt'>;
-
-export async function envelopes(db: Db, letters: EnvelopeColumns[]): Promise<LetterEnvelope[]> {
-  const { receivers, admins } = await peopleOf(
-    db,
-    letters.map((letter) => letter.id),
-  );
-  return letters.map((letter) => {
-    const letterReceivers = receivers.get(letter.id) ?? [];
-    const letterAdmins = admins.get(letter.id) ?? [];
-    return {
-      timeCapsuleLetterId: letter.id,
-      receiverFirstName: letterReceivers[0]?.firstName ?? '',
-      receiverLastName: letterReceivers[0]?.lastName ?? '',
-      receivers: letterReceivers,
-      title: letter.title,
-      sendDate: (letter.sendAt ?? letter.dueAt)?.toISOString() ?? null,
-      event: letter.rule === 'date' ? null : letter.rule,
-      createdAt: letter.createdAt.toISOString(),
-      adminFirstNames: letterAdmins.map((admin) => admin.firstName),
-      adminLastNames: letterAdmins.map((admin) => admin.lastName),
-    };
-  });
-}
-
-export const envelopeColumns = {
+const envelopeColumns = {
   id: timeCapsuleLetters.id,
   title: timeCapsuleLetters.title,
   rule: timeCapsuleLetters.rule,
   sendAt: timeCapsuleLetters.sendAt,
   dueAt: timeCapsuleLetters.dueAt,
   createdAt: timeCapsuleLetters.createdAt,
+  updatedAt: timeCapsuleLetters.updatedAt,
+  receivers: receiverNames,
+  admins: adminNames,
 };
+
+type EnvelopeRow = Pick<Letter, 'id' | 'title' | 'rule' | 'sendAt' | 'dueAt' | 'createdAt'> & {
+  receivers: PersonName[];
+  admins: PersonName[];
+};
+
+function toEnvelope(row: EnvelopeRow): LetterEnvelope {
+  return {
+    timeCapsuleLetterId: row.id,
+    receiverFirstName: row.receivers[0]?.firstName ?? '',
+    receiverLastName: row.receivers[0]?.lastName ?? '',
+    receivers: row.receivers,
+    title: row.title,
+    sendDate: (row.sendAt ?? row.dueAt)?.toISOString() ?? null,
+    event: row.rule === 'date' ? null : row.rule,
+    createdAt: row.createdAt.toISOString(),
+    adminFirstNames: row.admins.map((admin) => admin.firstName),
+    adminLastNames: row.admins.map((admin) => admin.lastName),
+  };
+}
+
+/** One letter's envelope (the letter exists). */
+export async function letterEnvelope(db: Db, letterId: string): Promise<LetterEnvelope> {
+  const [row] = await db
+    .select(envelopeColumns)
+    .from(timeCapsuleLetters)
+    .where(eq(timeCapsuleLetters.id, letterId));
+  return toEnvelope(row!);
+}
 
 /** GET /v1/time_capsule_letter/get_unsent_letters: the caller's letters not yet delivered. */
 export async function listUnsentLetters(db: Db, userId: string): Promise<UnsentLetter[]> {
-  const letters = await db
-    .select({ ...envelopeColumns, updatedAt: timeCapsuleLetters.updatedAt })
+  const rows = await db
+    .select(envelopeColumns)
     .from(timeCapsuleLetters)
     .where(and(eq(timeCapsuleLetters.senderUserId, userId), isNull(timeCapsuleLetters.deliveredAt)))
     .orderBy(desc(timeCapsuleLetters.updatedAt), asc(timeCapsuleLetters.id));
-  const list = await envelopes(db, letters);
-  return list.map((envelope, index) => ({
-    ...envelope,
-    updatedAt: letters[index]!.updatedAt.toISOString(),
-  }));
+  return rows.map((row) => ({ ...toEnvelope(row), updatedAt: row.updatedAt.toISOString() }));
 }
 
 /** GET /v1/time_capsule_letter/get_admin_letters: letters the caller manages, envelope only. */
 export async function listAdminLetters(db: Db, userId: string): Promise<LetterEnvelope[]> {
-  const letters = await db
+  const rows = await db
     .select(envelopeColumns)
     .from(timeCapsuleLetterAdmins)
     .innerJoin(timeCapsuleLetters, eq(timeCapsuleLetters.id, timeCapsuleLetterAdmins.letterId))
     .where(eq(timeCapsuleLetterAdmins.userId, userId))
     .orderBy(desc(timeCapsuleLetters.createdAt), asc(timeCapsuleLetters.id));
-  return envelopes(db, letters);
+  return rows.map(toEnvelope);
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 import { notFound } from '../../http/errors';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
-import { envelopes, type LetterEnvelope, type PersonName } from './letters';
+import { letterEnvelope, type LetterEnvelope, type PersonName } from './letters';
 
 type Letter = typeof timeCapsuleLetters.$inferSelect;
 
@@ -78,8 +78,8 @@ async function signedPhotos(store: ObjectStore, names: string[]): Promise<Letter
 }
 
 async function writerView(db: Db, store: ObjectStore, letter: Letter): Promise<WriterView> {
-  const [[envelope], recipients, admins, photos] = await Promise.all([
-    envelopes(db, [letter]),
+  const [envelope, recipients, admins, photos] = await Promise.all([
+    letterEnvelope(db, letter.id),
     db
       .select({
         userId: timeCapsuleLetterRecipients.userId,
@@ -105,7 +105,7 @@ async function writerView(db: Db, store: ObjectStore, letter: Letter): Promise<W
     signedPhotos(store, letter.photoNames),
   ]);
   return {
-    ...envelope!,
+    ...envelope,
     role: 'writer',
     body: letter.body,
     photos,
@@ -178,10 +178,10 @@ async function recipientView(
 }
 
 async function adminView(db: Db, store: ObjectStore, letter: Letter): Promise<AdminView> {
-  const [envelope] = await envelopes(db, [letter]);
+  const envelope = await letterEnvelope(db, letter.id);
   const delivered = letter.deliveredAt !== null;
   return {
-    ...envelope!,
+    ...envelope,
     role: 'admin',
     deliveredAt: letter.deliveredAt?.toISOString() ?? null,
     body: delivered ? letter.body : null,
