@@ -2,6 +2,7 @@ import { bundleBench } from './bundle';
 import { coldStartBench } from './coldStart';
 import { httpBench } from './http';
 import { lighthouseBench } from './lighthouse';
+import { timeCapsuleBench } from './timecapsule';
 import type { BenchModule } from './types';
 
 /** Every bench group, in the order they run and print. Later issues append theirs. */
@@ -10,4 +11,5 @@ export const BENCH_MODULES: BenchModule[] = [
   coldStartBench,
   httpBench,
   lighthouseBench,
+  timeCapsuleBench,
 ];
