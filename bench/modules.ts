@@ -2,6 +2,7 @@ import { bundleBench } from './bundle';
 import { coldStartBench } from './coldStart';
 import { httpBench } from './http';
 import { lighthouseBench } from './lighthouse';
+import { memorialBench } from './memorial';
 import { timeCapsuleBench } from './timecapsule';
 import type { BenchModule } from './types';
 
@@ -11,5 +12,6 @@ export const BENCH_MODULES: BenchModule[] = [
   coldStartBench,
   httpBench,
   lighthouseBench,
+  memorialBench,
   timeCapsuleBench,
 ];
