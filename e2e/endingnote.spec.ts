@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signUpAndSignIn } from './support/members';
 import { VIEWPORTS, keepScreenshot } from './support/screens';
@@ -11,9 +11,17 @@ const sectionLink = (page: Page, name: string) =>
 const warning = (page: Page) =>
   page.getByRole('dialog', { name: '保存されていない変更があります' });
 
+/** The signed-in member of a browser context: id and a bearer token for `/v1` calls. */
+async function sessionOf(request: APIRequestContext) {
+  const session = (await (await request.get('/api/auth/session')).json()) as {
+    user: { id: string; accessToken: string };
+  };
+  return { id: session.user.id, headers: { authorization: `Bearer ${session.user.accessToken}` } };
+}
+
 async function saveAndWait(page: Page) {
   await saveButton(page).click();
-  await expect(page.getByText('保存しました。')).toBeVisible();
+  await expect(page.getByText('保存しました。', { exact: true })).toBeVisible();
 }
 
 test('a member fills in every field kind, is warned before leaving, and keeps the note', async ({
@@ -21,10 +29,8 @@ test('a member fills in every field kind, is warned before leaving, and keeps th
 }) => {
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   await signUpAndSignIn(context.request);
-  const session = (await (await context.request.get('/api/auth/session')).json()) as {
-    user: { id: string };
-  };
-  const notePath = `/endingnote/${session.user.id}`;
+  const { id: userId } = await sessionOf(context.request);
+  const notePath = `/endingnote/${userId}`;
   const page = await context.newPage();
   await page.goto(notePath);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('エンディングノート');
@@ -94,10 +100,8 @@ test('a second tab saving the same section is refused and keeps what it typed', 
 }) => {
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
   await signUpAndSignIn(context.request);
-  const session = (await (await context.request.get('/api/auth/session')).json()) as {
-    user: { id: string };
-  };
-  const url = `/endingnote/${session.user.id}?section=message`;
+  const { id: userId } = await sessionOf(context.request);
+  const url = `/endingnote/${userId}?section=message`;
   const first = await context.newPage();
   const second = await context.newPage();
   await first.goto(url);
@@ -116,10 +120,66 @@ test('a second tab saving the same section is refused and keeps what it typed', 
 
   // The member chooses to keep what the second tab typed.
   await second.getByRole('button', { name: '入力した内容で上書き保存する' }).click();
-  await expect(second.getByText('保存しました。')).toBeVisible();
+  await expect(second.getByText('保存しました。', { exact: true })).toBeVisible();
   await first.reload();
   await expect(first.getByLabel('家族へのメッセージ')).toHaveValue(
     '二つ目のタブで書いた大切な文章',
   );
   await context.close();
+});
+
+test('a designated reader sees only the sections opened to them, read-only', async ({
+  browser,
+}) => {
+  const ownerContext = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  const readerContext = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  await signUpAndSignIn(ownerContext.request);
+  await signUpAndSignIn(readerContext.request);
+  const owner = await sessionOf(ownerContext.request);
+  const reader = await sessionOf(readerContext.request);
+
+  // The two become connections, and the owner designates the reader.
+  const requested = await ownerContext.request.post('/v1/connection/requests', {
+    headers: owner.headers,
+    data: { to_user_id: reader.id, relationship: 'family' },
+  });
+  expect(requested.status(), await requested.text()).toBe(201);
+  const { requestId } = (await requested.json()) as { requestId: string };
+  const accepted = await readerContext.request.post(`/v1/connection/requests/${requestId}/accept`, {
+    headers: reader.headers,
+    data: { relationship: 'family' },
+  });
+  expect(accepted.status(), await accepted.text()).toBe(204);
+
+  const page = await ownerContext.newPage();
+  await page.goto(`/endingnote/${owner.id}?section=message`);
+  await page.getByRole('group', { name: '見られる人' }).getByRole('checkbox').check();
+  await page.getByRole('button', { name: '見られる人を保存する' }).click();
+  await expect(page.getByText('見られる人を保存しました。')).toBeVisible();
+  await page.getByLabel('公開範囲').selectOption({ label: '指定したつながりの方（今から）' });
+  await expect(page.getByText('公開範囲を変更しました。')).toBeVisible();
+  await page.getByLabel('家族へのメッセージ').fill('いつもありがとう。');
+  await saveAndWait(page);
+  await page.goto(`/endingnote/${owner.id}?section=assets`);
+  await page.getByLabel('銀行口座（金融機関・支店・口座の種類）').fill('ゆうちょ銀行 記号 12345');
+  await saveAndWait(page);
+
+  const readerPage = await readerContext.newPage();
+  await readerPage.goto(`/endingnote/${owner.id}`);
+  await expect(readerPage.getByRole('heading', { level: 1 })).toHaveText(
+    '山田 花子 さんのエンディングノート',
+  );
+  const sections = readerPage.getByRole('navigation', { name: 'セクション' }).getByRole('link');
+  await expect(sections).toHaveCount(1);
+  await expect(readerPage.getByText('いつもありがとう。')).toBeVisible();
+  await expect(readerPage.getByRole('textbox')).toHaveCount(0);
+  await expect(readerPage.getByText('ゆうちょ銀行')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(readerPage);
+  await keepScreenshot(readerPage, 'endingnote-reader-mobile');
+
+  // What is not opened to the reader does not exist for them.
+  await readerPage.goto(`/endingnote/${owner.id}?section=assets`);
+  await expect(readerPage.getByText('ゆうちょ銀行')).toHaveCount(0);
+  await ownerContext.close();
+  await readerContext.close();
 });
