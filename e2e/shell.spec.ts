@@ -186,6 +186,21 @@ test.describe('app shell, logged out', () => {
     await context.close();
   });
 
+  test('the frame passes axe in the dark theme with the burger menu open', async ({ browser }) => {
+    const context = await browser.newContext({
+      viewport: VIEWPORTS.mobile,
+      colorScheme: 'dark',
+      bypassCSP: true,
+    });
+    const page = await context.newPage();
+    await page.goto('/');
+    await burgerButton(page).click();
+    await expect(burgerPanel(page)).toBeVisible();
+    await keepScreenshot(page, 'shell-guest-burger-dark-mobile');
+    await expectNoSeriousA11yViolations(page);
+    await context.close();
+  });
+
   for (const viewport of ['mobile', 'desktop'] as const) {
     test(`every route passes axe at ${VIEWPORTS[viewport].width} px`, async ({ browser }) => {
       const context = await browser.newContext({ viewport: VIEWPORTS[viewport], bypassCSP: true });
