@@ -15,6 +15,11 @@ export const routes: RouteObject[] = [
     HydrateFallback: RouteLoading,
     children: [
       { path: '/', lazy: () => import('./home/HomeScreen') },
+      { path: '/login', lazy: () => import('./login/LoginScreen') },
+      { path: '/logout', lazy: () => import('./login/LogoutScreen') },
+      { path: '/register-top', lazy: () => import('./registerTop/RegisterTopScreen') },
+      { path: '/activate', lazy: () => import('./activate/ActivateScreen') },
+      { path: '/password-reset', lazy: () => import('./passwordReset/PasswordResetScreen') },
       { path: '/dashboard', lazy: comingSoon('dashboard') },
       { path: '/mourning', lazy: comingSoon('mourning') },
       { path: '/memory/:id/mourning', lazy: comingSoon('memory-mourning') },

@@ -308,6 +308,8 @@ login-forgot-password = パスワードをお忘れの方はこちら
 login-no-account = アカウントをお持ちでない方
 login-register = 新規登録はこちら
 logout = ログアウト
+logout-question = ログアウトしますか？ 次回はメールアドレスとパスワードでログインしてください。
+logout-done = ログアウトしました。
 
 ## Registration
 register-title = 新規登録
@@ -356,6 +358,7 @@ activate-failed = ユーザーアクティベーションに失敗しました�
 activate-failed-hint = リンクの有効期限（24時間）が切れているか、すでに使われている可能性があります。もう一度ご登録いただくか、ログインをお試しください。
 activate-done = 登録が完了しました。
 activate-sign-in = 続けてパスワードを入力し、ログインしてください。
+activate-email = メールアドレス：{ $email }
 activate-missing-link = URLをご確認ください。
 
 ## Password reset

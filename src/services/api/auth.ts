@@ -19,7 +19,8 @@ export interface TokenPair {
 export interface RegistrationPayload {
   username: string;
   email: string;
-  password: string;
+  /** Optional only in the external-provider variant (the provider vouches for the person). */
+  password?: string;
   firstName: string;
   lastName: string;
   firstNameKana: string;

@@ -1,0 +1,92 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '../../components/ui/Button';
+import { useT } from '../../i18n/useT';
+import { useSession } from '../../services/session/useSession';
+import {
+  Actions,
+  AuthCard,
+  AuthPage,
+  EmailField,
+  FormMessage,
+  Links,
+  PasswordField,
+} from './authFormParts';
+import { failureFromQuery, SIGN_IN_FAILURE_TEXT } from './signInFailure';
+import { useSignInAndGo } from './useSignInAndGo';
+
+/** /login — email and password sign-in (spec §2, §5, §8). */
+export function Component() {
+  const t = useT();
+  const [search] = useSearchParams();
+  const { status } = useSession();
+  const { signInAndGo, goOn } = useSignInAndGo();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [failure, setFailure] = useState<string | null>(() => failureFromQuery(search));
+
+  // Already signed in (another tab, or back-navigation): go on at once.
+  useEffect(() => {
+    if (status === 'authenticated' && !submitting) goOn();
+  }, [status, submitting, goOn]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (email.trim() === '' || password === '') {
+      setFailure('login-required');
+      return;
+    }
+    setSubmitting(true);
+    setFailure(null);
+    // On success the screen is left; `submitting` stays set so that it is not left twice.
+    try {
+      const result = await signInAndGo({ username: email.trim(), password });
+      if (result.ok) return;
+      setFailure(SIGN_IN_FAILURE_TEXT[result.error ?? 'unexpected']);
+    } catch {
+      setFailure('error-unexpected');
+    }
+    setSubmitting(false);
+  };
+
+  return (
+    <AuthPage>
+      <h1>{t('login-title')}</h1>
+      <AuthCard>
+        <p>{t('login-lead')}</p>
+        {failure && <FormMessage>{t(failure)}</FormMessage>}
+        <form onSubmit={submit} noValidate>
+          <EmailField
+            id="login-email"
+            label={t('login-email')}
+            value={email}
+            onChange={setEmail}
+            autoComplete="username"
+            disabled={submitting}
+          />
+          <PasswordField
+            id="login-password"
+            label={t('login-password')}
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
+            disabled={submitting}
+          />
+          <Actions>
+            <Button type="submit" disabled={submitting}>
+              {t(submitting ? 'login-submitting' : 'login-submit')}
+            </Button>
+          </Actions>
+        </form>
+        <Links>
+          <Link to="/password-reset">{t('login-forgot-password')}</Link>
+          <span>
+            {t('login-no-account')}{' '}
+            <Link to="/register-top?register=true">{t('login-register')}</Link>
+          </span>
+        </Links>
+      </AuthCard>
+    </AuthPage>
+  );
+}

@@ -1,0 +1,123 @@
+import { useMachine } from '@xstate/react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { Button, ButtonLink } from '../../components/ui/Button';
+import { useT } from '../../i18n/useT';
+import { useSlice } from '../../services/clientState';
+import { Actions, AuthCard, AuthPage, FormMessage, Links } from '../login/authFormParts';
+import { RegistrationConfirm } from './RegistrationConfirm';
+import { RegistrationFields } from './RegistrationFields';
+import { liveRegistrationMachine, registrationSetupFromQuery } from './registrationSetup';
+
+/** /register-top — registration: input, confirm, submitting, mail sent (spec §2, §4). */
+export function Component() {
+  const t = useT();
+  const [search] = useSearchParams();
+  const memorialAdmin = useSlice('memorialAdmin');
+  const [snapshot, send] = useMachine(liveRegistrationMachine);
+  // The pet page being set up here counts while not completed and not expired (spec §4).
+  const [now] = useState(() => Date.now());
+  const pendingPetPageId =
+    !memorialAdmin.completed && (memorialAdmin.expiresAt ?? 0) > now
+      ? memorialAdmin.targetMemorialPageEncodedId
+      : null;
+
+  useEffect(() => {
+    send({ type: 'START', setup: registrationSetupFromQuery(search, pendingPetPageId) });
+  }, [search, pendingPetPageId, send]);
+
+  const { setup, form, errors } = snapshot.context;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    send({ type: 'SUBMIT' });
+  };
+
+  if (snapshot.matches('invalidUrl')) {
+    return (
+      <AuthPage>
+        <h1>{t('register-title')}</h1>
+        <FormMessage>{t('register-inflow-invalid')}</FormMessage>
+      </AuthPage>
+    );
+  }
+  if (snapshot.matches('mailSent')) {
+    return (
+      <AuthPage>
+        <h1>{t('register-mail-sent-title')}</h1>
+        <AuthCard>
+          <FormMessage kind="info">
+            {t('register-mail-sent-text', { email: form.email })}
+          </FormMessage>
+          <p>{t('register-mail-sent-note')}</p>
+          <ButtonLink to="/" $variant="secondary">
+            {t('register-to-top')}
+          </ButtonLink>
+        </AuthCard>
+      </AuthPage>
+    );
+  }
+  if (!setup) return null;
+
+  const lead =
+    setup.variant === 'external'
+      ? t('register-lead-external', { provider: setup.provider!.providerName })
+      : setup.mode === 'pet'
+        ? t('register-lead-pet')
+        : setup.mode === 'otherAdmin'
+          ? t('register-lead-other-admin')
+          : t('register-lead');
+  const confirming = !snapshot.matches('input');
+  const submitting = snapshot.matches('submitting');
+  const hasErrors = Object.values(errors).some(Boolean);
+
+  return (
+    <AuthPage>
+      <h1>{t(confirming ? 'register-confirm-title' : 'register-title')}</h1>
+      <AuthCard>
+        <p>{confirming ? t('register-confirm-lead') : lead}</p>
+        {snapshot.matches('failed') && <FormMessage>{t('register-failed')}</FormMessage>}
+        {hasErrors && !confirming && <FormMessage>{t('register-invalid')}</FormMessage>}
+        <form onSubmit={submit} noValidate>
+          {confirming ? (
+            <RegistrationConfirm form={form} variant={setup.variant} />
+          ) : (
+            <RegistrationFields
+              form={form}
+              errors={errors}
+              variant={setup.variant}
+              onEdit={(field, value) => send({ type: 'EDIT', field, value })}
+            />
+          )}
+          <Actions>
+            {confirming && (
+              <Button
+                type="button"
+                $variant="secondary"
+                disabled={submitting}
+                onClick={() => send({ type: 'BACK' })}
+              >
+                {t('register-back')}
+              </Button>
+            )}
+            <Button type="submit" disabled={submitting}>
+              {t(
+                submitting
+                  ? 'register-submitting'
+                  : confirming
+                    ? 'register-submit'
+                    : 'register-to-confirm',
+              )}
+            </Button>
+          </Actions>
+        </form>
+        {!confirming && (
+          <Links>
+            <span>
+              {t('register-have-account')} <Link to="/login">{t('register-login')}</Link>
+            </span>
+          </Links>
+        )}
+      </AuthCard>
+    </AuthPage>
+  );
+}

@@ -1,0 +1,66 @@
+import styled from 'styled-components';
+import { useT } from '../../i18n/useT';
+import type { RegistrationForm, RegistrationVariant } from '../../machines/registration';
+
+const List = styled.dl`
+  margin: 0 0 16px;
+  display: grid;
+  grid-template-columns: minmax(7em, auto) 1fr;
+  gap: 8px 12px;
+  dt {
+    font-weight: bold;
+  }
+  dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+`;
+
+const calendarDate = new Intl.DateTimeFormat('ja-JP', {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** A calendar date (YYYY-MM-DD, no time zone) as Japanese read it. */
+function formatBirthdate(value: string): string {
+  const [year, month, day] = value.split('-').map(Number);
+  if (!year || !month || !day) return value;
+  return calendarDate.format(Date.UTC(year, month - 1, day));
+}
+
+/** The confirm step: what will be sent, family name first (the password is not shown). */
+export function RegistrationConfirm({
+  form,
+  variant,
+}: {
+  form: RegistrationForm;
+  variant: RegistrationVariant;
+}) {
+  const t = useT();
+  const rows: [string, string][] = [
+    ['register-username', form.username],
+    ['register-email', form.email],
+    ...(variant === 'external'
+      ? []
+      : ([['register-password', t('register-password-masked')]] as [string, string][])),
+    ['register-last-name', form.lastName],
+    ['register-first-name', form.firstName],
+    ['register-last-name-kana', form.lastNameKana],
+    ['register-first-name-kana', form.firstNameKana],
+    ['register-address', form.address],
+    ['register-birthdate', formatBirthdate(form.birthdate)],
+    ['register-sex', form.sexCode ? t(`register-sex-${form.sexCode}`) : ''],
+  ];
+  return (
+    <List>
+      {rows.map(([label, value]) => (
+        <div key={label} style={{ display: 'contents' }}>
+          <dt>{t(label)}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </List>
+  );
+}

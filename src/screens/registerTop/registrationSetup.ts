@@ -1,0 +1,106 @@
+import { fromPromise } from 'xstate';
+import {
+  registrationMachine,
+  type ActivationLink,
+  type RegistrationSetup,
+  type RegistrationSubmission,
+} from '../../machines/registration';
+import { auth, type RegistrationRequest } from '../../services/api/auth';
+
+const truthy = (value: string | null) => value !== null && /^(true|1)$/i.test(value);
+
+/**
+ * What the registration URL says (spec §1, §2; docs/client-auth.md):
+ * - `inflow=True` or an `inflowId`: the partner-inflow variant (it needs the inflowId);
+ * - `provider`, `providerUserId` and `assertion` (set by the server after a first social
+ *   sign-in) with `email` and `name` to prefill: the external-provider variant;
+ * - `pet=true` (with `adminPetId`, else the pet page being set up in this browser) or
+ *   `otherAdmin=true`: the modes.
+ */
+export function registrationSetupFromQuery(
+  search: URLSearchParams,
+  pendingPetPageId: string | null,
+): RegistrationSetup {
+  const provider = search.get('provider');
+  const providerUserId = search.get('providerUserId');
+  const assertion = search.get('assertion');
+  const external = Boolean(provider && providerUserId && assertion);
+  const inflowId = search.get('inflowId');
+  const inflow = !external && (search.get('inflow')?.toLowerCase() === 'true' || inflowId !== null);
+  const mode = truthy(search.get('pet'))
+    ? 'pet'
+    : truthy(search.get('otherAdmin'))
+      ? 'otherAdmin'
+      : null;
+  return {
+    variant: external ? 'external' : inflow ? 'inflow' : 'standard',
+    mode,
+    inflowId: inflowId || null,
+    adminPetId: mode === 'pet' ? search.get('adminPetId') || pendingPetPageId : null,
+    provider: external
+      ? {
+          providerName: provider!,
+          providerUserId: providerUserId!,
+          accessToken: assertion!,
+          expiredDate: search.get('expiredDate'),
+        }
+      : null,
+    prefill: external
+      ? { email: search.get('email') ?? '', username: search.get('name') ?? '' }
+      : {},
+  };
+}
+
+/** The API request of a submitted registration form. */
+export function registrationRequestOf({
+  setup,
+  form,
+}: RegistrationSubmission): RegistrationRequest {
+  const user = {
+    username: form.username.trim(),
+    email: form.email.trim(),
+    password: form.password || undefined,
+    firstName: form.firstName.trim(),
+    lastName: form.lastName.trim(),
+    firstNameKana: form.firstNameKana.trim(),
+    lastNameKana: form.lastNameKana.trim(),
+    address: form.address,
+    birthdate: form.birthdate,
+    sexCode: Number(form.sexCode),
+    adminPetId: setup.adminPetId,
+  };
+  switch (setup.variant) {
+    case 'inflow':
+      return { variant: 'inflow', user, inflowId: setup.inflowId! };
+    case 'external':
+      return { variant: 'external', user, provider: setup.provider! };
+    case 'standard':
+      return { variant: 'standard', user };
+  }
+}
+
+/**
+ * Activation links are single use: one call per link and page, even when the chart is
+ * started twice (React's development double mount restarts running actors).
+ */
+const activations = new Map<string, Promise<void>>();
+
+function activateOnce({ token, email }: ActivationLink): Promise<void> {
+  const key = `${token}\n${email}`;
+  let activation = activations.get(key);
+  if (!activation) {
+    activation = auth.activate(token, email).then(() => undefined);
+    activations.set(key, activation);
+  }
+  return activation;
+}
+
+/** The registration chart with the real calls. */
+export const liveRegistrationMachine = registrationMachine.provide({
+  actors: {
+    register: fromPromise(({ input }: { input: RegistrationSubmission }) =>
+      auth.register(registrationRequestOf(input)),
+    ),
+    activate: fromPromise(({ input }: { input: ActivationLink }) => activateOnce(input)),
+  },
+});

@@ -1,0 +1,35 @@
+import { useCallback, useState } from 'react';
+import { showToast } from '../../components/ui/toast';
+import { useT } from '../../i18n/useT';
+import { auth } from '../api/auth';
+import { isQuietHttpError } from '../http';
+import { useSession } from './useSession';
+
+/** The local-storage flag of a first visit (spec §9), removed with the account. */
+export const FIRST_TIME_USER_KEY = 'isFirstTimeUser';
+
+/**
+ * Account deletion for the my page (spec §4, §8): DELETE /v1/user, then the user and the
+ * tokens are cleared (sign-out) and the isFirstTimeUser flag removed. A failure shows
+ * 「解約に失敗しました。」 and keeps everything as it was. Resolves true when deleted.
+ */
+export function useDeleteAccount(): { deleteAccount: () => Promise<boolean>; deleting: boolean } {
+  const t = useT();
+  const { signOut } = useSession();
+  const [deleting, setDeleting] = useState(false);
+  const deleteAccount = useCallback(async () => {
+    setDeleting(true);
+    try {
+      await auth.deleteAccount();
+    } catch (error) {
+      if (!isQuietHttpError(error)) void showToast(t('account-delete-failed'), 'error');
+      setDeleting(false);
+      return false;
+    }
+    localStorage.removeItem(FIRST_TIME_USER_KEY);
+    await signOut();
+    setDeleting(false);
+    return true;
+  }, [signOut, t]);
+  return { deleteAccount, deleting };
+}
