@@ -289,12 +289,19 @@ describe('album', () => {
     ]);
   });
 
-  it('uses one upload for one photo only', async () => {
+  it('uses one upload for one thing only', async () => {
     const name = await upload(t, await jpegPhoto(80, 80));
     expect((await addPhoto(name)).statusCode).toBe(201);
     expect((await addPhoto(name)).json().errors).toEqual([
       { field: 'image_name', code: 'image_already_used' },
     ]);
+    const inHistory = await t.request({
+      method: 'POST',
+      url: `/v1/history/memorial_page_id/${pageId}/history`,
+      token: owner.token,
+      body: { occurred_on: '2020-01-01', body: '同じ写真', image_name: name },
+    });
+    expect(inHistory.json().errors).toEqual([{ field: 'image_name', code: 'image_already_used' }]);
   });
 
   it('lists, reorders, edits and deletes photos', async () => {

@@ -10,6 +10,7 @@ import { invalid, notFound } from '../../http/errors';
 import { isUuid } from './access';
 import type { MemorialDeps } from './deps';
 import { deleteImage, registerUploadedImage } from './images';
+import { assertImageUnused } from './imageUse';
 import { viewUrl } from './viewUrls';
 
 export interface AlbumPhotoView {
@@ -67,6 +68,7 @@ export async function addPhoto(
   userId: string,
   input: z.infer<typeof albumPhotoCreateSchema>,
 ): Promise<AlbumPhotoView> {
+  await assertImageUnused(deps.db, input.image_name, 'image_name');
   const image = await registerUploadedImage(deps.store, input.image_name, 'image_name');
   const [row] = await deps.db
     .insert(albumPhotos)

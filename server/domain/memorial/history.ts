@@ -6,6 +6,7 @@ import { notFound } from '../../http/errors';
 import { isUuid } from './access';
 import type { MemorialDeps } from './deps';
 import { deleteImage, registerUploadedImage } from './images';
+import { assertImageUnused } from './imageUse';
 import { viewUrl } from './viewUrls';
 
 export interface HistoryEntryView {
@@ -51,6 +52,7 @@ export async function listHistory(deps: MemorialDeps, pageId: string): Promise<H
 }
 
 async function verifiedImage(deps: MemorialDeps, imageName: string) {
+  await assertImageUnused(deps.db, imageName, 'image_name');
   const image = await registerUploadedImage(deps.store, imageName, 'image_name');
   return { imageName: image.imageName, thumbnailName: image.thumbnailName };
 }

@@ -7,6 +7,7 @@ import type { PageAccess, PageRow } from './access';
 import { anniversariesOf, type Anniversary } from './anniversaries';
 import type { MemorialDeps } from './deps';
 import { registerUploadedImage } from './images';
+import { assertImageUnused } from './imageUse';
 import { viewUrl } from './viewUrls';
 import { flowerCount } from './mourning';
 
@@ -42,6 +43,7 @@ async function verifiedPhotoName(
   current: string | null,
 ) {
   if (!photoName || photoName === current) return photoName;
+  await assertImageUnused(deps.db, photoName, 'photo_name');
   return (await registerUploadedImage(deps.store, photoName, 'photo_name')).imageName;
 }
 
