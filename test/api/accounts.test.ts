@@ -103,6 +103,30 @@ describe('POST /v1/user (registration)', () => {
     expect(holders).toHaveLength(1);
   });
 
+  it('mails a fresh activation link when the address registered before but never activated', async () => {
+    const body = registrationBody();
+    await t.request({ method: 'POST', url: '/v1/user', body });
+    const first = lastActivationLink(t);
+    const again = await t.request({
+      method: 'POST',
+      url: '/v1/user',
+      body: { ...body, password: 'someone else typed this' },
+    });
+    expect(again.statusCode).toBe(202);
+    const second = lastActivationLink(t);
+    expect(second.token).not.toBe(first.token);
+    const activated = await t.request({
+      method: 'GET',
+      url: confirmUrl(second.token, second.email),
+    });
+    expect(activated.statusCode).toBe(200);
+    // The first registration's password stands; the second one's never took effect.
+    expect((await loginFrom(t, newClient(), body.email, body.password)).statusCode).toBe(200);
+    expect(
+      (await loginFrom(t, newClient(), body.email, 'someone else typed this')).statusCode,
+    ).toBe(401);
+  });
+
   it('answers 422 with one code per bad field', async () => {
     const response = await t.request({
       method: 'POST',
@@ -453,6 +477,23 @@ describe('password reset', () => {
     });
     expect(again.statusCode).toBe(400);
     expect(again.json().code).toBe('reset_invalid');
+  });
+
+  it('activates an account whose activation mail was lost', async () => {
+    const body = registrationBody();
+    await t.request({ method: 'POST', url: '/v1/user', body });
+    await t.request({ method: 'POST', url: '/v1/password_reset', body: { email: body.email } });
+    const token = new URL(t.mailbox.at(-1)!.link!).searchParams.get('token')!;
+    const done = await t.request({
+      method: 'POST',
+      url: '/v1/password_reset/confirm',
+      body: { token, password: 'the new long passphrase' },
+    });
+    expect(done.statusCode).toBe(204);
+    expect((await userByEmail(body.email))!.status).toBe('active');
+    expect(
+      (await loginFrom(t, newClient(), body.email, 'the new long passphrase')).statusCode,
+    ).toBe(200);
   });
 
   it('refuses a link after an hour', async () => {

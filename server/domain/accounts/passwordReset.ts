@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import { consumeAccountToken, createAccountToken } from './accountTokens';
@@ -9,14 +9,14 @@ import { hashPassword } from './passwords';
 import { revokeAllOfUser } from './refreshTokens';
 
 /**
- * POST /v1/password_reset: mails a single-use link when the address has an account. The
- * caller always gets the same answer; nothing is mailed for an unknown address.
+ * POST /v1/password_reset: mails a single-use link when the address has an account, activated
+ * or not. The caller always gets the same answer; nothing is mailed for an unknown address.
  */
 export async function requestPasswordReset(deps: AccountDeps, email: string): Promise<void> {
   const [user] = await deps.db
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, eq(users.status, 'active')))
+    .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, ne(users.status, 'deleted')))
     .limit(1);
   if (!user) return;
   const token = await createAccountToken(
@@ -34,7 +34,8 @@ export async function requestPasswordReset(deps: AccountDeps, email: string): Pr
 
 /**
  * POST /v1/password_reset/confirm: sets the new password, ends every session of the member
- * (all refresh-token families) and lifts every sign-in lock on their address.
+ * (all refresh-token families) and lifts every sign-in lock on their address. The link proves
+ * the mailbox as an activation link does, so an account not yet activated becomes active.
  */
 export async function confirmPasswordReset(
   deps: AccountDeps,
@@ -43,11 +44,17 @@ export async function confirmPasswordReset(
 ): Promise<void> {
   const passwordHash = await hashPassword(password);
   const userId = await consumeAccountToken(deps.db, token, 'password_reset', deps.clock);
+  const now = deps.clock.now();
   if (!userId) throw new ApiError(400, 'reset_invalid', 'reset link is used, expired or unknown');
   const [user] = await deps.db
     .update(users)
-    .set({ passwordHash, updatedAt: deps.clock.now() })
-    .where(eq(users.id, userId))
+    .set({
+      passwordHash,
+      updatedAt: now,
+      status: 'active',
+      activatedAt: sql`coalesce(${users.activatedAt}, ${now.toISOString()}::timestamptz)`,
+    })
+    .where(and(eq(users.id, userId), ne(users.status, 'deleted')))
     .returning({ email: users.email });
   await revokeAllOfUser(deps.db, userId, deps.clock);
   if (user) await deps.throttle.liftLocks(normalizeEmail(user.email));

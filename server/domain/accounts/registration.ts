@@ -38,13 +38,14 @@ function isUniqueViolation(error: unknown): boolean {
   return false;
 }
 
-async function emailTaken(deps: AccountDeps, email: string): Promise<boolean> {
-  const rows = await deps.db
-    .select({ id: users.id })
+/** The account already holding the address, if any (deleted accounts hold none). */
+async function holderOf(deps: AccountDeps, email: string) {
+  const [holder] = await deps.db
+    .select({ id: users.id, status: users.status })
     .from(users)
     .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, ne(users.status, 'deleted')))
     .limit(1);
-  return rows.length > 0;
+  return holder;
 }
 
 /**
@@ -58,7 +59,8 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount): P
     throw invalid([{ field: 'user_icon_url', code: 'invalid' }]);
   }
   const passwordHash = account.password ? await hashPassword(account.password) : null;
-  if (await emailTaken(deps, account.email)) return mailAlreadyRegistered(deps, account.email);
+  const holder = await holderOf(deps, account.email);
+  if (holder) return mailAlreadyRegistered(deps, account.email, holder);
   const now = deps.clock.now();
   let token: string;
   try {
@@ -110,20 +112,40 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount): P
     });
   } catch (error) {
     // Two registrations of one address at once: the loser is told the address is taken.
-    if (isUniqueViolation(error)) return mailAlreadyRegistered(deps, account.email);
+    if (isUniqueViolation(error)) {
+      const holder = await holderOf(deps, account.email);
+      if (holder) return mailAlreadyRegistered(deps, account.email, holder);
+    }
     throw error;
   }
   const email = account.email.trim();
   await deps.mailer.send(activationMail(email, activationLink(deps.publicUrl, token, email)));
 }
 
-async function mailAlreadyRegistered(deps: AccountDeps, email: string): Promise<void> {
+/**
+ * The owner of an address registered again is told so; an account never activated gets a
+ * fresh activation link instead (its first mail may have been lost). Its password stays:
+ * whoever registers again cannot set the password of an account they do not own.
+ */
+async function mailAlreadyRegistered(
+  deps: AccountDeps,
+  email: string,
+  holder: { id: string; status: string },
+): Promise<void> {
+  const to = email.trim();
+  if (holder.status === 'inactive') {
+    const token = await createAccountToken(
+      deps.db,
+      holder.id,
+      'activation',
+      ACTIVATION_TTL_MS,
+      deps.clock,
+    );
+    await deps.mailer.send(activationMail(to, activationLink(deps.publicUrl, token, to)));
+    return;
+  }
   await deps.mailer.send(
-    alreadyRegisteredMail(
-      email.trim(),
-      `${deps.publicUrl}/login`,
-      `${deps.publicUrl}/password-reset`,
-    ),
+    alreadyRegisteredMail(to, `${deps.publicUrl}/login`, `${deps.publicUrl}/password-reset`),
   );
 }
 
