@@ -34,6 +34,19 @@ export const sendRequestSchema = z.object({
 /** Accepting a request and changing a connection both carry the member's own relationship. */
 export const relationshipBodySchema = z.object({ relationship: relationshipSchema });
 
+/** Every kind of notification (payloads: server/domain/social/notifications.ts). */
+export const NOTIFICATION_KINDS = [
+  'connection_requested',
+  'connection_accepted',
+  'admin_added',
+  'condolence_posted',
+  'letter_delivered',
+  'anniversary_coming',
+  'death_suspected',
+  'death_confirmed',
+] as const;
+export type NotificationKindValue = (typeof NOTIFICATION_KINDS)[number];
+
 export const PER_PAGE_DEFAULT = 20;
 export const PER_PAGE_MAX = 50;
 

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { notifications } from '../../db/schema';
+import type { NotificationKindValue } from '../../../src/validation/social';
 
 /**
  * What each kind of notification carries: enough for the list to word it and link to the
@@ -30,18 +31,11 @@ export interface NotificationPayloads {
   death_confirmed: { userId: string; memorialPageId: string; name: string };
 }
 
-export type NotificationKind = keyof NotificationPayloads;
-
-export const NOTIFICATION_KINDS = [
-  'connection_requested',
-  'connection_accepted',
-  'admin_added',
-  'condolence_posted',
-  'letter_delivered',
-  'anniversary_coming',
-  'death_suspected',
-  'death_confirmed',
-] as const satisfies readonly NotificationKind[];
+/**
+ * The kinds are listed once, in src/validation/social.ts (the client words them too);
+ * `NotificationPayloads[K]` below fails to compile for a listed kind without a payload.
+ */
+export type NotificationKind = NotificationKindValue;
 
 export interface NotificationItem {
   id: string;
