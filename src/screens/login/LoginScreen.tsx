@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
+import { useSlice } from '../../services/clientState';
 import { useSession } from '../../services/session/useSession';
 import {
   Actions,
@@ -13,6 +14,8 @@ import {
   PasswordField,
 } from './authFormParts';
 import { failureFromQuery, SIGN_IN_FAILURE_TEXT } from './signInFailure';
+import { afterLoginTarget } from './redirect';
+import { SocialSignIn } from './SocialSignIn';
 import { useSignInAndGo } from './useSignInAndGo';
 
 /** /login — email and password sign-in (spec §2, §5, §8). */
@@ -20,6 +23,7 @@ export function Component() {
   const t = useT();
   const [search] = useSearchParams();
   const { status } = useSession();
+  const nav = useSlice('nav');
   const { signInAndGo, goOn } = useSignInAndGo();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -79,6 +83,9 @@ export function Component() {
             </Button>
           </Actions>
         </form>
+        <SocialSignIn
+          callbackUrl={afterLoginTarget(nav.postLoginRedirectUrl, search.get('callbackUrl'))}
+        />
         <Links>
           <Link to="/password-reset">{t('login-forgot-password')}</Link>
           <span>

@@ -69,6 +69,13 @@ async function readJson<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
 
+/** One entry of GET /api/auth/providers. */
+export interface SessionProvider {
+  id: string;
+  name: string;
+  type: 'credentials' | 'oauth' | 'email';
+}
+
 /** Why a sign-in failed, as the session layer tells it (`code` of its error url). */
 export type SignInErrorCode =
   'invalid_credentials' | 'too_many_attempts' | 'account_locked' | 'unexpected';
@@ -143,6 +150,20 @@ export function createSessionApi({
       const url = body.url ?? null;
       const error = response.ok ? signInErrorOf(url) : (signInErrorOf(url) ?? 'unexpected');
       return { ok: response.ok && !error, status: response.status, url, error };
+    },
+
+    /** GET /api/auth/providers: credentials plus each configured social provider. */
+    fetchProviders: async (): Promise<SessionProvider[]> =>
+      Object.values(await readJson<Record<string, SessionProvider>>(await call('/providers'))),
+
+    /** POST /api/auth/signin/{provider}: the provider's authorisation URL to go to. */
+    signInWithProvider: async (provider: string, callbackUrl: string): Promise<string> => {
+      const response = await formPost(`/signin/${encodeURIComponent(provider)}`, {
+        csrfToken: await csrfToken(),
+        callbackUrl,
+        json: 'true',
+      });
+      return (await readJson<{ url: string }>(response)).url;
     },
 
     /** POST /api/auth/signout: clears the cookie and revokes the refresh family. */
