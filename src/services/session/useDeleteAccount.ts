@@ -11,7 +11,8 @@ export const FIRST_TIME_USER_KEY = 'isFirstTimeUser';
 /**
  * Account deletion for the my page (spec §4, §8): DELETE /v1/user, then the user and the
  * tokens are cleared (sign-out) and the isFirstTimeUser flag removed. A failure shows
- * 「解約に失敗しました。」 and keeps everything as it was. Resolves true when deleted.
+ * the deletion failure text (account-delete-failed) and keeps everything as it was. Resolves
+ * true when deleted.
  */
 export function useDeleteAccount(): { deleteAccount: () => Promise<boolean>; deleting: boolean } {
   const t = useT();
