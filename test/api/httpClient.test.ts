@@ -187,4 +187,14 @@ describe('HTTP client against the real server', () => {
     expect(client.goToLogin).toHaveBeenCalledTimes(1);
     expect(await client.session.fetchSession()).toBeNull();
   });
+
+  it('deletes the account with the bearer token; the account then signs in no more', async () => {
+    const { client, member } = await signedInClient();
+    await client.api.deleteAccount();
+    const result = await client.session.signInWithCredentials(
+      { username: member.email, password: member.password },
+      '/',
+    );
+    expect(result).toMatchObject({ ok: false, error: 'invalid_credentials' });
+  });
 });
