@@ -3,6 +3,7 @@ import { coldStartBench } from './coldStart';
 import { httpBench } from './http';
 import { lighthouseBench } from './lighthouse';
 import { memorialBench } from './memorial';
+import { socialBench } from './search';
 import { timeCapsuleBench } from './timecapsule';
 import type { BenchModule } from './types';
 
@@ -14,4 +15,5 @@ export const BENCH_MODULES: BenchModule[] = [
   lighthouseBench,
   memorialBench,
   timeCapsuleBench,
+  socialBench,
 ];
