@@ -130,3 +130,46 @@ export type LetterRecipientInput = z.infer<typeof letterRecipientSchema>;
 
 /** POST /v1/time_capsule_letter/claim: the token of a non-member's letter link. */
 export const letterClaimSchema = z.object({ token: requiredText(200) });
+
+/** A person's name as the lists show it (family name first on screen). */
+export interface PersonName {
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * An admin's or the writer's view of a letter before delivery (spec section 3), no body.
+ * receiverFirstName/LastName name the first recipient; `receivers` lists them all. Times are
+ * UTC ISO-8601, shown in Japan time.
+ */
+export interface LetterEnvelope {
+  timeCapsuleLetterId: string;
+  receiverFirstName: string;
+  receiverLastName: string;
+  receivers: PersonName[];
+  title: string;
+  /** When it goes out; null for a death-triggered letter while the writer lives. */
+  sendDate: string | null;
+  /** null for a dated letter; otherwise the death rule that triggers it. */
+  event: Exclude<LetterDelivery['rule'], 'date'> | null;
+  createdAt: string;
+  adminFirstNames: string[];
+  adminLastNames: string[];
+}
+
+/** GET /v1/time_capsule_letter/get_unsent_letters items. */
+export interface UnsentLetter extends LetterEnvelope {
+  updatedAt: string;
+}
+
+/** GET /v1/time_capsule_letter/get_received_letters items. */
+export interface ReceivedLetter {
+  timeCapsuleLetterId: string;
+  senderFirstName: string;
+  senderLastName: string;
+  title: string;
+  createdAt: string;
+  deliveredAt: string;
+  openedAt: string | null;
+  late: boolean;
+}

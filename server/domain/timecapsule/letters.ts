@@ -11,49 +11,17 @@ import {
 import { ApiError, invalid, notFound, type FieldError } from '../../http/errors';
 import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
 import type { Clock } from '../clock';
-import { parseJapanDateTime, type LetterInput } from '../../../src/validation/timecapsule';
+import {
+  parseJapanDateTime,
+  type LetterEnvelope,
+  type LetterInput,
+  type PersonName,
+  type ReceivedLetter,
+  type UnsentLetter,
+} from '../../../src/validation/timecapsule';
 import { japanMorningOf } from './rules';
 
 type Letter = typeof timeCapsuleLetters.$inferSelect;
-
-export interface PersonName {
-  firstName: string;
-  lastName: string;
-}
-
-/**
- * What admins and the writer see of a letter before delivery (spec §3 "time-capsule letter"):
- * no body. receiverFirstName/LastName name the first recipient; `receivers` lists them all.
- */
-export interface LetterEnvelope {
-  timeCapsuleLetterId: string;
-  receiverFirstName: string;
-  receiverLastName: string;
-  receivers: PersonName[];
-  title: string;
-  /** When it goes out (UTC); null for a death-triggered letter while the writer lives. */
-  sendDate: string | null;
-  /** null for a dated letter; otherwise the death rule that triggers it. */
-  event: Exclude<Letter['rule'], 'date'> | null;
-  createdAt: string;
-  adminFirstNames: string[];
-  adminLastNames: string[];
-}
-
-export interface UnsentLetter extends LetterEnvelope {
-  updatedAt: string;
-}
-
-export interface ReceivedLetter {
-  timeCapsuleLetterId: string;
-  senderFirstName: string;
-  senderLastName: string;
-  title: string;
-  createdAt: string;
-  deliveredAt: string;
-  openedAt: string | null;
-  late: boolean;
-}
 
 const conflictDelivered = () =>
   new ApiError(409, 'letter_delivered', 'a delivered letter can no longer be changed');

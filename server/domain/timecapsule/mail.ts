@@ -1,4 +1,4 @@
-import type { PersonName } from './letters';
+import type { PersonName } from '../../../src/validation/timecapsule';
 
 export interface LetterMailInput {
   publicUrl: string;

@@ -10,7 +10,8 @@ import {
 import { notFound } from '../../http/errors';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
-import { letterEnvelope, type LetterEnvelope, type PersonName } from './letters';
+import type { LetterEnvelope, PersonName } from '../../../src/validation/timecapsule';
+import { letterEnvelope } from './letters';
 
 type Letter = typeof timeCapsuleLetters.$inferSelect;
 
