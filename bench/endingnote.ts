@@ -1,77 +1,137 @@
 /**
- * Save-section p99 at 20 connections: an owner with 20 connections, all designated readers,
- * saves the sealed 財産 section again and again over real HTTP, each save naming the version
- * the previous one answered (as the screen does). Run: `npx tsx bench/endingnote.ts`
- * (PGlite; `API_TEST_DATABASE=postgres TEST_DATABASE_URL=… ` for PostgreSQL).
+ * Ending-note figure (issue 6): "Save-section p99 at 20 connections" — 20 concurrent clients,
+ * each a member saving the sealed 財産 section of their own note again and again, every save
+ * naming the version its previous save answered (as the screen does, so none is stale),
+ * against the production server (`tsx server/main.ts`) on PGlite and, with DATABASE_URL,
+ * PostgreSQL. Members are connections of each other.
  */
-import { performance } from 'node:perf_hooks';
-import { connectMembers, createMember } from '../test/support/members';
-import { createTestApp } from '../test/support/testApp';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { openDatabase } from '../server/db/database';
+import { systemClock } from '../server/domain/clock';
+import { connections } from '../server/db/schema';
+import { createMember, type TestMember } from '../test/support/members';
+import { createBenchSite, startServer, type BenchSite } from './server';
+import type { BenchModule, BenchOptions, BenchRow } from './types';
 
+/** In the ending note's port range (4280-4289). */
+const PORT = 4280;
 const CONNECTIONS = 20;
-const WARMUP_SAVES = 50;
-const MEASURED_SAVES = 500;
-const PORT = Number(process.env.BENCH_PORT ?? 4281);
+const WARM_UP_SECONDS = 2;
+/** More members than connections, so a free member is at hand even if a request is lost. */
+const MEMBERS = 2 * CONNECTIONS;
 
-export interface BenchRow {
-  name: string;
-  value: string;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-export async function benchEndingNote(): Promise<BenchRow[]> {
-  const t = await createTestApp();
+/** The site's member and more, every pair connected, written before the server starts. */
+async function seedMembers(site: BenchSite): Promise<TestMember[]> {
+  const database = await openDatabase(
+    site.env.DATABASE_URL
+      ? { kind: 'postgres', url: site.env.DATABASE_URL }
+      : { kind: 'pglite', dataDir: path.join(site.env.DATA_DIR!, 'pgdata') },
+  );
   try {
-    const owner = await createMember(t);
-    const readers = [];
-    for (let i = 0; i < CONNECTIONS; i += 1) {
-      const reader = await createMember(t);
-      await connectMembers(t, owner, reader);
-      readers.push(reader.id);
-    }
-    const base = await t.app.listen({ host: '127.0.0.1', port: PORT });
-    const headers = { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' };
-    const put = (url: string, body: unknown) =>
-      fetch(`${base}${url}`, { method: 'PUT', headers, body: JSON.stringify(body) });
-    const designated = await put(`/v1/endingnote/${owner.id}/readers`, { user_ids: readers });
-    if (!designated.ok) throw new Error(`designating readers failed: ${designated.status}`);
-
-    let version = 0;
-    const timings: number[] = [];
-    for (let i = 0; i < WARMUP_SAVES + MEASURED_SAVES; i += 1) {
-      const started = performance.now();
-      const response = await put(`/v1/endingnote/${owner.id}/sections/assets`, {
-        version,
-        values: {
-          held: ['deposits', 'insurance'],
-          bank_accounts: `みずほ銀行 本店 普通 ${1000000 + i}\nゆうちょ銀行 記号 10000 番号 ${i}`,
-          insurance: '日本生命 終身保険 証券番号 AB-123456 受取人 妻',
-          debts: '住宅ローン 残高 約800万円',
-        },
-      });
-      const saved = (await response.json()) as { version: number };
-      if (!response.ok) throw new Error(`save failed: ${response.status}`);
-      if (i >= WARMUP_SAVES) timings.push(performance.now() - started);
-      version = saved.version;
-    }
-    timings.sort((a, b) => a - b);
-    const ms = (value: number) => `${value.toFixed(1)} ms`;
-    return [
-      {
-        name: `Save-section p99 at ${CONNECTIONS} connections (${t.ctx.database.kind})`,
-        value: ms(percentile(timings, 99)),
-      },
-      { name: 'Save-section p50', value: ms(percentile(timings, 50)) },
-    ];
+    const maker = {
+      ctx: { database },
+      clock: systemClock(),
+      config: { authSecret: site.env.AUTH_SECRET! },
+    };
+    const members = [site.member];
+    while (members.length < MEMBERS) members.push(await createMember(maker));
+    await database.db
+      .insert(connections)
+      .values(
+        members.flatMap((member) =>
+          members
+            .filter((other) => other !== member)
+            .map((other) => ({ userId: member.id, otherUserId: other.id })),
+        ),
+      );
+    return members;
   } finally {
-    await t.close();
+    await database.close();
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows = await benchEndingNote();
-  for (const row of rows) process.stdout.write(`${row.name}\t${row.value}\n`);
+const assetValues = {
+  held: ['deposits', 'insurance', 'debts'],
+  bank_accounts: 'みずほ銀行 本店 普通 1234567\nゆうちょ銀行 記号 10000 番号 12345678',
+  insurance: '日本生命 終身保険 証券番号 AB-123456 受取人 妻',
+  debts: '住宅ローン 残高 約800万円',
+};
+
+/** autocannon keeps a context only from a request's setup to its response. */
+interface RequestContext {
+  member?: TestMember;
 }
+
+async function benchSaves(kind: string, options: BenchOptions): Promise<BenchRow> {
+  const site = await createBenchSite(kind === 'postgres' ? options.databaseUrl : undefined);
+  try {
+    const members = await seedMembers(site);
+    const server = await startServer(site.env, PORT);
+    try {
+      const probe = await fetch(`${server.url}/v1/endingnote/${members[0]!.id}`, {
+        headers: { authorization: `Bearer ${members[0]!.token}` },
+      });
+      if (!probe.ok) throw new Error(`the note answered ${probe.status}: ${await probe.text()}`);
+      // A member saves again only after their previous save answered, from its version.
+      const idle = [...members];
+      const versions = new Map(members.map((member) => [member.id, 0]));
+      const run = (duration: number) =>
+        autocannon({
+          url: server.url,
+          connections: CONNECTIONS,
+          duration,
+          requests: [
+            {
+              method: 'PUT',
+              setupRequest: (request, context: RequestContext) => {
+                const member = idle.shift()!;
+                context.member = member;
+                return {
+                  ...request,
+                  path: `/v1/endingnote/${member.id}/sections/assets`,
+                  headers: {
+                    authorization: `Bearer ${member.token}`,
+                    'content-type': 'application/json',
+                  },
+                  body: JSON.stringify({ version: versions.get(member.id), values: assetValues }),
+                };
+              },
+              onResponse: (status, body, context: RequestContext) => {
+                const member = context.member!;
+                if (status === 200) {
+                  versions.set(member.id, (JSON.parse(body) as { version: number }).version);
+                }
+                idle.push(member);
+              },
+            },
+          ],
+        });
+      await run(WARM_UP_SECONDS);
+      const result = await run(options.durationSeconds);
+      options.log(
+        `save-section (${kind}): ${result.requests.total} saves, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx, ${result.errors} errors`,
+      );
+      const failures = result.non2xx + result.errors + result.timeouts;
+      const answered = result.requests.total - result.non2xx;
+      return {
+        name: `Save-section p99 at ${CONNECTIONS} connections (${kind})`,
+        value: answered > 0 ? result.latency.p99 : undefined,
+        unit: 'ms',
+        ...(failures > 0 ? { note: `${failures} failed requests` } : {}),
+      };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await site.remove();
+  }
+}
+
+export const endingNoteBench: BenchModule = {
+  title: 'endingnote',
+  run: async (options) => [
+    await benchSaves('pglite', options),
+    ...(options.databaseUrl ? [await benchSaves('postgres', options)] : []),
+  ],
+};

@@ -1,5 +1,6 @@
 import { bundleBench } from './bundle';
 import { coldStartBench } from './coldStart';
+import { endingNoteBench } from './endingnote';
 import { httpBench } from './http';
 import { lighthouseBench } from './lighthouse';
 import { memorialBench } from './memorial';
@@ -15,5 +16,6 @@ export const BENCH_MODULES: BenchModule[] = [
   lighthouseBench,
   memorialBench,
   timeCapsuleBench,
+  endingNoteBench,
   socialBench,
 ];
