@@ -143,27 +143,45 @@ describe('memorial pages', () => {
     expect(hidden.statusCode).toBe(404);
   });
 
-  it('takes a profile photo only when it is an uploaded image', async () => {
+  it('takes a profile photo only when it is an uploaded image, and drops a replaced one', async () => {
     const page = await createPage(owner);
+    const url = `/v1/memorial_page/${page.memorialPageId}`;
     const photoName = await upload(t, await jpegPhoto(400, 400));
     const response = await t.request({
       method: 'PATCH',
-      url: `/v1/memorial_page/${page.memorialPageId}`,
+      url,
       token: owner.token,
       body: { photo_name: photoName },
     });
     expect(response.json()).toMatchObject({
       photoName,
       photoUrl: expect.stringContaining('/files/'),
+      photoThumbnailUrl: expect.stringContaining('/files/thumbs/'),
     });
+    const thumbnail = await fetchSigned(t, response.json().photoThumbnailUrl);
+    expect(thumbnail.headers['content-type']).toBe('image/webp');
+
     const fake = await upload(t, Buffer.from('<html>not a photo</html>'), { fileName: 'x.jpg' });
     const refused = await t.request({
       method: 'PATCH',
-      url: `/v1/memorial_page/${page.memorialPageId}`,
+      url,
       token: owner.token,
       body: { photo_name: fake },
     });
     expect(refused.json().errors).toEqual([{ field: 'photo_name', code: 'not_an_image' }]);
+
+    const removed = await t.request({
+      method: 'PATCH',
+      url,
+      token: owner.token,
+      body: { photo_name: null },
+    });
+    expect(removed.json()).toMatchObject({
+      photoName: null,
+      photoUrl: null,
+      photoThumbnailUrl: null,
+    });
+    expect(await t.ctx.store.get(photoName)).toBeUndefined();
   });
 });
 

@@ -110,7 +110,8 @@ export async function registerUploadedImage(
   };
 }
 
-function thumbnailNameFor(imageName: string): string {
+/** Where the thumbnail of an upload lives (thumbs/<the upload's id>.webp). */
+export function thumbnailNameFor(imageName: string): string {
   const id = imageName.slice(UPLOAD_FOLDER.length + 1).replace(/\.[a-z0-9]+$/, '');
   return `${THUMBNAIL_FOLDER}/${id}.webp`;
 }

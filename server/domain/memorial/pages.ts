@@ -6,7 +6,7 @@ import { invalid } from '../../http/errors';
 import type { PageAccess, PageRow } from './access';
 import { anniversariesOf, type Anniversary } from './anniversaries';
 import type { MemorialDeps } from './deps';
-import { registerUploadedImage } from './images';
+import { deleteImage, registerUploadedImage, thumbnailNameFor } from './images';
 import { assertImageUnused } from './imageUse';
 import { viewUrl } from './viewUrls';
 import { flowerCount } from './mourning';
@@ -17,6 +17,7 @@ export type UpdatePageInput = z.infer<ReturnType<typeof updatePageSchema>>;
 export interface PageView extends PageRow {
   memorialPageId: string;
   photoUrl: string | null;
+  photoThumbnailUrl: string | null;
   role: PageAccess['role'];
   mode: PageAccess['mode'];
   anniversaries: Anniversary[];
@@ -30,6 +31,7 @@ export async function pageView(deps: MemorialDeps, access: PageAccess): Promise<
     ...page,
     memorialPageId: page.id,
     photoUrl: await viewUrl(deps, page.photoName),
+    photoThumbnailUrl: await viewUrl(deps, page.photoName && thumbnailNameFor(page.photoName)),
     role: access.role,
     mode: access.mode,
     anniversaries: page.deathDate ? anniversariesOf(page.deathDate) : [],
@@ -121,4 +123,11 @@ export async function updatePage(
       })
       .where(eq(memorialPageProfiles.id, page.id));
   });
+  // A replaced or removed photo's files go; the new one stays.
+  if (photoName !== undefined && page.photoName && photoName !== page.photoName) {
+    await deleteImage(deps.store, {
+      imageName: page.photoName,
+      thumbnailName: thumbnailNameFor(page.photoName),
+    });
+  }
 }
