@@ -75,10 +75,13 @@ function renderShell(session: ShellSession, answers: Record<string, unknown>, at
   );
 }
 
+/** The whole frame's first render (styles, translations, router) is slow on a busy machine. */
+const FRAME_TEST_TIMEOUT_MS = 20_000;
+
 const openButton = () => screen.findByRole('button', { name: 'メニューを開く' });
 const menu = () => screen.queryByRole('dialog', { name: 'メニュー' });
 
-describe('burger menu', () => {
+describe('burger menu', { timeout: FRAME_TEST_TIMEOUT_MS }, () => {
   it('shows the member, my page, feedback and both groups, and locks the page scroll', async () => {
     const user = userEvent.setup();
     renderShell(member, EMPTY_PAGE);
@@ -147,7 +150,7 @@ describe('burger menu', () => {
   });
 });
 
-describe('menu rules through the burger menu', () => {
+describe('menu rules through the burger menu', { timeout: FRAME_TEST_TIMEOUT_MS }, () => {
   async function follow(entry: string, answers: Record<string, unknown>) {
     const user = userEvent.setup();
     renderShell(member, answers);
@@ -187,7 +190,7 @@ describe('menu rules through the burger menu', () => {
   });
 });
 
-describe('tab bar, badge, inflow and chrome', () => {
+describe('tab bar, badge, inflow and chrome', { timeout: FRAME_TEST_TIMEOUT_MS }, () => {
   it('gives a member the four tabs with the unread badge on information', async () => {
     renderShell(member, EMPTY_PAGE);
     const tabs = within(await screen.findByRole('navigation', { name: 'タブメニュー' }));

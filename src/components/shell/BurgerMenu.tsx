@@ -18,6 +18,10 @@ const Overlay = styled.div<{ $open: boolean }>`
   opacity: ${({ $open }) => ($open ? 1 : 0)};
   visibility: ${({ $open }) => ($open ? 'visible' : 'hidden')};
   transition: ${({ $open }) => ($open ? 'opacity 0.2s' : 'opacity 0.2s, visibility 0s 0.2s')};
+  /* The burger belongs to the compact header: a window widened to desktop drops it. */
+  ${({ theme }) => theme.above('md')} {
+    display: none;
+  }
 `;
 
 const Panel = styled.div<{ $open: boolean }>`
@@ -37,6 +41,9 @@ const Panel = styled.div<{ $open: boolean }>`
   transition: ${({ $open }) => ($open ? 'transform 0.2s' : 'transform 0.2s, visibility 0s 0.2s')};
   @media (prefers-reduced-motion: reduce) {
     transition: none;
+  }
+  ${({ theme }) => theme.above('md')} {
+    display: none;
   }
 `;
 
