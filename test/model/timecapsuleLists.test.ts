@@ -36,7 +36,9 @@ function listStates(list: TimecapsuleListName) {
       expect(snapshot.context[list].error).toBe(false);
       expect(Object.keys(snapshot.children)).not.toContain(ACTORS[list]);
       if (endedHere(step, list, 'done'))
-        expect(snapshot.context[list].letters).toEqual((step.event as { output: unknown }).output);
+        expect(snapshot.context[list].letters).toEqual(
+          (step.event as unknown as { output: unknown }).output,
+        );
     },
     [`${list}.failed`]: (snapshot: Snapshot, step: StepInfo) => {
       expect(snapshot.context[list].error).toBe(true);
