@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { emptyForm } from '../../src/machines/registration';
+import { afterLoginTarget } from '../../src/screens/login/redirect';
+import { failureFromQuery } from '../../src/screens/login/signInFailure';
+import {
+  registrationRequestOf,
+  registrationSetupFromQuery,
+} from '../../src/screens/registerTop/registrationSetup';
+
+const query = (text: string) => new URLSearchParams(text);
+
+describe('after sign-in', () => {
+  it('goes to the page first asked for, else a same-site callbackUrl, else the dashboard', () => {
+    expect(afterLoginTarget('/connection', '/mypage')).toBe('/connection');
+    expect(afterLoginTarget(null, '/mypage?tab=1')).toBe('/mypage?tab=1');
+    expect(afterLoginTarget(null, null)).toBe('/dashboard');
+  });
+
+  it('never leaves the site and never returns to the login screen', () => {
+    expect(afterLoginTarget('//evil.example/x', 'https://evil.example')).toBe('/dashboard');
+    expect(afterLoginTarget('/\\evil.example', null)).toBe('/dashboard');
+    expect(afterLoginTarget('/login?error=x', null)).toBe('/dashboard');
+  });
+});
+
+describe('the failure /login was sent with', () => {
+  it('reads credentials failures by code and anything else as the social failure', () => {
+    expect(failureFromQuery(query(''))).toBeNull();
+    expect(failureFromQuery(query('error=CredentialsSignin&code=account_locked'))).toBe(
+      'login-error-account_locked',
+    );
+    expect(failureFromQuery(query('error=CredentialsSignin&code=whatever'))).toBe(
+      'error-unexpected',
+    );
+    expect(failureFromQuery(query('error=OAuthCallback'))).toBe('login-error-external');
+  });
+});
+
+describe('registration URL', () => {
+  it('tells the variants and modes apart', () => {
+    expect(registrationSetupFromQuery(query('register=true'), null)).toMatchObject({
+      variant: 'standard',
+      mode: null,
+    });
+    expect(registrationSetupFromQuery(query('inflow=True'), null)).toMatchObject({
+      variant: 'inflow',
+      inflowId: null,
+    });
+    expect(registrationSetupFromQuery(query('inflowId=p-1&otherAdmin=true'), null)).toMatchObject({
+      variant: 'inflow',
+      inflowId: 'p-1',
+      mode: 'otherAdmin',
+    });
+    expect(
+      registrationSetupFromQuery(
+        query('provider=line&providerUserId=U1&assertion=a.b.c&email=a%40example.jp&name=hana'),
+        null,
+      ),
+    ).toMatchObject({
+      variant: 'external',
+      provider: { providerName: 'line', providerUserId: 'U1', accessToken: 'a.b.c' },
+      prefill: { email: 'a@example.jp', username: 'hana' },
+    });
+  });
+
+  it('takes the pet page from the URL, else from the pet page being set up here', () => {
+    expect(registrationSetupFromQuery(query('pet=true&adminPetId=p-9'), 'p-1').adminPetId).toBe(
+      'p-9',
+    );
+    expect(registrationSetupFromQuery(query('pet=true'), 'p-1').adminPetId).toBe('p-1');
+    expect(registrationSetupFromQuery(query('register=true'), 'p-1').adminPetId).toBeNull();
+  });
+
+  it('sends the external variant without an empty password and numbers the sex code', () => {
+    const setup = registrationSetupFromQuery(
+      query('provider=line&providerUserId=U1&assertion=a.b.c'),
+      null,
+    );
+    const request = registrationRequestOf({ setup, form: { ...emptyForm, sexCode: '9' } });
+    expect(request.variant).toBe('external');
+    expect(request.user.password).toBeUndefined();
+    expect(request.user.sexCode).toBe(9);
+  });
+});
