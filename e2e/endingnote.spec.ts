@@ -77,6 +77,17 @@ test('a member fills in every field kind, is warned before leaving, and keeps th
   await keepScreenshot(page, 'endingnote-funeral-mobile');
   await expectNoSeriousA11yViolations(page);
 
+  // The print view opens in a new tab with the whole note in Japanese.
+  const [printView] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: '印刷用に表示する' }).click(),
+  ]);
+  await expect(printView.getByRole('heading', { level: 1 })).toHaveText(
+    '山田 花子 さんのエンディングノート',
+  );
+  await expect(printView.getByText('提供しない')).toBeVisible();
+  await printView.close();
+
   // Unsaved changes, then leaving the page: confirming goes to the target.
   await page.getByLabel('お墓の場所').fill('多磨霊園');
   await page.getByRole('link', { name: '偲ぶ トップページ' }).first().click();

@@ -286,9 +286,10 @@ endingnote-readers-field = 見られる人
 endingnote-readers-save = 見られる人を保存する
 endingnote-readers-saved = 見られる人を保存しました。
 endingnote-export = 書き出し・印刷
-endingnote-export-text = ノート全体をファイルとして保存できます。印刷用のファイルはブラウザの印刷機能でPDFにもできます。
+endingnote-export-text = 印刷用に表示すると、ブラウザの印刷機能で印刷やPDFでの保存ができます。ノート全体をファイルとして保存することもできます。
 endingnote-export-json = データとして保存する（JSON）
 endingnote-export-html = 印刷用に保存する（HTML）
+endingnote-print = 印刷用に表示する
 endingnote-reader-lead = { $name } さんがあなたに公開しているセクションです。
 
 ## Login

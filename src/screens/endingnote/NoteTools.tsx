@@ -7,6 +7,7 @@ import { useT } from '../../i18n/useT';
 import {
   downloadExport,
   fetchReaders,
+  openPrintView,
   replaceReaders,
   type Reader,
 } from '../../services/api/endingnote';
@@ -71,8 +72,8 @@ export function NoteTools({ userId, connections }: { userId: string; connections
   const t = useT();
   const readers = useQuery({ queryKey: readersKey(userId), queryFn: () => fetchReaders(userId) });
   const [exportFailed, setExportFailed] = useState(false);
-  const download = (format: 'json' | 'html') =>
-    downloadExport(userId, format).then(
+  const settle = (work: Promise<void>) =>
+    work.then(
       () => setExportFailed(false),
       () => setExportFailed(true),
     );
@@ -90,10 +91,21 @@ export function NoteTools({ userId, connections }: { userId: string; connections
         <h2 id="endingnote-export-title">{t('endingnote-export')}</h2>
         <p>{t('endingnote-export-text')}</p>
         <Actions>
-          <Button type="button" $variant="secondary" onClick={() => void download('json')}>
+          <Button type="button" onClick={() => void settle(openPrintView(userId))}>
+            {t('endingnote-print')}
+          </Button>
+          <Button
+            type="button"
+            $variant="secondary"
+            onClick={() => void settle(downloadExport(userId, 'json'))}
+          >
             {t('endingnote-export-json')}
           </Button>
-          <Button type="button" $variant="secondary" onClick={() => void download('html')}>
+          <Button
+            type="button"
+            $variant="secondary"
+            onClick={() => void settle(downloadExport(userId, 'html'))}
+          >
             {t('endingnote-export-html')}
           </Button>
         </Actions>

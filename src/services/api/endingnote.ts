@@ -120,12 +120,29 @@ export async function fetchConnectionChoices(): Promise<MemberName[]> {
   return data.items.map(({ userId, lastName, firstName }) => ({ userId, lastName, firstName }));
 }
 
+async function fetchExport(userId: string, format: 'json' | 'html') {
+  return http.get<Blob>(`${notePath(userId)}/export`, { params: { format }, responseType: 'blob' });
+}
+
+/**
+ * Shows the printable note in a new tab, where the browser prints it or saves it as PDF. The
+ * tab is opened before the call so that it still counts as the member's own click.
+ */
+export async function openPrintView(userId: string): Promise<void> {
+  const tab = window.open('', '_blank');
+  try {
+    const response = await fetchExport(userId, 'html');
+    const html = new Blob([response.data], { type: 'text/html' });
+    if (tab) tab.location.href = URL.createObjectURL(html);
+  } catch (error) {
+    tab?.close();
+    throw error;
+  }
+}
+
 /** Downloads the whole note as a file the member keeps (JSON) or prints (HTML). */
 export async function downloadExport(userId: string, format: 'json' | 'html'): Promise<void> {
-  const response = await http.get<Blob>(`${notePath(userId)}/export`, {
-    params: { format },
-    responseType: 'blob',
-  });
+  const response = await fetchExport(userId, format);
   const disposition = String(response.headers['content-disposition'] ?? '');
   const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `endingnote.${format}`;
   const url = URL.createObjectURL(response.data);
