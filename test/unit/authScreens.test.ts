@@ -24,7 +24,7 @@ describe('after sign-in', () => {
 });
 
 describe('the failure /login was sent with', () => {
-  it('reads credentials failures by code and anything else as the social failure', () => {
+  it('reads credentials failures by code, social failures as such, the rest as unexpected', () => {
     expect(failureFromQuery(query(''))).toBeNull();
     expect(failureFromQuery(query('error=CredentialsSignin&code=account_locked'))).toBe(
       'login-error-account_locked',
@@ -33,6 +33,8 @@ describe('the failure /login was sent with', () => {
       'error-unexpected',
     );
     expect(failureFromQuery(query('error=OAuthCallback'))).toBe('login-error-external');
+    expect(failureFromQuery(query('error=SessionRequired'))).toBeNull();
+    expect(failureFromQuery(query('error=Default'))).toBe('error-unexpected');
   });
 });
 

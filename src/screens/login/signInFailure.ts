@@ -8,15 +8,19 @@ export const SIGN_IN_FAILURE_TEXT: Record<SignInErrorCode, string> = {
   unexpected: 'error-unexpected',
 };
 
+/** The protocol's errors of a social sign-in (OAuthSignin, OAuthCallback, …, Callback). */
+const EXTERNAL_ERROR = /^(OAuth\w*|Callback)$/;
+
 /**
  * The failure the session layer sent the user to /login with (`?error=…&code=…`): a
- * credentials failure by its code, any other error (a social sign-in) as the
- * external-provider failure.
+ * credentials failure by its code, a social sign-in failure as the external-provider text,
+ * `SessionRequired` as none (the page only asks to sign in), anything else as unexpected.
  */
 export function failureFromQuery(search: URLSearchParams): string | null {
   const error = search.get('error');
-  if (!error) return null;
-  if (error !== 'CredentialsSignin') return 'login-error-external';
+  if (!error || error === 'SessionRequired') return null;
+  if (EXTERNAL_ERROR.test(error)) return 'login-error-external';
+  if (error !== 'CredentialsSignin') return SIGN_IN_FAILURE_TEXT.unexpected;
   const code = search.get('code') as SignInErrorCode | null;
   return SIGN_IN_FAILURE_TEXT[code && code in SIGN_IN_FAILURE_TEXT ? code : 'unexpected'];
 }
