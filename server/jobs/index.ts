@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { startAccountSweep } from './accountSweep';
 import { startLetterDelivery } from './letterDelivery';
 
 export interface Jobs {
@@ -11,6 +12,6 @@ export interface Jobs {
  * FOR UPDATE SKIP LOCKED so that any number of instances can run them.
  */
 export function startJobs(ctx: AppContext): Jobs {
-  const jobs: Jobs[] = [startLetterDelivery(ctx)];
+  const jobs: Jobs[] = [startLetterDelivery(ctx), startAccountSweep(ctx)];
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) };
 }

@@ -1,0 +1,27 @@
+import { lt } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { accountTokens, loginThrottle, refreshTokens } from '../../db/schema';
+
+/** Expired links and tokens are kept a day longer, so that late attempts still read as such in logs. */
+const GRACE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes what can no longer matter: closed throttle windows and links and refresh tokens past
+ * their expiry. Idempotent, so any number of instances may run it at once.
+ */
+export async function sweepExpiredAccountData(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - GRACE_MS);
+  const throttle = await db
+    .delete(loginThrottle)
+    .where(lt(loginThrottle.resetsAt, now))
+    .returning({ key: loginThrottle.key });
+  const links = await db
+    .delete(accountTokens)
+    .where(lt(accountTokens.expiresAt, before))
+    .returning({ hash: accountTokens.tokenHash });
+  const tokens = await db
+    .delete(refreshTokens)
+    .where(lt(refreshTokens.expiresAt, before))
+    .returning({ hash: refreshTokens.tokenHash });
+  return throttle.length + links.length + tokens.length;
+}
