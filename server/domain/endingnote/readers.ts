@@ -9,7 +9,7 @@ export interface Reader extends MemberName {
   connected: boolean;
 }
 
-/** The members the owner designated to read their note (for the whole note). */
+/** The members the owner designated to read their note (for the whole note), in kana order. */
 export async function listReaders(db: Db, ownerUserId: string): Promise<Reader[]> {
   const rows = await db
     .select({
@@ -28,7 +28,7 @@ export async function listReaders(db: Db, ownerUserId: string): Promise<Reader[]
       ),
     )
     .where(eq(endingNoteReaders.ownerUserId, ownerUserId))
-    .orderBy(asc(endingNoteReaders.createdAt), asc(users.id));
+    .orderBy(asc(users.lastNameKana), asc(users.firstNameKana), asc(users.id));
   return rows.map(({ connectedSince, ...reader }) => ({
     ...reader,
     connected: connectedSince !== null,
