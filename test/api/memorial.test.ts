@@ -262,6 +262,23 @@ describe('album', () => {
     ]);
   });
 
+  it('drops EXIF (camera GPS) from an original and keeps it upright', async () => {
+    const tagged = await sharp({
+      create: { width: 60, height: 40, channels: 3, background: '#996633' },
+    })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .withExifMerge({ IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '35/1 40/1 0/1' } })
+      .toBuffer();
+    expect((await sharp(tagged).metadata()).exif).toBeDefined();
+    const added = (await addPhoto(await upload(t, tagged))).json();
+    const original = await fetchSigned(t, added.url);
+    const meta = await sharp(original.rawPayload).metadata();
+    expect(meta.exif).toBeUndefined();
+    expect({ width: meta.width, height: meta.height }).toEqual({ width: 40, height: 60 });
+    expect(added).toMatchObject({ width: 40, height: 60 });
+  });
+
   it('refuses an oversized upload when it is registered (an S3 PUT cannot cap size)', async () => {
     const { MAX_UPLOAD_BYTES } = await import('../../server/storage/objectStore');
     const big = Buffer.concat([await jpegPhoto(100, 100), Buffer.alloc(MAX_UPLOAD_BYTES)]);

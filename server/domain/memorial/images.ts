@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { invalid } from '../../http/errors';
 import { MAX_UPLOAD_BYTES, OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
 
@@ -56,10 +56,47 @@ export interface VerifiedImage {
   thumbnailBytes: number;
 }
 
+interface DecodedImage {
+  width: number;
+  height: number;
+  thumbnail: Buffer;
+  /** The image again without EXIF/XMP/IPTC (camera GPS), when it carried any. */
+  withoutMetadata: Buffer | undefined;
+}
+
+const REENCODE: Partial<Record<ImageType, (image: Sharp) => Sharp>> = {
+  'image/jpeg': (image) => image.jpeg({ quality: 92, mozjpeg: true }),
+  'image/png': (image) => image.png(),
+  'image/webp': (image) => image.webp({ quality: 92 }),
+};
+
+async function decode(body: Buffer, contentType: ImageType): Promise<DecodedImage> {
+  const open = () => sharp(body, { limitInputPixels: MAX_INPUT_PIXELS });
+  const metadata = await open().metadata();
+  // rotate() applies the EXIF orientation, so phone photos stay upright once it is dropped.
+  const thumbnail = await open()
+    .rotate()
+    .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: THUMBNAIL_QUALITY })
+    .toBuffer();
+  const reencode = REENCODE[contentType];
+  const carriesMetadata = Boolean(metadata.exif || metadata.xmp || metadata.iptc);
+  return {
+    width: metadata.autoOrient.width,
+    height: metadata.autoOrient.height,
+    thumbnail,
+    withoutMetadata:
+      carriesMetadata && reencode
+        ? await reencode(open().rotate().keepIccProfile()).toBuffer()
+        : undefined,
+  };
+}
+
 /**
  * Registers an upload: reads the object back, accepts it only when its bytes are a JPEG, PNG,
  * WebP or GIF that decodes and is within MAX_UPLOAD_BYTES, stores it again under its real
- * content type, and writes a WebP thumbnail beside it. A presigned PUT cannot cap size or
+ * content type — re-encoded without EXIF/XMP/IPTC when it carried any, since phone photos
+ * carry the place they were taken — and writes a WebP thumbnail beside it. A presigned PUT cannot cap size or
  * type, so this is where both are enforced (422 on `field`).
  */
 export async function registerUploadedImage(
@@ -78,31 +115,23 @@ export async function registerUploadedImage(
   if (contentType === 'image/heic') throw refuse('image_heic_unsupported');
   if (!contentType) throw refuse('not_an_image');
 
-  let width: number;
-  let height: number;
-  let thumbnail: Buffer;
+  let decoded: DecodedImage;
   try {
-    // rotate() applies the EXIF orientation, so phone photos are upright in the thumbnail.
-    const image = sharp(object.body, { limitInputPixels: MAX_INPUT_PIXELS });
-    const metadata = await image.metadata();
-    width = metadata.autoOrient.width;
-    height = metadata.autoOrient.height;
-    thumbnail = await image
-      .rotate()
-      .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: THUMBNAIL_QUALITY })
-      .toBuffer();
+    decoded = await decode(object.body, contentType);
   } catch {
     throw refuse('not_an_image');
   }
-
-  if (object.contentType !== contentType) await store.put(imageName, object.body, contentType);
+  const { width, height, thumbnail } = decoded;
+  const body = decoded.withoutMetadata ?? object.body;
+  if (decoded.withoutMetadata || object.contentType !== contentType) {
+    await store.put(imageName, body, contentType);
+  }
   const thumbnailName = thumbnailNameFor(imageName);
   await store.put(thumbnailName, thumbnail, 'image/webp');
   return {
     imageName,
     contentType,
-    byteSize: object.body.length,
+    byteSize: body.length,
     width,
     height,
     thumbnailName,
