@@ -240,6 +240,7 @@ describe('POST /v1/login', () => {
     const { body, login } = await registerActive(t);
     const response = await loginFrom(t, newClient(), body.email, body.password);
     expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
     expect(response.json()).toMatchObject({
       userId: login.userId,
       username: body.username,

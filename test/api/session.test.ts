@@ -122,6 +122,7 @@ describe('POST /api/auth/callback/credentials', () => {
     expect(cookie!.value).not.toContain(body.email);
 
     const session = await b.get('/api/auth/session');
+    expect(session.headers['cache-control']).toBe('no-store');
     expect(session.json()).toEqual({
       user: {
         id: login.userId,

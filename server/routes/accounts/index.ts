@@ -13,6 +13,10 @@ import { accountV1Routes } from './v1';
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const deps = createAccountDeps(ctx);
   app.addHook('onClose', () => deps.close());
+  // Every answer here is about one person and many carry tokens: no cache may keep them.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
   await accountV1Routes(app, ctx, deps);
   const kit = sessionKit(ctx);
   await sessionRoutes(app, ctx, deps, kit);
