@@ -18,7 +18,6 @@ import { i18nRoutes } from './routes/i18n';
 import { apiRoutes } from './routes';
 import { spaRoutes } from './routes/spa';
 import { createLocalStore } from './storage/localStore';
-import { createS3Store } from './storage/s3Store';
 
 /** Largest JSON or form body the API accepts (uploads go to /files with their own cap). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -60,7 +59,10 @@ export async function buildApp(
     secret: config.authSecret,
     clock,
   });
-  const s3Store = config.s3 ? createS3Store(config.s3, clock) : undefined;
+  // The AWS SDK takes about a second to load: only an instance configured for S3 pays for it.
+  const s3Store = config.s3
+    ? (await import('./storage/s3Store')).createS3Store(config.s3, clock)
+    : undefined;
   const ctx: AppContext = {
     config,
     database,
