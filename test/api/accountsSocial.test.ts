@@ -162,13 +162,15 @@ describe('social login with a local OpenID Connect provider', () => {
     const jar: Jar = new Map();
     const first = await roundTrip(jar);
     expect(first.statusCode).toBe(302);
+    // The assertion travels in the query: no Referer may carry it off the site.
+    expect(first.headers['referrer-policy']).toBe('no-referrer');
     const registration = new URL(first.headers.location as string);
     expect(registration.origin + registration.pathname).toBe(`${ORIGIN}/register-top`);
     expect(registration.searchParams.get('provider')).toBe('line');
-    const prefill = new URLSearchParams(registration.hash.slice(1));
+    const prefill = registration.searchParams;
     expect(prefill.get('email')).toBe('line.user@example.jp');
     expect(prefill.get('name')).toBe('Line User');
-    expect(prefill.get('provider_user_id')).toBe('line-user-1');
+    expect(prefill.get('providerUserId')).toBe('line-user-1');
     expect([...jar.keys()].some((name) => name.includes('session-token'))).toBe(false);
 
     const userRequest = registrationBody({ email: prefill.get('email'), password: undefined });
@@ -179,7 +181,7 @@ describe('social login with a local OpenID Connect provider', () => {
         user_request: userRequest,
         provider_request: {
           provider_name: 'line',
-          provider_user_id: prefill.get('provider_user_id'),
+          provider_user_id: prefill.get('providerUserId'),
           access_token: prefill.get('assertion'),
           expired_date: null,
         },

@@ -153,16 +153,18 @@ export async function oauthRoutes(
           return failed(reply);
         }
       }
-      // First sign-in: the registration screen, prefilled. The fragment never reaches a server log.
+      // First sign-in: the registration screen, prefilled. Query values are never logged
+      // (loggableUrl) and no Referer leaves the site (Referrer-Policy: no-referrer).
       const assertion = await issueProviderAssertion(identity, authSecret, ctx.clock);
-      const fragment = new URLSearchParams({
+      const query = new URLSearchParams({
+        register: 'true',
+        provider: identity.provider,
+        providerUserId: identity.providerUserId,
         assertion,
-        provider_user_id: identity.providerUserId,
         ...(profile.email ? { email: profile.email } : {}),
         ...(profile.name ? { name: profile.name } : {}),
       });
-      const query = new URLSearchParams({ register: 'true', provider: identity.provider });
-      return reply.redirect(`${publicUrl}/register-top?${query}#${fragment}`);
+      return reply.redirect(`${publicUrl}/register-top?${query}`);
     },
   );
 }
