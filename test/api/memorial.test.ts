@@ -4,6 +4,8 @@ import { issueAccessToken } from '../../server/domain/accessTokens';
 import { areConnected } from '../../server/domain/connections';
 import { memorialDeps } from '../../server/routes/memorial/context';
 import { redeemPetAdminLink } from '../../server/domain/memorial/invitations';
+import { eq } from 'drizzle-orm';
+import { users } from '../../server/db/schema';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { fetchSigned, jpegPhoto, upload } from './memorialSupport';
@@ -668,6 +670,33 @@ describe('invitations by shared link', () => {
       });
     expect((await add(friend.id)).statusCode).toBe(200);
     expect((await add(stranger.id)).statusCode).toBe(404);
+  });
+
+  it('does not list an admin whose account was deleted', async () => {
+    const page = await createPage(owner);
+    const leaving = await createMember(t);
+    await connectMembers(t, owner, leaving);
+    await t.request({
+      method: 'POST',
+      url: `/v1/memorial_page/add_memorial_page_admin/${page.memorialPageId}/${leaving.id}`,
+      token: owner.token,
+    });
+    const adminIds = async () =>
+      (
+        await t.request({
+          method: 'GET',
+          url: `/v1/memorial_page/get_memorial_page_admin/${page.memorialPageId}`,
+          token: owner.token,
+        })
+      )
+        .json()
+        .map((admin: { userId: string }) => admin.userId);
+    expect(await adminIds()).toEqual([owner.id, leaving.id]);
+    await t.ctx.database.db
+      .update(users)
+      .set({ status: 'deleted' })
+      .where(eq(users.id, leaving.id));
+    expect(await adminIds()).toEqual([owner.id]);
   });
 
   it('turns a pet-admin link into admin rights at registration, once', async () => {

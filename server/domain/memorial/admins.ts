@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { memorialPageMembers, shareTokens, users } from '../../db/schema';
 import { notFound } from '../../http/errors';
@@ -17,7 +17,7 @@ export interface AdminView {
   role: 'admin';
 }
 
-/** The page's admins, earliest first, in one query. */
+/** The page's admins, earliest first, in one query; a member who left is not listed. */
 export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<AdminView[]> {
   const rows = await deps.db
     .select({
@@ -31,7 +31,11 @@ export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<Ad
     .from(memorialPageMembers)
     .innerJoin(users, eq(users.id, memorialPageMembers.userId))
     .where(
-      and(eq(memorialPageMembers.memorialPageId, pageId), eq(memorialPageMembers.role, 'admin')),
+      and(
+        eq(memorialPageMembers.memorialPageId, pageId),
+        eq(memorialPageMembers.role, 'admin'),
+        ne(users.status, 'deleted'),
+      ),
     )
     .orderBy(asc(memorialPageMembers.createdAt));
   return Promise.all(
