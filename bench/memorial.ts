@@ -97,7 +97,9 @@ async function benchLists(kind: string, options: BenchOptions): Promise<BenchRow
   const site = await createBenchSite(kind === 'postgres' ? options.databaseUrl : undefined);
   try {
     await seedPage(site);
-    const server = await startServer(site.env, PORT);
+    // An empty DATABASE_URL keeps a DATABASE_URL of the bench's own environment from turning
+    // the PGlite run into a run on that PostgreSQL server.
+    const server = await startServer({ DATABASE_URL: '', ...site.env }, PORT);
     try {
       const pageId = site.member.memorialPageId;
       const calls = {
