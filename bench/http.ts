@@ -155,7 +155,7 @@ async function benchDatabase(
         name: `GET /v1/user/{id} (${kind})`,
         value: undefined,
         unit: 'req/s',
-        note: `not measured: it answered ${probe.status}`,
+        note: `not measured: it answered ${probe.status} ${await probe.text()}`,
       });
     }
   } finally {

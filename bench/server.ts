@@ -78,7 +78,14 @@ export async function startServer(
 ): Promise<RunningServer> {
   const startedAt = performance.now();
   const child = spawn(TSX, ['server/main.ts'], {
-    env: { ...process.env, ...env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` },
+    // Nothing of the bench's own environment (DATABASE_URL above all) reaches the server.
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...env,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
