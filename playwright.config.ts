@@ -41,6 +41,8 @@ export default defineConfig({
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      // e2e of timed work moves the server clock forward with POST /v1/test/clock.
+      TEST_CLOCK_CONTROL: 'true',
     },
   },
 });

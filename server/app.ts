@@ -7,7 +7,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
-import { systemClock, type Clock } from './domain/clock';
+import { adjustableClock, systemClock, type Clock } from './domain/clock';
 import { installErrorHandling } from './http/errors';
 import { installResponseHeaders } from './http/securityHeaders';
 import { loggerOptions, RequestLogController } from './http/logging';
@@ -17,6 +17,7 @@ import { healthRoutes } from './routes/health';
 import { i18nRoutes } from './routes/i18n';
 import { apiRoutes } from './routes';
 import { spaRoutes } from './routes/spa';
+import { testClockRoutes } from './routes/testClock';
 import { createLocalStore } from './storage/localStore';
 
 /** Largest JSON or form body the API accepts (uploads go to /files with their own cap). */
@@ -52,7 +53,8 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
 
-  const clock = overrides.clock ?? systemClock(config.clockOffsetMs);
+  const testClock = config.testClockControl ? adjustableClock(config.clockOffsetMs) : undefined;
+  const clock = overrides.clock ?? testClock ?? systemClock(config.clockOffsetMs);
   const localStore = createLocalStore({
     root: path.join(config.dataDir, 'files'),
     publicUrl: config.publicUrl,
@@ -112,6 +114,9 @@ export async function buildApp(
   await app.register(async (scope) => i18nRoutes(scope, { production: config.production }));
   await app.register(async (scope) => fileRoutes(scope, localStore));
   await app.register(async (scope) => apiRoutes(scope, ctx));
+  if (testClock && !overrides.clock) {
+    await app.register(async (scope) => testClockRoutes(scope, testClock));
+  }
   await spaRoutes(app, { root: overrides.spaRoot });
 
   return { app, ctx };

@@ -24,6 +24,11 @@ export interface Config {
   dataEncryptionKey: string;
   /** Shifts the server clock for tests and demos; never set in production. */
   clockOffsetMs: number;
+  /**
+   * Lets `POST /v1/test/clock` move the server clock forward (e2e of timed work: letters,
+   * grace periods); never set in production.
+   */
+  testClockControl: boolean;
   /** Runs scheduled work (delivery, sweeps) in this process. */
   runJobs: boolean;
   /** Sign-in attempts one client address may make per 15 minutes; 0 turns the limit off. */
@@ -93,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
   const clockOffsetMs = parseClockOffset(env.CLOCK_OFFSET_MS, production, problems);
+  const testClockControl = parseTestClockControl(env.TEST_CLOCK_CONTROL, production, problems);
   const oauthProviders = parseOAuthProviders(env, problems);
   const loginAttemptsPerClient = parseCount(
     'LOGIN_MAX_ATTEMPTS_PER_CLIENT',
@@ -125,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     authSecret: secrets.AUTH_SECRET,
     dataEncryptionKey: secrets.DATA_ENCRYPTION_KEY,
     clockOffsetMs,
+    testClockControl,
     runJobs: env.RUN_JOBS !== 'false',
     loginAttemptsPerClient,
     oauthProviders,
@@ -151,6 +158,17 @@ function parseClockOffset(
   if (!Number.isFinite(offset)) problems.push(`CLOCK_OFFSET_MS: "${raw}" is not a number`);
   else if (production) problems.push('CLOCK_OFFSET_MS: must not be set in production');
   return Number.isFinite(offset) ? offset : 0;
+}
+
+function parseTestClockControl(
+  raw: string | undefined,
+  production: boolean,
+  problems: string[],
+): boolean {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw !== 'true') problems.push(`TEST_CLOCK_CONTROL: "${raw}" is not true or false`);
+  else if (production) problems.push('TEST_CLOCK_CONTROL: must not be set in production');
+  return raw === 'true' && !production;
 }
 
 /** `<ID>_CLIENT_ID` and `<ID>_CLIENT_SECRET` (both or neither), `<ID>_ISSUER` optional. */

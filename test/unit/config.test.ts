@@ -182,4 +182,13 @@ describe('configuration', () => {
       'CLOCK_OFFSET_MS: must not be set in production',
     ]);
   });
+
+  it('refuses the test clock control in production, and any value but true or false', () => {
+    expect(problemsOf({ NODE_ENV: 'production', TEST_CLOCK_CONTROL: 'true', ...SECRETS })).toEqual([
+      'TEST_CLOCK_CONTROL: must not be set in production',
+    ]);
+    expect(problemsOf({ TEST_CLOCK_CONTROL: 'yes' })).toEqual([
+      'TEST_CLOCK_CONTROL: "yes" is not true or false',
+    ]);
+  });
 });
