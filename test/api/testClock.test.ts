@@ -33,10 +33,12 @@ describe('POST /v1/test/clock', () => {
   let enabled: Awaited<ReturnType<typeof startApp>>;
   let disabled: Awaited<ReturnType<typeof startApp>>;
   beforeAll(async () => {
-    [enabled, disabled] = await Promise.all([startApp(true), startApp(false)]);
+    enabled = await startApp(true);
+    disabled = await startApp(false);
   });
   afterAll(async () => {
-    await Promise.all([enabled.close(), disabled.close()]);
+    await enabled?.close();
+    await disabled?.close();
   });
 
   it('moves the clock every part of the server reads', async () => {

@@ -1,8 +1,7 @@
-import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
-import { useClientStateSend, useSlice } from '../../services/clientState';
 import { ApiGetProvider, type ApiGet } from '../ui/apiGet';
 import { Banner } from './Banner';
 import { BurgerMenu } from './BurgerMenu';
@@ -56,30 +55,19 @@ export interface ShellFrameProps {
 /** Header, burger menu, footer, tab bar and banner around the current screen. */
 export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
   const t = useT();
-  const { pathname, search } = useLocation();
+  const { pathname, search, key: locationKey } = useLocation();
   const chrome = useChromeVisibility(pathname);
   const inflow = isInflow(search);
   const user = session.status === 'authenticated' ? session.user : null;
   const unreadCount = useUnreadCount(apiGet, user !== null);
 
-  const nav = useSlice('nav');
-  const send = useClientStateSend();
-  const setBurgerOpen = useCallback(
-    (showSideMenu: boolean) => {
-      if (nav.showSideMenu !== showSideMenu)
-        send({ type: 'UPDATE', slice: 'nav', value: { ...nav, showSideMenu } });
-    },
-    [nav, send],
-  );
-  const burgerOpen = nav.showSideMenu && chrome.header && !inflow;
-
-  // A followed link leaves the menu behind: a route change closes it.
-  const previousPath = useRef(pathname);
-  useEffect(() => {
-    if (previousPath.current === pathname) return;
-    previousPath.current = pathname;
-    setBurgerOpen(false);
-  }, [pathname, setBurgerOpen]);
+  // The menu remembers the location it was opened on, so any navigation (even to the same
+  // page, e.g. a followed link to it) closes it. Local
+  // state, not the shared `nav` slice: that slice is written whole by several owners
+  // (session, login redirect), and a write from a stale copy would reopen or close it.
+  const [menu, setMenu] = useState({ open: false, openedOn: locationKey });
+  const burgerOpen = menu.open && menu.openedOn === locationKey && chrome.header && !inflow;
+  const setBurgerOpen = (open: boolean) => setMenu({ open, openedOn: locationKey });
 
   const showTabBar = chrome.footer && user !== null && !inflow;
   const showBanner = chrome.footer && session.status === 'unauthenticated' && !inflow;

@@ -5,28 +5,12 @@ import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
 import { sessionApi, type SessionUser } from '../api/session';
 import { connectHttpSession } from '../http';
 import { browserAuthSessionMachine, connectUserSync } from './browserSession';
-import { httpSessionOf, type AuthSessionActor } from './liveSession';
+import { httpSessionOf, whenSession, type AuthSessionActor } from './liveSession';
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';
 import { storedUserIdIsInvalid } from './storedUser';
 
-/** Resolves when the session reaches a state `done` accepts. */
-function when(actor: AuthSessionActor, done: (actor: AuthSessionActor) => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    if (done(actor)) return resolve();
-    const subscription = actor.subscribe(() => {
-      if (!done(actor)) return;
-      subscription.unsubscribe();
-      resolve();
-    });
-  });
-}
-
-const isSettled = (actor: AuthSessionActor) => {
-  const snapshot = actor.getSnapshot();
-  return (
-    snapshot.matches({ authenticated: 'idle' }) || snapshot.matches({ unauthenticated: 'idle' })
-  );
-};
+const isSettled = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) =>
+  snapshot.matches({ authenticated: 'idle' }) || snapshot.matches({ unauthenticated: 'idle' });
 
 /**
  * Runs the authSession machine for the app: keeps the `user` and `nav` slices in step with
@@ -121,13 +105,13 @@ export function SessionProvider({
         );
         if (result.ok) {
           actor.send({ type: 'SIGNED_IN' });
-          await when(actor, isSettled);
+          await whenSession(actor, isSettled);
         }
         return result;
       },
       signOut: async () => {
         actor.send({ type: 'SIGN_OUT' });
-        await when(actor, (a) => a.getSnapshot().matches({ unauthenticated: 'idle' }));
+        await whenSession(actor, (snapshot) => snapshot.matches({ unauthenticated: 'idle' }));
       },
     }),
     [actor, status, user],

@@ -62,20 +62,24 @@ export function authSessionWith(deps: AuthSessionDeps) {
   });
 }
 
-/** Resolves once the session is known (no longer `loading`). */
-function settled(actor: AuthSessionActor): Promise<void> {
+/** Resolves when the session's snapshot satisfies `done` (at once if it already does). */
+export function whenSession(
+  actor: AuthSessionActor,
+  done: (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) => boolean,
+): Promise<void> {
   return new Promise((resolve) => {
-    const check = () => {
-      if (actor.getSnapshot().matches('loading')) return false;
+    if (done(actor.getSnapshot())) return resolve();
+    const subscription = actor.subscribe((snapshot) => {
+      if (!done(snapshot)) return;
+      subscription.unsubscribe();
       resolve();
-      return true;
-    };
-    if (check()) return;
-    const subscription = actor.subscribe(() => {
-      if (check()) subscription.unsubscribe();
     });
   });
 }
+
+/** Resolves once the session is known (no longer `loading`). */
+const settled = (actor: AuthSessionActor) =>
+  whenSession(actor, (snapshot) => !snapshot.matches('loading'));
 
 /**
  * What the HTTP client asks of the session (src/services/http): the token, the one shared
