@@ -196,6 +196,8 @@ test.describe('app shell, logged out', () => {
 
   for (const viewport of ['mobile', 'desktop'] as const) {
     test(`every route passes axe at ${VIEWPORTS[viewport].width} px`, async ({ browser }) => {
+      // One test walks every route of the spec: it needs the time of several ordinary tests.
+      test.setTimeout(240_000);
       const context = await browser.newContext({ viewport: VIEWPORTS[viewport], bypassCSP: true });
       const page = await context.newPage();
       const complaints: string[] = [];
