@@ -5,7 +5,7 @@ const calendarDate = new Intl.DateTimeFormat('ja-JP', {
   timeZone: 'UTC',
 });
 
-/** A calendar date (YYYY-MM-DD, no time zone) as Japanese read it: 2026年11月22日. */
+/** A calendar date (YYYY-MM-DD, no time zone) as Japanese read it (year, month, day with their kanji). */
 export function formatCalendarDate(value: string): string {
   const [year, month, day] = value.split('-').map(Number);
   if (!year || !month || !day) return value;

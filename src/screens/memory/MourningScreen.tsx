@@ -204,7 +204,7 @@ function CondolenceItem({
 }
 
 /**
- * /memory/{id}/mourning: flowers (献花) with their count and condolence messages (記帳).
+ * /memory/{id}/mourning: flowers with their count and condolence messages (the guest book).
  * A visitor's message waits for an admin's approval; admins see the waiting ones and approve
  * or hide them; the server answers each reader only what they may see.
  */
