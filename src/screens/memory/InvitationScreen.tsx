@@ -99,7 +99,7 @@ export function Component() {
 
   // The page the link is for, read while the token still holds (it is spent at the end).
   const invitedPage = useQuery({
-    queryKey: ['invitation-page', credential.token, credential.invitingUserId],
+    queryKey: ['invitation', 'page', credential.token, credential.invitingUserId],
     queryFn: () => memorialPageIdOfInvitation(credential),
     enabled: Boolean(link.shareToken && link.invitingUserId),
     staleTime: Infinity,

@@ -109,7 +109,7 @@ export function ProfileSection({ page }: { page: MemorialPage }) {
       <Facts>
         {isPet && page.animalKind && (
           <>
-            <dt>{t('memory-field-animal-kind')}</dt>
+            <dt>{t('memory-animal-kind')}</dt>
             <dd>{page.animalKind}</dd>
           </>
         )}
