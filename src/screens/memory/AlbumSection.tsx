@@ -40,6 +40,8 @@ const Grid = styled.ul`
 const Thumbnail = styled.img`
   display: block;
   width: 100%;
+  /* The width and height attributes reserve the space; the square crop is drawn by CSS. */
+  height: auto;
   aspect-ratio: 1;
   object-fit: cover;
   border-radius: 8px;

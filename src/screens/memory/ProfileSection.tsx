@@ -52,6 +52,10 @@ const Portrait = styled.img`
   background: ${({ theme }) => theme.colours.border};
 `;
 
+const Anniversaries = styled.section`
+  margin-top: 20px;
+`;
+
 const Facts = styled.dl`
   display: grid;
   grid-template-columns: auto 1fr;
@@ -127,7 +131,7 @@ export function ProfileSection({ page }: { page: MemorialPage }) {
         )}
       </Facts>
       {page.anniversaries.length > 0 && (
-        <section aria-labelledby="memory-anniversaries-title">
+        <Anniversaries aria-labelledby="memory-anniversaries-title">
           <SectionTitle id="memory-anniversaries-title" as="h2">
             {t('memory-anniversaries-title')}
           </SectionTitle>
@@ -138,7 +142,7 @@ export function ProfileSection({ page }: { page: MemorialPage }) {
               </li>
             ))}
           </PlainList>
-        </section>
+        </Anniversaries>
       )}
       {page.mode === 'admin_edit' &&
         (editing ? (
