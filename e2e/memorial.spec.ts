@@ -100,14 +100,21 @@ test('a pet page: photo, history, an admin invited by link who registers, an app
     .poll(() => thumbnail.evaluate((image: HTMLImageElement) => image.naturalWidth))
     .toBeGreaterThan(0);
 
+  // Its caption and date are changed in place.
+  await owner.getByRole('button', { name: '「散歩の日」のひとことと撮影日を編集する' }).click();
+  const photoItem = owner.locator('#album li');
+  await photoItem.getByLabel('ひとこと（任意）').fill('はじめての散歩');
+  await photoItem.getByLabel('撮影日（任意）').fill('2012-05-05');
+  await photoItem.getByRole('button', { name: '保存する' }).click();
+  await expect(owner.getByRole('img', { name: 'はじめての散歩' })).toBeVisible();
+  await expect(photoItem.getByText('2012年5月5日')).toBeVisible();
+
   // A file that is not an image is refused with a clear message.
-  await owner
-    .getByLabel('写真（JPEG・PNG・WebP・GIF、10MBまで）', { exact: true })
-    .setInputFiles({
-      name: 'letter.jpg',
-      mimeType: 'image/jpeg',
-      buffer: Buffer.from('not a photo'),
-    });
+  await owner.getByLabel('写真（JPEG・PNG・WebP・GIF、10MBまで）', { exact: true }).setInputFiles({
+    name: 'letter.jpg',
+    mimeType: 'image/jpeg',
+    buffer: Buffer.from('not a photo'),
+  });
   await owner.getByRole('button', { name: '写真を追加する' }).click();
   await expect(
     owner.getByText('画像ファイル(JPEG・PNG・WebP・GIF)を選んでください。'),
@@ -176,7 +183,7 @@ test('a pet page: photo, history, an admin invited by link who registers, an app
   await expect(visitor.getByText('招待した方とつながりました。')).toBeVisible();
   await visitor.getByRole('link', { name: 'メモリアルページを見る' }).click();
   await expect(visitor).toHaveURL(new RegExp(`${pageUrl}$`));
-  await expect(visitor.getByRole('img', { name: '散歩の日' })).toBeVisible();
+  await expect(visitor.getByRole('img', { name: 'はじめての散歩' })).toBeVisible();
   await expect(visitor.getByRole('button', { name: 'プロフィールを編集する' })).toHaveCount(0);
   await expect(visitor.getByRole('button', { name: '写真を追加する' })).toHaveCount(0);
   await expectFitsAndAccessible(visitor);

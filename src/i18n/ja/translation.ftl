@@ -504,6 +504,7 @@ memory-album-add = 写真を追加する
 memory-album-photo-number = 写真 { $number }
 memory-album-move-earlier = 「{ $photo }」を前へ移動
 memory-album-move-later = 「{ $photo }」を後ろへ移動
+memory-album-edit = 「{ $photo }」のひとことと撮影日を編集する
 memory-album-delete = 「{ $photo }」を削除する
 memory-history-title = 歩み
 memory-history-empty = まだ歩みが記されていません。

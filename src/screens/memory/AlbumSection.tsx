@@ -12,10 +12,11 @@ import {
   fetchAlbum,
   memorialKeys,
   reorderAlbum,
+  updateAlbumPhoto,
   uploadImage,
   type AlbumPhoto,
 } from '../../services/api/memorial';
-import { albumPhotoCreateSchema } from '../../validation/memorial';
+import { albumPhotoCreateSchema, albumPhotoUpdateSchema } from '../../validation/memorial';
 import { Panel } from '../endingnote/layout';
 import {
   Actions,
@@ -149,6 +150,72 @@ function UploadForm({ memorialPageId }: { memorialPageId: string }) {
   );
 }
 
+/** Caption and date of one photo, changed in place. */
+function PhotoDetailsForm({
+  photo,
+  memorialPageId,
+  onDone,
+}: {
+  photo: AlbumPhoto;
+  memorialPageId: string;
+  onDone: () => void;
+}) {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const [caption, setCaption] = useState(photo.caption);
+  const [takenOn, setTakenOn] = useState(photo.takenOn ?? '');
+  const [problems, setProblems] = useState<Problems>({});
+  const problem = useProblemText(problems);
+  const save = useMutation({
+    mutationFn: async () => {
+      checkRequest(albumPhotoUpdateSchema, { caption, taken_on: takenOn || null });
+      return updateAlbumPhoto(memorialPageId, photo.id, { caption, takenOn: takenOn || null });
+    },
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: memorialKeys.album(memorialPageId) });
+      onDone();
+    },
+    onError: (error) => setProblems(problemsOf(error)),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  const idPrefix = `memory-album-${photo.id}`;
+  return (
+    <form onSubmit={submit} noValidate>
+      {problems.form && <p role="alert">{problem('form')}</p>}
+      <InputField
+        id={`${idPrefix}-caption`}
+        label={t('memory-album-caption')}
+        value={caption}
+        onChange={setCaption}
+        error={problem('caption')}
+        disabled={save.isPending}
+      />
+      <DateField
+        id={`${idPrefix}-taken-on`}
+        label={t('memory-album-taken-on')}
+        value={takenOn}
+        onChange={setTakenOn}
+        error={problem('taken_on')}
+        disabled={save.isPending}
+      />
+      <Actions>
+        <SmallButton type="submit" disabled={save.isPending}>
+          {save.isPending ? t('memory-saving') : t('memory-save')}
+        </SmallButton>
+        <SmallButton type="button" $variant="secondary" disabled={save.isPending} onClick={onDone}>
+          {t('memory-cancel')}
+        </SmallButton>
+      </Actions>
+      <UnsavedChangesDialog
+        when={!save.isPending && (caption !== photo.caption || takenOn !== (photo.takenOn ?? ''))}
+      />
+    </form>
+  );
+}
+
 function PhotoItem({
   photo,
   index,
@@ -165,6 +232,7 @@ function PhotoItem({
   const t = useT();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: memorialKeys.album(memorialPageId) });
   const reorder = useMutation({
@@ -189,11 +257,19 @@ function PhotoItem({
           loading={index < 4 ? 'eager' : 'lazy'}
         />
       </a>
-      <Caption>
-        {photo.caption}
-        {photo.takenOn && <small>{formatCalendarDate(photo.takenOn)}</small>}
-      </Caption>
-      {canEdit && (
+      {editing ? (
+        <PhotoDetailsForm
+          photo={photo}
+          memorialPageId={memorialPageId}
+          onDone={() => setEditing(false)}
+        />
+      ) : (
+        <Caption>
+          {photo.caption}
+          {photo.takenOn && <small>{formatCalendarDate(photo.takenOn)}</small>}
+        </Caption>
+      )}
+      {canEdit && !editing && (
         <Actions>
           <SmallButton
             type="button"
@@ -212,6 +288,14 @@ function PhotoItem({
             onClick={() => reorder.mutate(movedOrder(photos, index, 1))}
           >
             →
+          </SmallButton>
+          <SmallButton
+            type="button"
+            $variant="secondary"
+            aria-label={t('memory-album-edit', { photo: label })}
+            onClick={() => setEditing(true)}
+          >
+            {t('memory-edit')}
           </SmallButton>
           {confirming ? (
             <SmallButton type="button" disabled={busy} onClick={() => remove.mutate()}>

@@ -90,26 +90,12 @@ export interface InvitationCredential {
   invitingUserId: string;
 }
 
-export type PageSettings = Partial<
-  Pick<MemorialPage, 'privacy' | 'searchable'> & {
-    lastName: string;
-    firstName: string;
-    lastNameKana: string;
-    firstNameKana: string;
-    birthDate: string | null;
-    deathDate: string | null;
-    animalKind: string | null;
-    photoName: string | null;
-  }
->;
-
 export const memorialKeys = {
   page: (id: string) => ['memorial', id, 'page'] as const,
   album: (id: string) => ['memorial', id, 'album'] as const,
   histories: (id: string) => ['memorial', id, 'histories'] as const,
   admins: (id: string) => ['memorial', id, 'admins'] as const,
   condolences: (id: string) => ['memorial', id, 'condolences'] as const,
-  all: (id: string) => ['memorial', id] as const,
 };
 
 const pagePath = (id: string) => `/v1/memorial_page/${encodeURIComponent(id)}`;
@@ -135,7 +121,11 @@ export async function createPage(
   return data;
 }
 
-export async function updatePage(id: string, changes: PageSettings): Promise<MemorialPage> {
+/** Any profile field, `privacy`, `searchable` (request fields, snake_case). */
+export async function updatePage(
+  id: string,
+  changes: Partial<MemoryProfile>,
+): Promise<MemorialPage> {
   const { data } = await http.patch<MemorialPage>(pagePath(id), changes);
   return data;
 }
