@@ -1,17 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { useT } from '../../i18n/useT';
-import { fetchAdmins, memorialKeys } from '../../services/api/memorial';
 import { MemberList, MemberRow } from '../connection/MemberRow';
 import { Panel } from '../endingnote/layout';
+import { useAdmins } from './pageQuery';
 import { Muted, SectionTitle } from './parts';
 
 /** The people who keep the page together (admins, and viewers when there are any). */
 export function AdminsSection({ memorialPageId }: { memorialPageId: string }) {
   const t = useT();
-  const admins = useQuery({
-    queryKey: memorialKeys.admins(memorialPageId),
-    queryFn: () => fetchAdmins(memorialPageId),
-  });
+  const admins = useAdmins(memorialPageId);
   return (
     <Panel id="admins" aria-labelledby="memory-admins-title">
       <SectionTitle id="memory-admins-title">{t('memory-admins-title')}</SectionTitle>

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
@@ -9,7 +9,6 @@ import { useT } from '../../i18n/useT';
 import {
   addAlbumPhoto,
   deleteAlbumPhoto,
-  fetchAlbum,
   memorialKeys,
   reorderAlbum,
   updateAlbumPhoto,
@@ -18,6 +17,7 @@ import {
 } from '../../services/api/memorial';
 import { albumPhotoCreateSchema, albumPhotoUpdateSchema } from '../../validation/memorial';
 import { Panel } from '../endingnote/layout';
+import { useAlbum } from './pageQuery';
 import {
   Actions,
   checkRequest,
@@ -326,10 +326,7 @@ export function AlbumSection({
   canEdit: boolean;
 }) {
   const t = useT();
-  const album = useQuery({
-    queryKey: memorialKeys.album(memorialPageId),
-    queryFn: () => fetchAlbum(memorialPageId),
-  });
+  const album = useAlbum(memorialPageId);
   const photos = album.data ?? [];
   return (
     <Panel id="album" aria-labelledby="memory-album-title">

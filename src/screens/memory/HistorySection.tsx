@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { CheckboxField } from '../../components/form/ChoiceFields';
@@ -10,7 +10,6 @@ import { useT } from '../../i18n/useT';
 import {
   addHistory,
   deleteHistory,
-  fetchHistories,
   memorialKeys,
   updateHistory,
   uploadImage,
@@ -19,6 +18,7 @@ import {
 } from '../../services/api/memorial';
 import { HISTORY_BODY_MAX_LENGTH, historyCreateSchema } from '../../validation/memorial';
 import { Panel } from '../endingnote/layout';
+import { useHistories } from './pageQuery';
 import {
   Actions,
   checkRequest,
@@ -241,10 +241,7 @@ export function HistorySection({
   canEdit: boolean;
 }) {
   const t = useT();
-  const histories = useQuery({
-    queryKey: memorialKeys.histories(memorialPageId),
-    queryFn: () => fetchHistories(memorialPageId),
-  });
+  const histories = useHistories(memorialPageId);
   const entries = histories.data ?? [];
   return (
     <Panel id="history" aria-labelledby="memory-history-title">

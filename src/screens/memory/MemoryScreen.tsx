@@ -9,7 +9,7 @@ import { Page, Panel } from '../endingnote/layout';
 import { AdminsSection } from './AdminsSection';
 import { AlbumSection } from './AlbumSection';
 import { HistorySection } from './HistorySection';
-import { unavailableReason, usePageQuery } from './pageQuery';
+import { unavailableReason, usePageLists, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
 import { memoryPath, Actions } from './parts';
 import { ProfileSection } from './ProfileSection';
@@ -30,6 +30,7 @@ export function Component() {
   const { memorialPageId = '' } = useParams();
   const { status } = useSession();
   const page = usePageQuery(memorialPageId);
+  usePageLists(memorialPageId);
   const { hash } = useLocation();
   const loaded = page.isSuccess;
   // A link to a section (#album, #history, #share) scrolls there once the page is shown.

@@ -1,13 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import styled from 'styled-components';
 import { RouteLoading } from '../../components/shell/RouteLoading';
 import { ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { fetchAdmins, fetchAlbum, fetchHistories, memorialKeys } from '../../services/api/memorial';
 import { useSession } from '../../services/session/useSession';
 import { Page, Panel } from '../endingnote/layout';
-import { unavailableReason, usePageQuery } from './pageQuery';
+import { unavailableReason, usePageLists, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
 import { memoryPath, pageName, SectionTitle } from './parts';
 
@@ -50,22 +48,7 @@ export function Component() {
   const { user, status } = useSession();
   const id = user?.memorialPageId ?? '';
   const page = usePageQuery(id);
-  const ready = page.isSuccess;
-  const album = useQuery({
-    queryKey: memorialKeys.album(id),
-    queryFn: () => fetchAlbum(id),
-    enabled: ready,
-  });
-  const histories = useQuery({
-    queryKey: memorialKeys.histories(id),
-    queryFn: () => fetchHistories(id),
-    enabled: ready,
-  });
-  const admins = useQuery({
-    queryKey: memorialKeys.admins(id),
-    queryFn: () => fetchAdmins(id),
-    enabled: ready,
-  });
+  const { album, histories, admins } = usePageLists(id);
   if (status === 'unauthenticated') return <PageUnavailable reason="sign-in" />;
   if (status === 'authenticated' && !id) return <PageUnavailable reason="not-found" />;
   if (page.isError) return <PageUnavailable reason={unavailableReason(page.error)} />;

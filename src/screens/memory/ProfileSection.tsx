@@ -103,7 +103,11 @@ export function ProfileSection({ page }: { page: MemorialPage }) {
     <Panel aria-labelledby="memory-profile-title">
       <Header>
         {page.photoThumbnailUrl && (
-          <Portrait src={page.photoThumbnailUrl} alt={t('memory-photo-alt', { name })} />
+          <Portrait
+            src={page.photoThumbnailUrl}
+            alt={t('memory-photo-alt', { name })}
+            fetchPriority="high"
+          />
         )}
         <div>
           <h1 id="memory-profile-title">{name}</h1>
