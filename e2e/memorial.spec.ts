@@ -4,7 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { mailedActivationLink, signUpAndSignIn } from './support/members';
+import {
+  accessTokenOf,
+  mailedActivationLink,
+  registerMember,
+  signUpAndSignIn,
+} from './support/members';
 import { keepScreenshot, VIEWPORTS } from './support/screens';
 
 const PASSWORD = 'a quiet evening by the river';
@@ -236,5 +241,49 @@ test('the own page top guides a sparse page to its first photo, entry and admin'
   await page.getByRole('link', { name: '写真を追加する' }).click();
   await expect(page).toHaveURL(/\/memory\/[0-9a-f-]{36}#album$/);
   await expect(page.getByText('まだ写真がありません。最初の一枚を追加しましょう。')).toBeVisible();
+  await page.context().close();
+});
+
+test('a signed-out invitee keeps the invitation through login and is connected', async ({
+  browser,
+  playwright,
+}) => {
+  const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const inviter = await registerMember(api);
+  const login = await accessTokenOf(api, inviter);
+  const created = await api.post('/v1/share_token/create_share_token', {
+    headers: { authorization: `Bearer ${login.accessToken}` },
+    data: { memorial_page_id: login.memorialPageId, set_admin: false },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const share = (await created.json()) as { token: string; invitingUserId: string };
+  const link = `/memory/invitation?${new URLSearchParams({
+    shareToken: share.token,
+    invitingUserId: share.invitingUserId,
+    setAdmin: 'false',
+  })}`;
+  const invitee = await registerMember(api);
+  await api.dispose();
+
+  const page = await mobilePage(browser);
+  await page.goto(link);
+  await expect(page.getByText('メモリアルページへの招待が届いています。')).toBeVisible();
+  await page.getByRole('button', { name: 'ログインする' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel('メールアドレス').fill(invitee.email);
+  await page.getByLabel('パスワード', { exact: true }).fill(invitee.password);
+  await page.getByRole('button', { name: 'ログインする' }).click();
+  await expect(page).toHaveURL(/\/memory\/invitation$/);
+  await expect(page.getByText('招待した方とつながりました。')).toBeVisible();
+  await expectFitsAndAccessible(page);
+  await page.getByRole('link', { name: 'メモリアルページを見る' }).click();
+  await expect(page).toHaveURL(new RegExp(`/memory/${login.memorialPageId}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('山田 花子');
+
+  // The link is used up.
+  await page.goto(link);
+  await expect(page.getByRole('alert')).toContainText(
+    '招待リンクが無効か、有効期限が切れています。',
+  );
   await page.context().close();
 });

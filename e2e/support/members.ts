@@ -83,12 +83,12 @@ export async function registerMember(request: APIRequestContext): Promise<E2eMem
 export async function accessTokenOf(
   request: APIRequestContext,
   member: E2eMember,
-): Promise<{ userId: string; accessToken: string }> {
+): Promise<{ userId: string; accessToken: string; memorialPageId: string }> {
   const response = await request.post('/v1/login', {
     form: { username: member.email, password: member.password },
   });
   expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()) as { userId: string; accessToken: string };
+  return (await response.json()) as { userId: string; accessToken: string; memorialPageId: string };
 }
 
 /**

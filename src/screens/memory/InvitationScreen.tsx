@@ -95,13 +95,15 @@ export function Component() {
   const petAdmin = usePetAdminSetting();
   const [snapshot, send] = useInvitationMachine(user?.id ?? null);
   const sessionKnown = status !== 'loading';
-  const credential = { token: link.shareToken ?? '', invitingUserId: link.invitingUserId ?? '' };
+  // The link the chart took: the slice is emptied once it is used up, the chart keeps it.
+  const taken = snapshot.context;
+  const credential = { token: taken.shareToken ?? '', invitingUserId: taken.invitingUserId ?? '' };
 
   // The page the link is for, read while the token still holds (it is spent at the end).
   const invitedPage = useQuery({
     queryKey: ['invitation', 'page', credential.token, credential.invitingUserId],
     queryFn: () => memorialPageIdOfInvitation(credential),
-    enabled: Boolean(link.shareToken && link.invitingUserId),
+    enabled: Boolean(taken.shareToken && taken.invitingUserId),
     staleTime: Infinity,
     retry: false,
   });
@@ -113,10 +115,10 @@ export function Component() {
   const { shareToken, invitingUserId, setAdmin } = link;
   const complete = Boolean(shareToken && invitingUserId);
   // The chart takes the link once; emptying the slice at the end must not start it again.
-  const taken = useRef(false);
+  const linkSent = useRef(false);
   useEffect(() => {
-    if (!sessionKnown || !complete || taken.current) return;
-    taken.current = true;
+    if (!sessionKnown || !complete || linkSent.current) return;
+    linkSent.current = true;
     sendClientState({
       type: 'UPDATE',
       slice: 'invitation',
@@ -170,7 +172,9 @@ export function Component() {
   } else if (snapshot.matches('accepted')) {
     body = (
       <>
-        <p role="status">{t(setAdmin ? 'invitation-accepted-admin' : 'invitation-accepted')}</p>
+        <p role="status">
+          {t(taken.setAdmin ? 'invitation-accepted-admin' : 'invitation-accepted')}
+        </p>
         {pageId ? (
           <ButtonLink to={memoryPath(pageId)}>{t('invitation-open-page')}</ButtonLink>
         ) : (
