@@ -10,6 +10,41 @@ const SCORE_TARGET = 95;
 const LCP_LIMIT_MS = 1500;
 const DEBUGGING_PORT = 4249;
 
+export interface LighthouseFigures {
+  score: number;
+  lcpMs: number | undefined;
+  /** The path the page ended on (a redirect to /login shows here). */
+  landedPath: string;
+}
+
+/** The system Chromium with a debugging port, for Lighthouse to drive. */
+export function launchLighthouseChromium(debuggingPort: number) {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${debuggingPort}`],
+  });
+}
+
+/** One Lighthouse run of `url` (default mobile profile, performance only) in that Chromium. */
+export async function measureWithLighthouse(
+  url: string,
+  debuggingPort: number,
+): Promise<LighthouseFigures> {
+  const result = await lighthouse(url, {
+    port: debuggingPort,
+    onlyCategories: ['performance'],
+    output: 'json',
+    logLevel: 'error',
+  });
+  if (!result) throw new Error(`lighthouse gave no result for ${url}`);
+  const { lhr } = result;
+  return {
+    score: (lhr.categories.performance?.score ?? 0) * 100,
+    lcpMs: lhr.audits['largest-contentful-paint']?.numericValue,
+    landedPath: new URL(lhr.finalDisplayedUrl).pathname,
+  };
+}
+
 /**
  * Lighthouse's default profile (a mid-range phone on a slow 4G link, simulated) against the
  * production build, in the system Chromium: performance score and Largest Contentful Paint.
@@ -21,27 +56,16 @@ export const lighthouseBench: BenchModule = {
     await ensureSpaBuild(log);
     const site = await createBenchSite();
     const server = await startServer(site.env, BENCH_PORTS.lighthouse);
-    const browser = await chromium.launch({
-      executablePath: chromiumPath(),
-      args: [...CHROMIUM_ARGS, `--remote-debugging-port=${DEBUGGING_PORT}`],
-    });
+    const browser = await launchLighthouseChromium(DEBUGGING_PORT);
     const rows: BenchRow[] = [];
     try {
       for (const page of PAGES) {
-        const result = await lighthouse(`${server.url}${page}`, {
-          port: DEBUGGING_PORT,
-          onlyCategories: ['performance'],
-          output: 'json',
-          logLevel: 'error',
-        });
-        if (!result) throw new Error(`lighthouse gave no result for ${page}`);
-        const { lhr } = result;
-        const score = (lhr.categories.performance?.score ?? 0) * 100;
-        const lcp = lhr.audits['largest-contentful-paint']?.numericValue;
-        log(
-          `lighthouse ${page}: score ${score}, LCP ${lcp} ms, final URL ${lhr.finalDisplayedUrl}`,
-        );
-        const landed = new URL(lhr.finalDisplayedUrl).pathname;
+        const {
+          score,
+          lcpMs: lcp,
+          landedPath: landed,
+        } = await measureWithLighthouse(`${server.url}${page}`, DEBUGGING_PORT);
+        log(`lighthouse ${page}: score ${score}, LCP ${lcp} ms, ended on ${landed}`);
         const note = landed === page ? undefined : `ended on ${landed}`;
         rows.push(
           {

@@ -4,6 +4,7 @@ import { endingNoteBench } from './endingnote';
 import { httpBench } from './http';
 import { lighthouseBench } from './lighthouse';
 import { memorialBench } from './memorial';
+import { memorialPageBench } from './memorialPage';
 import { socialBench } from './search';
 import { timeCapsuleBench } from './timecapsule';
 import type { BenchModule } from './types';
@@ -15,6 +16,7 @@ export const BENCH_MODULES: BenchModule[] = [
   httpBench,
   lighthouseBench,
   memorialBench,
+  memorialPageBench,
   timeCapsuleBench,
   endingNoteBench,
   socialBench,

@@ -42,6 +42,12 @@ function activationLink(email: string): URL {
   throw new Error(`no activation mail for ${email} in ${outbox}`);
 }
 
+/** Waits for the activation link mailed to `email` (registration through the UI, too). */
+export async function mailedActivationLink(email: string): Promise<URL> {
+  await expect.poll(() => activationLink(email).href).toContain('/activate');
+  return activationLink(email);
+}
+
 /** Registers a member through the real API and activates the account with the mailed link. */
 export async function registerMember(request: APIRequestContext): Promise<E2eMember> {
   const member = {
@@ -65,8 +71,7 @@ export async function registerMember(request: APIRequestContext): Promise<E2eMem
   });
   expect(registered.status(), await registered.text()).toBe(202);
 
-  await expect.poll(() => activationLink(member.email).href).toContain('/activate');
-  const token = activationLink(member.email).searchParams.get('token')!;
+  const token = (await mailedActivationLink(member.email)).searchParams.get('token')!;
   const activated = await request.get(
     `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(member.email)}`,
   );
@@ -78,12 +83,12 @@ export async function registerMember(request: APIRequestContext): Promise<E2eMem
 export async function accessTokenOf(
   request: APIRequestContext,
   member: E2eMember,
-): Promise<{ userId: string; accessToken: string }> {
+): Promise<{ userId: string; accessToken: string; memorialPageId: string }> {
   const response = await request.post('/v1/login', {
     form: { username: member.email, password: member.password },
   });
   expect(response.status(), await response.text()).toBe(200);
-  return (await response.json()) as { userId: string; accessToken: string };
+  return (await response.json()) as { userId: string; accessToken: string; memorialPageId: string };
 }
 
 /**

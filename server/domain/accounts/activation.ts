@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { accountTokens, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
+import { redeemPetAdminLink } from '../memorial/invitations';
 import { consumeAccountToken } from './accountTokens';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
@@ -11,7 +12,9 @@ const activationInvalid = () =>
 
 /**
  * GET /v1/user/confirm/{token}/{email}: spends the link (it must belong to that email),
- * activates the account and signs the member in.
+ * activates the account and signs the member in. A registration in pet mode carried a
+ * pet-admin link (admin_pet_id); it is redeemed here, once the address is proven, so that an
+ * account nobody activates never becomes an admin of the pet's page.
  */
 export async function activateAccount(
   deps: AccountDeps,
@@ -28,9 +31,12 @@ export async function activateAccount(
   );
   if (!userId) throw activationInvalid();
   const now = deps.clock.now();
-  await deps.db
+  const [activated] = await deps.db
     .update(users)
     .set({ status: 'active', activatedAt: now, updatedAt: now })
-    .where(eq(users.id, userId));
+    .where(eq(users.id, userId))
+    .returning({ adminPetId: users.registrationAdminPetId });
+  // An expired or used link makes no admin; the account is activated all the same.
+  if (activated?.adminPetId) await redeemPetAdminLink(deps, activated.adminPetId, userId);
   return signIn(deps, userId);
 }

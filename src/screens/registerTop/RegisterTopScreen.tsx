@@ -3,7 +3,9 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
+import { isPetAdminSettingActive } from '../../machines/petAdmin';
 import { useSlice } from '../../services/clientState';
+import { usePetAdminSetting } from '../../services/petAdmin';
 import { Actions, AuthCard, AuthPage, FormMessage, Links } from '../login/authFormParts';
 import { RegistrationConfirm } from './RegistrationConfirm';
 import { RegistrationFields } from './RegistrationFields';
@@ -15,18 +17,24 @@ export function Component() {
   const [search] = useSearchParams();
   const memorialAdmin = useSlice('memorialAdmin');
   const [snapshot, send] = useMachine(liveRegistrationMachine);
+  const petAdmin = usePetAdminSetting();
   // The pet page being set up here counts while not completed and not expired (spec §4).
   const [now] = useState(() => Date.now());
-  const pendingPetPageId =
-    !memorialAdmin.completed && (memorialAdmin.expiresAt ?? 0) > now
-      ? memorialAdmin.targetMemorialPageEncodedId
-      : null;
+  const pendingPetPageId = isPetAdminSettingActive(memorialAdmin, now)
+    ? memorialAdmin.targetMemorialPageEncodedId
+    : null;
 
   useEffect(() => {
     send({ type: 'START', setup: registrationSetupFromQuery(search, pendingPetPageId) });
   }, [search, pendingPetPageId, send]);
 
   const { setup, form, errors } = snapshot.context;
+  // A registration in pet mode with the pending link takes it; activation redeems it.
+  const tookPetLink =
+    snapshot.matches('mailSent') && setup?.mode === 'pet' && setup.adminPetId === pendingPetPageId;
+  useEffect(() => {
+    if (tookPetLink && pendingPetPageId !== null) petAdmin.complete();
+  }, [tookPetLink, pendingPetPageId, petAdmin]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     send({ type: 'SUBMIT' });

@@ -1,5 +1,6 @@
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
+import { formatCalendarDate } from '../../components/ui/calendarDate';
 import type { RegistrationForm, RegistrationVariant } from '../../machines/registration';
 
 const List = styled.dl`
@@ -15,20 +16,6 @@ const List = styled.dl`
     overflow-wrap: anywhere;
   }
 `;
-
-const calendarDate = new Intl.DateTimeFormat('ja-JP', {
-  year: 'numeric',
-  month: 'long',
-  day: 'numeric',
-  timeZone: 'UTC',
-});
-
-/** A calendar date (YYYY-MM-DD, no time zone) as Japanese read it. */
-function formatBirthdate(value: string): string {
-  const [year, month, day] = value.split('-').map(Number);
-  if (!year || !month || !day) return value;
-  return calendarDate.format(Date.UTC(year, month - 1, day));
-}
 
 /** The confirm step: what will be sent, family name first (the password is not shown). */
 export function RegistrationConfirm({
@@ -50,7 +37,7 @@ export function RegistrationConfirm({
     ['register-last-name-kana', form.lastNameKana],
     ['register-first-name-kana', form.firstNameKana],
     ['register-address', form.address],
-    ['register-birthdate', formatBirthdate(form.birthdate)],
+    ['register-birthdate', formatCalendarDate(form.birthdate)],
     ['register-sex', form.sexCode ? t(`register-sex-${form.sexCode}`) : ''],
   ];
   return (

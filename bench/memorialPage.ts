@@ -1,0 +1,120 @@
+/**
+ * Memorial page load (issue 5): Lighthouse LCP of /memory/{id} on the mobile profile, for a
+ * public page with a photo, a few album photos and history entries made through the real API
+ * (signed-URL uploads, server thumbnails) of the production server.
+ */
+import { ensureSpaBuild } from '../server/build';
+import { jpegPhoto } from '../test/api/memorialSupport';
+import { launchLighthouseChromium, measureWithLighthouse } from './lighthouse';
+import { createBenchSite, startServer, type BenchSite } from './server';
+import type { BenchModule, BenchRow } from './types';
+
+const PORT = 4251;
+const DEBUGGING_PORT = 4252;
+const PHOTOS = 6;
+const HISTORY_ENTRIES = 5;
+const LCP_LIMIT_MS = 2000;
+
+/** One API call as the bench member; fails loudly on anything but the expected status. */
+async function call(
+  baseUrl: string,
+  site: BenchSite,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${site.member.token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.status === 204 ? undefined : response.json();
+}
+
+/** Uploads a camera-like JPEG through a signed PUT URL; answers its object name. */
+async function uploadPhoto(baseUrl: string, site: BenchSite, index: number): Promise<string> {
+  const { url, imageName } = (await call(
+    baseUrl,
+    site,
+    'GET',
+    `/v1/signed_url?method=PUT&image_name=photo-${index}.jpg`,
+  )) as { url: string; imageName: string };
+  const put = await fetch(url, {
+    method: 'PUT',
+    headers: { 'content-type': 'image/jpeg' },
+    body: new Uint8Array(await jpegPhoto(1600, 1200)),
+  });
+  if (!put.ok) throw new Error(`upload: ${put.status}`);
+  return imageName;
+}
+
+/** The member's own page made public, with a profile photo, an album and a timeline. */
+async function seedPage(baseUrl: string, site: BenchSite): Promise<string> {
+  const pageId = site.member.memorialPageId;
+  await call(baseUrl, site, 'PATCH', `/v1/memorial_page/${pageId}`, {
+    privacy: 'public',
+    death_date: '2025-10-01',
+    photo_name: await uploadPhoto(baseUrl, site, 0),
+  });
+  for (let index = 1; index <= PHOTOS; index += 1) {
+    await call(baseUrl, site, 'POST', `/v1/album/memorial_page_id/${pageId}/album`, {
+      image_name: await uploadPhoto(baseUrl, site, index),
+      caption: `photo ${index}`,
+    });
+  }
+  for (let index = 0; index < HISTORY_ENTRIES; index += 1) {
+    await call(baseUrl, site, 'POST', `/v1/history/memorial_page_id/${pageId}/history`, {
+      occurred_on: `${1960 + index * 10}-04-01`,
+      body: 'history entry',
+    });
+  }
+  return pageId;
+}
+
+export const memorialPageBench: BenchModule = {
+  title: 'memorialPage',
+  async run({ log }) {
+    await ensureSpaBuild(log);
+    const site = await createBenchSite();
+    const server = await startServer({ DATABASE_URL: '', ...site.env }, PORT);
+    const browser = await launchLighthouseChromium(DEBUGGING_PORT);
+    const rows: BenchRow[] = [];
+    try {
+      const pageId = await seedPage(server.url, site);
+      const path = `/memory/${pageId}`;
+      const { score, lcpMs, landedPath } = await measureWithLighthouse(
+        `${server.url}${path}`,
+        DEBUGGING_PORT,
+      );
+      log(`lighthouse /memory/{id}: score ${score}, LCP ${lcpMs} ms, ended on ${landedPath}`);
+      const note =
+        landedPath === path
+          ? `${PHOTOS} photos, ${HISTORY_ENTRIES} entries; visitor not signed in`
+          : `ended on ${landedPath}`;
+      rows.push({
+        name: 'Lighthouse LCP of /memory/{id} (mobile)',
+        value: lcpMs,
+        unit: 'ms',
+        target: `<= ${LCP_LIMIT_MS} ms`,
+        met: lcpMs !== undefined && lcpMs <= LCP_LIMIT_MS && landedPath === path,
+        note,
+      });
+      rows.push({
+        name: '/memory/{id} performance score (mobile)',
+        value: score,
+        unit: 'score',
+        note,
+      });
+    } finally {
+      await browser.close();
+      await server.stop();
+      await site.remove();
+    }
+    return rows;
+  },
+};

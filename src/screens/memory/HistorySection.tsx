@@ -1,0 +1,273 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import styled from 'styled-components';
+import { CheckboxField } from '../../components/form/ChoiceFields';
+import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
+import { DateField, TextareaField } from '../../components/form/TextFields';
+import { Button } from '../../components/ui/Button';
+import { formatCalendarDate } from '../../components/ui/calendarDate';
+import { useT } from '../../i18n/useT';
+import {
+  addHistory,
+  deleteHistory,
+  memorialKeys,
+  updateHistory,
+  uploadImage,
+  type HistoryEntry,
+  type HistoryInput,
+} from '../../services/api/memorial';
+import { HISTORY_BODY_MAX_LENGTH, historyCreateSchema } from '../../validation/memorial';
+import { Panel } from '../endingnote/layout';
+import { useHistories } from './pageQuery';
+import {
+  Actions,
+  checkRequest,
+  ImageFileField,
+  Muted,
+  problemsOf,
+  SectionTitle,
+  useProblemText,
+  type Problems,
+} from './parts';
+
+const Timeline = styled.ol`
+  margin: 0 0 16px;
+  padding: 0 0 0 16px;
+  list-style: none;
+  border-left: 2px solid ${({ theme }) => theme.colours.border};
+  > li {
+    margin: 0 0 16px;
+  }
+  time {
+    font-weight: bold;
+  }
+  p {
+    margin: 4px 0;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+`;
+
+const EntryPhoto = styled.img`
+  display: block;
+  max-width: 160px;
+  width: 100%;
+  border-radius: 8px;
+`;
+
+interface Draft {
+  occurredOn: string;
+  body: string;
+  photo: File | null;
+  removePhoto: boolean;
+}
+
+const emptyDraft: Draft = { occurredOn: '', body: '', photo: null, removePhoto: false };
+
+/** Add (no entry) or edit (an entry) one dated timeline entry with an optional photo. */
+function HistoryForm({
+  memorialPageId,
+  entry,
+  onDone,
+}: {
+  memorialPageId: string;
+  entry?: HistoryEntry;
+  onDone?: () => void;
+}) {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const initial: Draft = entry
+    ? { occurredOn: entry.occurredOn, body: entry.body, photo: null, removePhoto: false }
+    : emptyDraft;
+  const [draft, setDraft] = useState<Draft>(initial);
+  const [problems, setProblems] = useState<Problems>({});
+  const [formKey, setFormKey] = useState(0);
+  const problem = useProblemText(problems);
+  const idPrefix = `memory-history-${entry?.id ?? 'new'}`;
+  const dirty =
+    draft.occurredOn !== initial.occurredOn ||
+    draft.body !== initial.body ||
+    draft.photo !== null ||
+    draft.removePhoto;
+
+  const save = useMutation({
+    mutationFn: async () => {
+      checkRequest(historyCreateSchema, { occurred_on: draft.occurredOn, body: draft.body });
+      const input: HistoryInput = { occurredOn: draft.occurredOn, body: draft.body.trim() };
+      if (draft.photo) input.imageName = await uploadImage(draft.photo);
+      else if (draft.removePhoto) input.imageName = null;
+      return entry
+        ? updateHistory(memorialPageId, entry.id, input)
+        : addHistory(memorialPageId, input);
+    },
+    onSuccess: async () => {
+      setProblems({});
+      setDraft(emptyDraft);
+      setFormKey((key) => key + 1);
+      await queryClient.invalidateQueries({ queryKey: memorialKeys.histories(memorialPageId) });
+      onDone?.();
+    },
+    onError: (error) => setProblems(problemsOf(error)),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    save.mutate();
+  };
+  const busy = save.isPending;
+  return (
+    <form key={formKey} onSubmit={submit} noValidate>
+      {problems.form && <p role="alert">{problem('form')}</p>}
+      <DateField
+        id={`${idPrefix}-date`}
+        label={t('memory-history-date')}
+        value={draft.occurredOn}
+        onChange={(occurredOn) => setDraft({ ...draft, occurredOn })}
+        error={problem('occurred_on')}
+        disabled={busy}
+      />
+      <TextareaField
+        id={`${idPrefix}-body`}
+        label={t('memory-history-body')}
+        value={draft.body}
+        maxLength={HISTORY_BODY_MAX_LENGTH}
+        onChange={(body) => setDraft({ ...draft, body })}
+        error={problem('body')}
+        disabled={busy}
+      />
+      <ImageFileField
+        id={`${idPrefix}-photo`}
+        label={t('memory-history-photo')}
+        onChange={(photo) => setDraft({ ...draft, photo })}
+        error={problem('image_name')}
+        disabled={busy}
+      />
+      {entry?.imageName && (
+        <CheckboxField
+          id={`${idPrefix}-remove-photo`}
+          label={t('memory-history-remove-photo')}
+          value={draft.removePhoto}
+          onChange={(removePhoto) => setDraft({ ...draft, removePhoto })}
+          disabled={busy || draft.photo !== null}
+        />
+      )}
+      <Actions>
+        <Button type="submit" disabled={busy}>
+          {busy ? t('memory-saving') : t(entry ? 'memory-save' : 'memory-history-add')}
+        </Button>
+        {onDone && (
+          <Button type="button" $variant="secondary" disabled={busy} onClick={onDone}>
+            {t('memory-cancel')}
+          </Button>
+        )}
+      </Actions>
+      <UnsavedChangesDialog when={dirty} />
+    </form>
+  );
+}
+
+function HistoryItem({
+  entry,
+  canEdit,
+  memorialPageId,
+}: {
+  entry: HistoryEntry;
+  canEdit: boolean;
+  memorialPageId: string;
+}) {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => deleteHistory(memorialPageId, entry.id),
+    onSettled: () =>
+      queryClient.invalidateQueries({ queryKey: memorialKeys.histories(memorialPageId) }),
+  });
+  const date = formatCalendarDate(entry.occurredOn);
+  if (editing) {
+    return (
+      <li>
+        <HistoryForm
+          memorialPageId={memorialPageId}
+          entry={entry}
+          onDone={() => setEditing(false)}
+        />
+      </li>
+    );
+  }
+  return (
+    <li>
+      <time dateTime={entry.occurredOn}>{date}</time>
+      <p>{entry.body}</p>
+      {entry.thumbnailUrl && (
+        <EntryPhoto src={entry.thumbnailUrl} alt={t('memory-history-photo-alt', { date })} />
+      )}
+      {canEdit && (
+        <Actions>
+          <Button
+            type="button"
+            $variant="secondary"
+            aria-label={t('memory-history-edit', { date })}
+            onClick={() => setEditing(true)}
+          >
+            {t('memory-edit')}
+          </Button>
+          {confirming ? (
+            <Button type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
+              {t('memory-delete-confirm')}
+            </Button>
+          ) : (
+            <Button
+              type="button"
+              $variant="secondary"
+              aria-label={t('memory-history-delete', { date })}
+              onClick={() => setConfirming(true)}
+            >
+              {t('memory-delete')}
+            </Button>
+          )}
+        </Actions>
+      )}
+    </li>
+  );
+}
+
+/** The history: dated entries, oldest first; admins add, edit and delete. */
+export function HistorySection({
+  memorialPageId,
+  canEdit,
+}: {
+  memorialPageId: string;
+  canEdit: boolean;
+}) {
+  const t = useT();
+  const histories = useHistories(memorialPageId);
+  const entries = histories.data ?? [];
+  return (
+    <Panel id="history" aria-labelledby="memory-history-title">
+      <SectionTitle id="memory-history-title">{t('memory-history-title')}</SectionTitle>
+      {histories.isError && <p role="alert">{t('memory-load-error')}</p>}
+      {histories.isSuccess && entries.length === 0 && (
+        <Muted>{t(canEdit ? 'memory-history-empty-admin' : 'memory-history-empty')}</Muted>
+      )}
+      {entries.length > 0 && (
+        <Timeline>
+          {entries.map((entry) => (
+            <HistoryItem
+              key={entry.id}
+              entry={entry}
+              canEdit={canEdit}
+              memorialPageId={memorialPageId}
+            />
+          ))}
+        </Timeline>
+      )}
+      {canEdit && (
+        <>
+          <SectionTitle as="h3">{t('memory-history-add-title')}</SectionTitle>
+          <HistoryForm memorialPageId={memorialPageId} />
+        </>
+      )}
+    </Panel>
+  );
+}

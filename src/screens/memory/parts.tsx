@@ -1,0 +1,113 @@
+import styled from 'styled-components';
+import type { z } from 'zod';
+import { describedBy, FieldFrame, Label } from '../../components/form/FieldFrame';
+import { fieldErrorsOf } from '../../machines/memoryCreation';
+import { useT } from '../../i18n/useT';
+import { UploadRefused, type MemorialPage } from '../../services/api/memorial';
+
+/** Family name first, as names are written in Japanese; a pet may have no family name. */
+export const pageName = (page: Pick<MemorialPage, 'lastName' | 'firstName'>) =>
+  `${page.lastName} ${page.firstName}`.trim();
+
+export const pageKana = (page: Pick<MemorialPage, 'lastNameKana' | 'firstNameKana'>) =>
+  `${page.lastNameKana} ${page.firstNameKana}`.trim();
+
+export const memoryPath = (id: string) => `/memory/${encodeURIComponent(id)}`;
+
+/** Validation codes by snake_case field, or `form` for a failure that names no field. */
+export type Problems = Record<string, string>;
+
+/** Input refused before anything was sent (the shared wire schema said no). */
+export class InvalidInput extends Error {
+  constructor(readonly problems: Problems) {
+    super('invalid input');
+  }
+}
+
+/** Checks a request with its shared wire schema; throws InvalidInput with the field codes. */
+export function checkRequest(schema: z.ZodType, request: unknown): void {
+  const result = schema.safeParse(request);
+  if (!result.success) {
+    throw new InvalidInput(
+      Object.fromEntries(
+        result.error.issues.map((issue) => [String(issue.path[0] ?? 'form'), issue.message]),
+      ),
+    );
+  }
+}
+
+/** What a failed save says: the 422 field codes, the store's refusal, or a general failure. */
+export function problemsOf(error: unknown): Problems {
+  if (error instanceof InvalidInput) return error.problems;
+  if (error instanceof UploadRefused) return { image_name: error.code };
+  const fields = fieldErrorsOf(error);
+  if (fields.length === 0) return { form: 'save_failed' };
+  return Object.fromEntries(fields.map(({ field, code }) => [field, code]));
+}
+
+/** The Japanese text of a field's problem, if it has one. */
+export function useProblemText(problems: Problems): (field: string) => string | undefined {
+  const t = useT();
+  return (field) => {
+    const code = problems[field];
+    if (!code) return undefined;
+    return code === 'save_failed' ? t('memory-save-failed') : t(`validation-${code}`);
+  };
+}
+
+const FileInput = styled.input`
+  display: block;
+  max-width: 100%;
+  min-height: 44px;
+`;
+
+/** One image file from the device (album, history or page photo); checked by the server. */
+export function ImageFileField({
+  id,
+  label,
+  onChange,
+  error,
+  disabled,
+}: {
+  id: string;
+  label: string;
+  onChange: (file: File | null) => void;
+  error?: string;
+  disabled?: boolean;
+}) {
+  return (
+    <FieldFrame id={id} error={error}>
+      <Label htmlFor={id}>{label}</Label>
+      <FileInput
+        id={id}
+        type="file"
+        accept="image/jpeg,image/png,image/webp,image/gif"
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.files?.[0] ?? null)}
+        {...describedBy(id, error)}
+      />
+    </FieldFrame>
+  );
+}
+
+export const SectionTitle = styled.h2`
+  margin: 0 0 12px;
+  font-size: 1.2rem;
+`;
+
+export const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 8px;
+  align-items: center;
+`;
+
+export const Muted = styled.p`
+  color: ${({ theme }) => theme.colours.textMuted};
+`;
+
+export const PlainList = styled.ul`
+  margin: 0;
+  padding: 0;
+  list-style: none;
+`;
