@@ -1,6 +1,4 @@
-import { AxiosError } from 'axios';
 import { Outlet } from 'react-router';
-import { http } from '../../services/http';
 import { useSession } from '../../services/session/useSession';
 import { ApiStatusError, type ApiGet } from '../ui/apiGet';
 import { ShellChromeProvider } from './chrome';
@@ -8,9 +6,14 @@ import { ShellFrame } from './ShellFrame';
 
 /**
  * A GET of the product API through the app's HTTP client (bearer token, one refresh on a
- * 401, camelCase answers); a refused call becomes an ApiStatusError with its status.
+ * 401, camelCase answers); a refused call becomes an ApiStatusError with its status. The
+ * client (axios) loads with the first call: a visitor's first paint makes none.
  */
 const httpApiGet: ApiGet = async (path) => {
+  const [{ http }, { AxiosError }] = await Promise.all([
+    import('../../services/http'),
+    import('axios'),
+  ]);
   try {
     return (await http.get<unknown>(path)).data;
   } catch (error) {

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useClientStateSend, useSlice } from '../clientState';
 import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
 import { sessionApi, type SessionUser } from '../api/session';
-import { connectHttpSession } from '../http';
+import { connectHttpSession } from '../http/connection';
 import { browserAuthSessionMachine, connectUserSync } from './browserSession';
 import { httpSessionOf, whenSession, type AuthSessionActor } from './liveSession';
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';

@@ -1,5 +1,4 @@
 import type { SessionUser } from '../api/session';
-import { auth } from '../api/auth';
 import { sessionApi } from '../api/session';
 import { authSessionWith } from './liveSession';
 import { announceSessionChange, watchSessionChanges } from './tabSync';
@@ -19,7 +18,10 @@ export function connectUserSync(sync: UserSync): () => void {
 /** The app's session machine: this origin's session layer, the app's HTTP client, the tabs. */
 export const browserAuthSessionMachine = authSessionWith({
   session: sessionApi,
-  auth,
+  // The account API, and axios with it, loads with the first refresh, not with the first paint.
+  auth: {
+    refresh: async (refreshToken) => (await import('../api/auth')).auth.refresh(refreshToken),
+  },
   watchTabs: watchSessionChanges,
   announceChange: announceSessionChange,
   syncUser: (user) => syncUserSlices(user),
