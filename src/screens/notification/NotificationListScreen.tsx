@@ -52,7 +52,9 @@ function targetOf(item: NotificationItem): string {
     case 'connection_accepted':
       return '/connection';
     case 'letter_delivered':
-      return '/timecapsule/list';
+      return typeof item.payload.letterId === 'string'
+        ? `/timecapsule/letters/${encodeURIComponent(item.payload.letterId)}`
+        : '/timecapsule/list';
     default:
       return typeof pageId === 'string' ? `/memory/${encodeURIComponent(pageId)}` : '/dashboard';
   }
