@@ -151,27 +151,34 @@ test('start page, then an unsent letter written, listed, edited and deleted', as
   await writer.context.close();
 });
 
-/** Two members connected with each other, each with a browser page signed in. */
-async function connectedMembers(browser: Browser) {
-  const writer = await signedInPage(browser);
-  const reader = await signedInPage(browser);
-  await rename(writer.context.request, writer.token.accessToken, '手紙', '送子');
-  await rename(reader.context.request, reader.token.accessToken, '手紙', '受子');
-  const requested = await writer.context.request.post('/v1/connection/requests', {
-    headers: { authorization: `Bearer ${writer.token.accessToken}` },
-    data: { to_user_id: reader.token.userId, relationship: 'family' },
+type SignedIn = Awaited<ReturnType<typeof signedInPage>>;
+
+/** `from` asks `to` for a connection and `to` accepts it. */
+async function connect(from: SignedIn, to: SignedIn) {
+  const requested = await from.context.request.post('/v1/connection/requests', {
+    headers: { authorization: `Bearer ${from.token.accessToken}` },
+    data: { to_user_id: to.token.userId, relationship: 'family' },
   });
   expect(requested.status(), await requested.text()).toBe(201);
   const { requestId } = (await requested.json()) as { requestId: string };
-  const accepted = await reader.context.request.post(
-    `/v1/connection/requests/${requestId}/accept`,
-    {
-      headers: { authorization: `Bearer ${reader.token.accessToken}` },
-      data: { relationship: 'family' },
-    },
-  );
+  const accepted = await to.context.request.post(`/v1/connection/requests/${requestId}/accept`, {
+    headers: { authorization: `Bearer ${to.token.accessToken}` },
+    data: { relationship: 'family' },
+  });
   expect(accepted.status(), await accepted.text()).toBe(204);
-  return { writer, reader };
+}
+
+/** A writer connected with a reader and with an admin, each with a browser page signed in. */
+async function connectedMembers(browser: Browser) {
+  const writer = await signedInPage(browser);
+  const reader = await signedInPage(browser);
+  const admin = await signedInPage(browser);
+  await rename(writer.context.request, writer.token.accessToken, '手紙', '送子');
+  await rename(reader.context.request, reader.token.accessToken, '手紙', '受子');
+  await rename(admin.context.request, admin.token.accessToken, '管理', '守');
+  await connect(writer, reader);
+  await connect(writer, admin);
+  return { writer, reader, admin };
 }
 
 async function receivedLetterCount(request: APIRequestContext, accessToken: string) {
@@ -184,7 +191,7 @@ async function receivedLetterCount(request: APIRequestContext, accessToken: stri
 test('a letter for a minute ahead is delivered once the clock passes it; read and seen opened', async ({
   browser,
 }) => {
-  const { writer, reader } = await connectedMembers(browser);
+  const { writer, reader, admin } = await connectedMembers(browser);
   const page = writer.page;
   await page.goto('/timecapsule/new');
   await page
@@ -193,6 +200,10 @@ test('a letter for a minute ahead is delivered once the clock passes it; read an
     .check();
   await page.getByLabel('件名').fill('一分後の手紙');
   await page.getByLabel('本文').fill('この手紙が届くころ、\nきっと桜が咲いています。');
+  await page
+    .getByRole('group', { name: 'つながりのある方から選ぶ(最大5人)' })
+    .getByRole('checkbox', { name: '管理 守' })
+    .check();
   await page.getByLabel(/^写真を選ぶ/).setInputFiles({
     name: 'sakura.png',
     mimeType: 'image/png',
@@ -209,6 +220,17 @@ test('a letter for a minute ahead is delivered once the clock passes it; read an
   const letterUrl = page.url();
   const recipient = page.getByRole('region', { name: '宛先ごとのお届け' });
   await expect(recipient.getByText('まだ届けていません')).toBeVisible();
+
+  // The admin sees the envelope in their list and on the letter, not its body.
+  const adminPage = admin.page;
+  await adminPage.goto('/timecapsule/list');
+  const administered = adminPage.getByRole('region', { name: '管理を任されている手紙' });
+  await expect(administered.getByText('宛先:手紙 受子')).toBeVisible();
+  await administered.getByRole('link', { name: '一分後の手紙' }).click();
+  await expect(adminPage).toHaveURL(letterUrl);
+  await expect(adminPage.getByText('本文は、お届けした後に読めるようになります。')).toBeVisible();
+  await expect(adminPage.getByText('きっと桜が咲いています。')).toBeHidden();
+  await check(adminPage, 'timecapsule-letter-admin-mobile');
 
   // The clock passes the time; the delivery job delivers on its next tick.
   expect(await receivedLetterCount(reader.context.request, reader.token.accessToken)).toBe(0);
@@ -253,6 +275,7 @@ test('a letter for a minute ahead is delivered once the clock passes it; read an
   await check(page, 'timecapsule-letter-writer-mobile');
   await writer.context.close();
   await reader.context.close();
+  await admin.context.close();
 });
 
 test('a letter mailed to someone not yet a member opens after they register and sign in', async ({
