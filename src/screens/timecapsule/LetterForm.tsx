@@ -26,7 +26,6 @@ import {
   DELIVERY_RULES,
   memberRecipientsProblem,
   problemOf,
-  type DeliveryRule,
   type FieldProblem,
   type GuestDraft,
   type LetterDraft,
@@ -301,7 +300,7 @@ export function LetterForm({
                   name="letter-rule"
                   value={rule}
                   checked={draft.rule === rule}
-                  onChange={() => set('rule', rule as DeliveryRule)}
+                  onChange={() => set('rule', rule)}
                 />
                 {t(`timecapsule-rule-${rule}`)}
               </ChoiceLabel>
