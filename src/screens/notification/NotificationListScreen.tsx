@@ -15,6 +15,7 @@ import {
 } from '../../services/api/social';
 import { NOTIFICATION_KINDS } from '../../validation/social';
 import { Page, Panel } from '../endingnote/layout';
+import { letterPath } from '../timecapsule/paths';
 
 const KNOWN_KINDS: ReadonlySet<string> = new Set(NOTIFICATION_KINDS);
 
@@ -53,7 +54,7 @@ function targetOf(item: NotificationItem): string {
       return '/connection';
     case 'letter_delivered':
       return typeof item.payload.letterId === 'string'
-        ? `/timecapsule/letters/${encodeURIComponent(item.payload.letterId)}`
+        ? letterPath(item.payload.letterId)
         : '/timecapsule/list';
     default:
       return typeof pageId === 'string' ? `/memory/${encodeURIComponent(pageId)}` : '/dashboard';

@@ -1,4 +1,4 @@
-import type { LetterPhoto, WriterView } from '../../services/api/timecapsule';
+import type { FieldProblem, LetterPhoto, WriterView } from '../../services/api/timecapsule';
 import {
   japanDateTimeInputOf,
   letterInputSchema,
@@ -41,10 +41,7 @@ export interface LetterDraft {
   afterDeathDate: string;
 }
 
-export interface FieldProblem {
-  field: string;
-  code: string;
-}
+export type { FieldProblem };
 
 export const emptyDraft = (): LetterDraft => ({
   title: '',
