@@ -48,10 +48,29 @@ export async function mailedActivationLink(email: string): Promise<URL> {
   return activationLink(email);
 }
 
+/**
+ * The links whose address matches `pattern` in the outbox mails addressed to `email`, newest
+ * mail first (e.g. the letter link of a time-capsule delivery).
+ */
+export function linksMailedTo(email: string, pattern: RegExp): URL[] {
+  const outbox = path.join(process.env.E2E_DATA_DIR!, 'outbox');
+  const addressed = new RegExp(`^to:.*${email.replace(/[.+]/g, '\\$&')}`, 'im');
+  return readdirSync(outbox)
+    .sort()
+    .reverse()
+    .map((file) => readFileSync(path.join(outbox, file), 'utf8'))
+    .filter((eml) => addressed.test(eml.slice(0, eml.indexOf('\n\n'))))
+    .flatMap((eml) => [...mailBody(eml).matchAll(/https?:\/\/\S+/g)].map(([link]) => new URL(link)))
+    .filter((url) => pattern.test(url.pathname + url.search));
+}
+
 /** Registers a member through the real API and activates the account with the mailed link. */
-export async function registerMember(request: APIRequestContext): Promise<E2eMember> {
+export async function registerMember(
+  request: APIRequestContext,
+  email = `member-${randomUUID()}@example.jp`,
+): Promise<E2eMember> {
   const member = {
-    email: `member-${randomUUID()}@example.jp`,
+    email,
     password: 'a quiet morning by the sea',
     username: 'hanako',
   };

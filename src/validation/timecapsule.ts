@@ -49,6 +49,11 @@ export function parseJapanDateTime(value: string): Date | undefined {
   return Number.isNaN(instant.getTime()) ? undefined : instant;
 }
 
+/** An instant as the compose form shows it: Japan local time `YYYY-MM-DDTHH:mm`. */
+export function japanDateTimeInputOf(instant: Date): string {
+  return new Date(instant.getTime() + JAPAN_OFFSET_MS).toISOString().slice(0, 16);
+}
+
 /** True for a real calendar date written YYYY-MM-DD. */
 export function isCalendarDate(value: string): boolean {
   const match = ISO_DATE.exec(value);

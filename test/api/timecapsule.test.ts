@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import { connectMembers, createMember, type TestMember } from '../support/members';
+import { fetchSigned, jpegPhoto, upload } from './memorialSupport';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 const BASE = '/v1/time_capsule_letter';
@@ -175,6 +176,53 @@ describe('composing letters', () => {
     expect(del.statusCode).toBe(204);
     const gone = await t.request({ method: 'GET', url: `${BASE}/${id}`, token: writer.token });
     expect(gone.statusCode).toBe(404);
+  });
+});
+
+describe('photos of a letter', () => {
+  it('registers each new upload by its bytes, as memorial photos are, and keeps those already on the letter', async () => {
+    const photo = await upload(t, await jpegPhoto(80, 60), {
+      fileName: 'photo.jpg',
+      contentType: 'text/html',
+    });
+    const id = await create(letterBody({ photo_names: [photo] }));
+    const read = await t.request({ method: 'GET', url: `${BASE}/${id}`, token: writer.token });
+    const [shown] = read.json().photos as { name: string; url: string }[];
+    expect(shown!.name).toBe(photo);
+    const served = await fetchSigned(t, shown!.url);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/jpeg');
+
+    const text = await upload(t, Buffer.from('<script>alert(1)</script>'), {
+      fileName: 'cute.png',
+      contentType: 'image/png',
+    });
+    const refused = await t.request({
+      method: 'PUT',
+      url: `${BASE}/${id}`,
+      token: writer.token,
+      body: letterBody({ photo_names: [photo, text] }),
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual([{ field: 'photo_names.1', code: 'not_an_image' }]);
+    const missing = await t.request({
+      method: 'POST',
+      url: BASE,
+      token: writer.token,
+      body: letterBody({ photo_names: ['uploads/AAAAAAAAAAAAAAAAAAAAAA.png'] }),
+    });
+    expect(missing.json().errors).toEqual([{ field: 'photo_names.0', code: 'upload_missing' }]);
+
+    // A photo already on the letter is not registered again: with its object gone (which a
+    // second registration would refuse as upload_missing) the edit still goes through.
+    await t.ctx.store.delete(photo);
+    const kept = await t.request({
+      method: 'PUT',
+      url: `${BASE}/${id}`,
+      token: writer.token,
+      body: letterBody({ title: '写真を添えて', photo_names: [photo] }),
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
   });
 });
 

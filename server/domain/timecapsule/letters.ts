@@ -9,8 +9,9 @@ import {
   users,
 } from '../../db/schema';
 import { ApiError, invalid, notFound, type FieldError } from '../../http/errors';
-import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
+import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
+import { registerUploadedImage } from '../memorial/images';
 import {
   parseJapanDateTime,
   type LetterEnvelope,
@@ -36,8 +37,20 @@ async function connectedAmong(db: Db, writerId: string, userIds: string[]): Prom
   return new Set(rows.map((row) => row.id));
 }
 
-/** The rules of a letter that need the server: connections, photo names, a future send time. */
-async function checkLetter(db: Db, clock: Clock, writerId: string, input: LetterInput) {
+/**
+ * The rules of a letter that need the server: connections, photo names, a future send time.
+ * Once those hold, each photo new to the letter (not in `keptPhotos`) is registered like a
+ * memorial upload: a presigned PUT cannot cap size or type, so the bytes are checked here and
+ * stored again under their real image type (422 on `photo_names.<index>` otherwise).
+ */
+async function checkLetter(
+  db: Db,
+  clock: Clock,
+  store: ObjectStore,
+  writerId: string,
+  input: LetterInput,
+  keptPhotos: string[] = [],
+) {
   const errors: FieldError[] = [];
   const memberIds = input.recipients.flatMap((r) => (r.kind === 'member' ? [r.user_id] : []));
   const connected = await connectedAmong(db, writerId, [...memberIds, ...input.admin_user_ids]);
@@ -66,6 +79,10 @@ async function checkLetter(db: Db, clock: Clock, writerId: string, input: Letter
   if (delivery.rule === 'date_after_death' && japanMorningOf(delivery.after_death_date) <= now)
     errors.push({ field: 'delivery.after_death_date', code: 'must_be_future' });
   if (errors.length > 0) throw invalid(errors);
+  for (const [index, name] of input.photo_names.entries()) {
+    if (!keptPhotos.includes(name))
+      await registerUploadedImage(store, name, `photo_names.${index}`);
+  }
 }
 
 /** The columns a letter input sets (the delivery rule and, for dated letters, its due time). */
@@ -110,10 +127,11 @@ async function insertPeople(db: Db, letterId: string, input: LetterInput): Promi
 export async function createLetter(
   db: Db,
   clock: Clock,
+  store: ObjectStore,
   writerId: string,
   input: LetterInput,
 ): Promise<string> {
-  await checkLetter(db, clock, writerId, input);
+  await checkLetter(db, clock, store, writerId, input);
   const now = clock.now();
   return db.transaction(async (tx) => {
     const [letter] = await tx
@@ -130,27 +148,36 @@ export async function createLetter(
  * and sets delivered_at in its claiming transaction, so a letter is either changed before its
  * delivery or refused with 409 after it, never both.
  */
-async function lockUnsentLetter(db: Db, writerId: string, letterId: string): Promise<void> {
+async function lockUnsentLetter(
+  db: Db,
+  writerId: string,
+  letterId: string,
+): Promise<{ photoNames: string[] }> {
   const [letter] = await db
-    .select({ deliveredAt: timeCapsuleLetters.deliveredAt })
+    .select({
+      deliveredAt: timeCapsuleLetters.deliveredAt,
+      photoNames: timeCapsuleLetters.photoNames,
+    })
     .from(timeCapsuleLetters)
     .where(and(eq(timeCapsuleLetters.id, letterId), eq(timeCapsuleLetters.senderUserId, writerId)))
     .for('update');
   if (!letter) throw notFound('letter');
   if (letter.deliveredAt) throw conflictDelivered();
+  return { photoNames: letter.photoNames };
 }
 
 export async function updateLetter(
   db: Db,
   clock: Clock,
+  store: ObjectStore,
   writerId: string,
   letterId: string,
   input: LetterInput,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const txDb = tx as unknown as Db;
-    await lockUnsentLetter(txDb, writerId, letterId);
-    await checkLetter(txDb, clock, writerId, input);
+    const { photoNames } = await lockUnsentLetter(txDb, writerId, letterId);
+    await checkLetter(txDb, clock, store, writerId, input, photoNames);
     await tx
       .update(timeCapsuleLetters)
       .set(letterColumns(input, clock.now()))

@@ -44,7 +44,7 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
   );
 
   api.post(BASE, { ...member, schema: { body: letterInputSchema } }, async (request, reply) => {
-    const id = await createLetter(db, ctx.clock, currentUserId(request), request.body);
+    const id = await createLetter(db, ctx.clock, ctx.store, currentUserId(request), request.body);
     return reply.status(201).send({ timeCapsuleLetterId: id });
   });
   api.post(
@@ -62,7 +62,7 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
     { ...member, schema: { params: letterParams, body: letterInputSchema } },
     async (request) => {
       const id = letterIdOf(request.params);
-      await updateLetter(db, ctx.clock, currentUserId(request), id, request.body);
+      await updateLetter(db, ctx.clock, ctx.store, currentUserId(request), id, request.body);
       return { timeCapsuleLetterId: id };
     },
   );

@@ -25,7 +25,13 @@ function TypedInput({
   disabled,
   maxLength,
   ...rest
-}: TextFieldProps & { type: 'text' | 'date' | 'url'; inputMode?: 'url'; placeholder?: string }) {
+}: TextFieldProps & {
+  type: 'text' | 'date' | 'datetime-local' | 'number' | 'url';
+  inputMode?: 'url' | 'numeric';
+  placeholder?: string;
+  min?: number;
+  max?: number;
+}) {
   return (
     <FieldFrame id={id} error={error}>
       <Label htmlFor={id}>{label}</Label>
@@ -51,6 +57,19 @@ export function InputField(props: TextFieldProps) {
 /** Field kind `date`: the browser's date picker; the value is `YYYY-MM-DD` or empty. */
 export function DateField(props: FieldProps<string>) {
   return <TypedInput type="date" {...props} />;
+}
+
+/**
+ * A date and a time of day from the browser's picker: `YYYY-MM-DDTHH:mm` without an offset,
+ * read in the time zone the label names (the time capsule's delivery time is Japan time).
+ */
+export function DateTimeField(props: FieldProps<string>) {
+  return <TypedInput type="datetime-local" {...props} />;
+}
+
+/** A whole number typed with the numeric keypad; the value stays the typed text. */
+export function NumberField(props: FieldProps<string> & { min?: number; max?: number }) {
+  return <TypedInput type="number" inputMode="numeric" {...props} />;
 }
 
 /** Field kind `link`: a web address (http or https). */

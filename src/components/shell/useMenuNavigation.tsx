@@ -30,6 +30,17 @@ export function useOpenRule(): OpenRule {
   return open;
 }
 
+const LettersChangedContext = createContext<() => void>(() => undefined);
+
+/**
+ * Tells the time capsule menu entry that the member's letters changed (written, edited or
+ * deleted), so that it reads them again before its next click. Outside the shell (component
+ * tests) there is no menu entry, and nothing to tell.
+ */
+export function useTimecapsuleLettersChanged(): () => void {
+  return useContext(LettersChangedContext);
+}
+
 /** What each rule opens after login when it sent a logged-out visitor there. */
 const AFTER_LOGIN: Record<NavigationRule, string> = {
   memory: '/memory/top/me',
@@ -137,5 +148,12 @@ export function MenuNavigationProvider({
     },
     [memory, endingnote, timecapsule, loggedIn, user, session],
   );
-  return <MenuNavigationContext.Provider value={open}>{children}</MenuNavigationContext.Provider>;
+  const lettersChanged = useCallback(() => timecapsule.send({ type: 'RELOAD' }), [timecapsule]);
+  return (
+    <MenuNavigationContext.Provider value={open}>
+      <LettersChangedContext.Provider value={lettersChanged}>
+        {children}
+      </LettersChangedContext.Provider>
+    </MenuNavigationContext.Provider>
+  );
 }

@@ -1,12 +1,14 @@
 import { useCallback } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useClientStateSend, useSlice } from '../../services/clientState';
+import { takeLetterClaim } from '../../services/pendingLetterClaim';
 import { useSession } from '../../services/session/useSession';
 import { afterLoginTarget } from './redirect';
 
 /**
  * Signs in and, on success, goes to the page first asked for (the postLoginRedirectUrl is
- * used up on the way). Answers the protocol's sign-in result.
+ * used up on the way), else to a letter whose link was opened before registering
+ * (src/services/pendingLetterClaim.ts). Answers the protocol's sign-in result.
  */
 export function useSignInAndGo() {
   const { signIn } = useSession();
@@ -15,7 +17,10 @@ export function useSignInAndGo() {
   const nav = useSlice('nav');
   const send = useClientStateSend();
   const goOn = useCallback(() => {
-    const target = afterLoginTarget(nav.postLoginRedirectUrl, search.get('callbackUrl'));
+    const target = afterLoginTarget(
+      nav.postLoginRedirectUrl ?? takeLetterClaim(),
+      search.get('callbackUrl'),
+    );
     if (nav.postLoginRedirectUrl !== null) {
       send({ type: 'UPDATE', slice: 'nav', value: { ...nav, postLoginRedirectUrl: null } });
     }

@@ -15,6 +15,7 @@ import {
 } from '../../services/api/social';
 import { NOTIFICATION_KINDS } from '../../validation/social';
 import { Page, Panel } from '../endingnote/layout';
+import { letterPath } from '../timecapsule/paths';
 
 const KNOWN_KINDS: ReadonlySet<string> = new Set(NOTIFICATION_KINDS);
 
@@ -52,7 +53,9 @@ function targetOf(item: NotificationItem): string {
     case 'connection_accepted':
       return '/connection';
     case 'letter_delivered':
-      return '/timecapsule/list';
+      return typeof item.payload.letterId === 'string'
+        ? letterPath(item.payload.letterId)
+        : '/timecapsule/list';
     default:
       return typeof pageId === 'string' ? `/memory/${encodeURIComponent(pageId)}` : '/dashboard';
   }

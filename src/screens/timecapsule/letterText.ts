@@ -1,0 +1,62 @@
+import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
+import type { useT } from '../../i18n/useT';
+import type { LetterEnvelope, PersonName } from '../../validation/timecapsule';
+
+type Translate = ReturnType<typeof useT>;
+
+/** Family name first, as names are written in Japanese. */
+export const personName = (t: Translate, person: PersonName) =>
+  t('timecapsule-person-name', { lastName: person.lastName, firstName: person.firstName });
+
+const nameList = new Intl.ListFormat('ja-JP', { type: 'conjunction' });
+
+/** Every recipient's name in one line, in the language's own list form. */
+export const namesText = (t: Translate, people: PersonName[]) =>
+  nameList.format(people.map((person) => personName(t, person)));
+
+/** A UTC instant of the wire in Japan time. */
+export const japanTime = (at: string) => formatTokyoDateTime(new Date(at));
+
+/**
+ * When an envelope goes out: its time once it is known (a dated letter, or a death-triggered
+ * one that was released), otherwise the event that will send it.
+ */
+export function deliveryText(t: Translate, envelope: Pick<LetterEnvelope, 'sendDate' | 'event'>) {
+  if (envelope.sendDate)
+    return t('timecapsule-delivery-at', { date: japanTime(envelope.sendDate) });
+  return t(`timecapsule-event-${envelope.event ?? 'death'}`);
+}
+
+/** The admins of an envelope (names come as two parallel lists). */
+export const adminsOf = (envelope: LetterEnvelope): PersonName[] =>
+  envelope.adminLastNames.map((lastName, index) => ({
+    lastName,
+    firstName: envelope.adminFirstNames[index] ?? '',
+  }));
+
+/** The Buddhist memorial service held N years after a death, when N is one (six: seventh-year). */
+const MEMORIAL_SERVICE_OF_YEARS: Record<number, string> = {
+  1: 'isshuki',
+  2: 'sankaiki',
+  6: 'nanakaiki',
+  12: 'jusankaiki',
+  16: 'junanakaiki',
+  22: 'nijusankaiki',
+  26: 'nijunanakaiki',
+  32: 'sanjusankaiki',
+};
+
+export function memorialServiceOf(t: Translate, years: number): string | undefined {
+  const code = MEMORIAL_SERVICE_OF_YEARS[years];
+  return code && t(`anniversary-${code}`);
+}
+
+const calendarDate = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: 'UTC',
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+});
+
+/** A calendar date `YYYY-MM-DD` written the Japanese way. */
+export const japanDate = (day: string) => calendarDate.format(new Date(`${day}T00:00:00Z`));

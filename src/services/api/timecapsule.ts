@@ -1,0 +1,179 @@
+import axios from 'axios';
+import type {
+  LetterDelivery,
+  LetterEnvelope,
+  LetterInput,
+  PersonName,
+  ReceivedLetter,
+  UnsentLetter,
+} from '../../validation/timecapsule';
+import { http } from '../http';
+
+/** The time-capsule calls (docs/timecapsule.md, "API"). */
+
+const BASE = '/v1/time_capsule_letter';
+const letterPath = (letterId: string) => `${BASE}/${encodeURIComponent(letterId)}`;
+
+export interface LetterPhoto {
+  name: string;
+  /** A signed GET URL that expires. */
+  url: string;
+}
+
+export interface RecipientStatus extends PersonName {
+  kind: 'member' | 'guest';
+  userId: string | null;
+  email: string | null;
+  deliveredAt: string | null;
+  openedAt: string | null;
+  late: boolean | null;
+}
+
+/** What the writer reads: everything, and per recipient when it was delivered and opened. */
+export interface WriterView extends LetterEnvelope {
+  role: 'writer';
+  body: string;
+  photos: LetterPhoto[];
+  rule: LetterDelivery['rule'];
+  delayDays: number | null;
+  anniversaryYears: number | null;
+  afterDeathDate: string | null;
+  adminUserIds: string[];
+  recipients: RecipientStatus[];
+  deliveredAt: string | null;
+  updatedAt: string;
+}
+
+/** What a recipient reads once it is delivered (the read marks it opened). */
+export interface RecipientView {
+  role: 'recipient';
+  timeCapsuleLetterId: string;
+  senderFirstName: string;
+  senderLastName: string;
+  title: string;
+  body: string;
+  photos: LetterPhoto[];
+  createdAt: string;
+  dueAt: string;
+  deliveredAt: string;
+  openedAt: string;
+  late: boolean;
+}
+
+/** What an admin reads: the envelope, and the body only once the letter is delivered. */
+export interface AdminView extends LetterEnvelope {
+  role: 'admin';
+  deliveredAt: string | null;
+  body: string | null;
+  photos: LetterPhoto[];
+}
+
+export type LetterView = WriterView | RecipientView | AdminView;
+
+export const timecapsuleKeys = {
+  letter: (letterId: string) => ['timecapsule', 'letter', letterId] as const,
+};
+
+export async function fetchAdminLetters(): Promise<LetterEnvelope[]> {
+  const { data } = await http.get<LetterEnvelope[]>(`${BASE}/get_admin_letters`);
+  return data;
+}
+
+export async function fetchUnsentLetters(): Promise<UnsentLetter[]> {
+  const { data } = await http.get<UnsentLetter[]>(`${BASE}/get_unsent_letters`);
+  return data;
+}
+
+export async function fetchReceivedLetters(): Promise<ReceivedLetter[]> {
+  const { data } = await http.get<ReceivedLetter[]>(`${BASE}/get_received_letters`);
+  return data;
+}
+
+/** Reads a letter; a recipient's first read marks it opened. */
+export async function fetchLetter(letterId: string): Promise<LetterView> {
+  const { data } = await http.get<LetterView>(letterPath(letterId));
+  return data;
+}
+
+export interface FieldProblem {
+  field: string;
+  code: string;
+}
+
+export type LetterSaveOutcome =
+  | { kind: 'saved'; letterId: string }
+  | { kind: 'invalid'; problems: FieldProblem[] }
+  /** Delivered while it was being edited: a delivered letter never changes. */
+  | { kind: 'delivered' };
+
+function statusOf(error: unknown): number | undefined {
+  return axios.isAxiosError(error) ? error.response?.status : undefined;
+}
+
+async function saveOutcome(
+  save: () => Promise<{ data: { timeCapsuleLetterId: string } }>,
+): Promise<LetterSaveOutcome> {
+  try {
+    const { data } = await save();
+    return { kind: 'saved', letterId: data.timeCapsuleLetterId };
+  } catch (error) {
+    const status = statusOf(error);
+    if (status === 409) return { kind: 'delivered' };
+    if (status === 422 && axios.isAxiosError(error)) {
+      const problems = (error.response?.data as { errors?: FieldProblem[] }).errors ?? [];
+      return { kind: 'invalid', problems };
+    }
+    throw error;
+  }
+}
+
+export function createLetter(input: LetterInput): Promise<LetterSaveOutcome> {
+  return saveOutcome(() => http.post<{ timeCapsuleLetterId: string }>(BASE, input));
+}
+
+export function updateLetter(letterId: string, input: LetterInput): Promise<LetterSaveOutcome> {
+  return saveOutcome(() => http.put<{ timeCapsuleLetterId: string }>(letterPath(letterId), input));
+}
+
+/** Deletes an unsent letter; answers false when it was delivered meanwhile (409). */
+export async function deleteLetter(letterId: string): Promise<boolean> {
+  try {
+    await http.delete(letterPath(letterId));
+    return true;
+  } catch (error) {
+    if (statusOf(error) === 409) return false;
+    throw error;
+  }
+}
+
+/**
+ * Claims a letter mailed to a non-member by its link's token, for the signed-in member whose
+ * address it was sent to. Answers the letter id, or null when the link is not theirs (404).
+ */
+export async function claimLetter(token: string): Promise<string | null> {
+  try {
+    const { data } = await http.post<{ timeCapsuleLetterId: string }>(`${BASE}/claim`, { token });
+    return data.timeCapsuleLetterId;
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    throw error;
+  }
+}
+
+/**
+ * Uploads one photo through a signed URL (GET /v1/signed_url?method=PUT names the object and
+ * signs the upload, then the file is PUT there) and answers its object name for the letter.
+ */
+export async function uploadLetterPhoto(file: File): Promise<string> {
+  const { data } = await http.get<{ url: string; imageName: string }>('/v1/signed_url', {
+    params: { imageName: file.name, method: 'PUT' },
+    authenticate: false,
+  });
+  const stored = await fetch(data.url, {
+    method: 'PUT',
+    body: file,
+    headers: { 'content-type': file.type || 'application/octet-stream' },
+  });
+  if (!stored.ok) throw new Error(`photo upload answered ${stored.status}`);
+  return data.imageName;
+}
