@@ -23,7 +23,7 @@ export const NextStep = styled.p`
   margin: 12px 0 0;
 `;
 
-/** `YYYY-MM-DD` as its parts, for the `dashboard-date` text (2026年11月22日). */
+/** `YYYY-MM-DD` as its parts, for the `dashboard-date` text (year, month and day). */
 export function dateParts(isoDate: string): { year: number; month: number; day: number } {
   const [year, month, day] = isoDate.slice(0, 10).split('-').map(Number);
   return { year: year!, month: month!, day: day! };

@@ -54,7 +54,7 @@ function PageEntry({ page }: { page: MourningPage }) {
   );
 }
 
-/** /mourning (偲ぶ tab): pages to remember, coming anniversaries, recent condolences. */
+/** /mourning (the mourning tab): pages to remember, coming anniversaries, recent condolences. */
 export function Component() {
   const t = useT();
   const tab = useQuery({ queryKey: homeKeys.mourning, queryFn: fetchMourning });
