@@ -42,6 +42,25 @@ function activationLink(email: string): URL {
   throw new Error(`no activation mail for ${email} in ${outbox}`);
 }
 
+/**
+ * The newest link to `linkPath` (e.g. `/mypage/email-confirm`) in a mail addressed to `to`, read
+ * from the outbox of the e2e server; undefined while no such mail has been written.
+ */
+export function linkMailedTo(to: string, linkPath: string): URL | undefined {
+  const outbox = path.join(process.env.E2E_DATA_DIR!, 'outbox');
+  const files = readdirSync(outbox).sort().reverse();
+  for (const file of files) {
+    const eml = readFileSync(path.join(outbox, file), 'utf8');
+    const recipient = /^to:\s*(.+)$/im.exec(eml.slice(0, eml.indexOf('\n\n')))?.[1]?.trim();
+    if (recipient?.toLowerCase() !== to.toLowerCase()) continue;
+    for (const [link] of mailBody(eml).matchAll(/https?:\/\/\S+/g)) {
+      const url = new URL(link);
+      if (url.pathname === linkPath) return url;
+    }
+  }
+  return undefined;
+}
+
 /** Registers a member through the real API and activates the account with the mailed link. */
 export async function registerMember(request: APIRequestContext): Promise<E2eMember> {
   const member = {
