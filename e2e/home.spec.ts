@@ -190,7 +190,7 @@ test('my page: the profile is checked, saved and shown after a reload; theme and
   await page.getByLabel('せい（ひらがな）').fill('すずき');
   await page.getByLabel('お住まいの都道府県').selectOption('大阪府');
   await page.getByLabel('生年月日').fill('1960-02-03');
-  await page.getByLabel('その他').check();
+  await page.getByRole('radio', { name: 'その他' }).check();
   await page.getByRole('button', { name: 'プロフィールを保存する' }).click();
   await expect(page.getByText('プロフィールを保存しました。')).toBeVisible();
 
@@ -204,7 +204,7 @@ test('my page: the profile is checked, saved and shown after a reload; theme and
     .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: icon });
   await expect(page.getByText('プロフィール画像を変更しました。')).toBeVisible();
 
-  await page.getByLabel('ダーク').check();
+  await page.getByRole('radio', { name: 'ダーク' }).check();
   await page.getByLabel('ユーザー検索に表示する').uncheck();
   await expect(page.getByLabel('ユーザー検索に表示する')).toBeEnabled();
 
@@ -213,15 +213,17 @@ test('my page: the profile is checked, saved and shown after a reload; theme and
   await expect(page.getByLabel('せい（ひらがな）')).toHaveValue('すずき');
   await expect(page.getByLabel('お住まいの都道府県')).toHaveValue('大阪府');
   await expect(page.getByLabel('生年月日')).toHaveValue('1960-02-03');
-  await expect(page.getByLabel('その他')).toBeChecked();
-  await expect(page.getByLabel('ダーク')).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'その他' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'ダーク' })).toBeChecked();
   await expect(page.getByLabel('ユーザー検索に表示する')).not.toBeChecked();
   await expect(page.getByRole('img', { name: /鈴木/ }).first()).toHaveAttribute('src', /uploads\//);
-  await expect(page.getByRole('link', { name: '利用規約' })).toHaveAttribute('target', '_blank');
+  await expect(
+    page.getByRole('main').getByRole('link', { name: '利用規約 （新しいタブで開きます）' }),
+  ).toHaveAttribute('target', '_blank');
   await expectFitsAndAccessible(page);
   await keepScreenshot(page, 'home-mypage-dark-mobile');
 
-  await page.getByLabel('ライト').check();
+  await page.getByRole('radio', { name: 'ライト' }).check();
   await keepScreenshot(page, 'home-mypage-mobile');
   await context.close();
 });

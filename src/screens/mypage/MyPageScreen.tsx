@@ -124,7 +124,11 @@ export function Component() {
         <ItemList>
           {POLICY_LINKS.map((name) => (
             <li key={name}>
-              <a href={externalLinks[name]} {...NEW_TAB_LINK}>
+              <a
+                href={externalLinks[name]}
+                {...NEW_TAB_LINK}
+                aria-label={`${t(`menu-${name}`)} ${t('menu-opens-new-tab')}`}
+              >
                 {t(`menu-${name}`)}
               </a>
             </li>
