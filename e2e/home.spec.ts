@@ -166,6 +166,7 @@ test('mourning tab: a page remembered, its coming anniversary and a condolence',
   );
   const anniversary = page.getByRole('link', { name: /山田 一郎さん 一周忌/ });
   await expect(anniversary).toHaveAttribute('href', mourningView);
+  await expect(anniversary).toHaveText(/^山田 一郎さん 一周忌（\d{4}年\d{1,2}月\d{1,2}日）$/);
   await expect(page.getByText('いつも見守ってくれてありがとう。')).toBeVisible();
   await expect(
     page.getByRole('link', { name: /山田 花子さんから山田 一郎さんへ/ }),

@@ -7,7 +7,7 @@ import { ElapsedTime } from '../../components/ui/ElapsedTime';
 import { useT } from '../../i18n/useT';
 import { fetchMourning, homeKeys, type MourningPage } from '../../services/api/home';
 import { fullName } from '../connection/MemberRow';
-import { dateParts, ItemList, Muted, NextStep } from '../dashboard/homeParts';
+import { ItemList, Muted, NextStep, useCalendarDate } from '../dashboard/homeParts';
 import { Page, Panel } from '../endingnote/layout';
 
 const mourningPath = (memorialPageId: string) =>
@@ -33,7 +33,8 @@ const Quote = styled.p`
 function PageEntry({ page }: { page: MourningPage }) {
   const t = useT();
   const name = fullName(page);
-  const date = (iso: string | null) => (iso ? t('dashboard-date', dateParts(iso)) : '');
+  const calendarDate = useCalendarDate();
+  const date = (iso: string | null) => (iso ? calendarDate(iso) : '');
   return (
     <li>
       <PageLink to={mourningPath(page.memorialPageId)}>
@@ -58,6 +59,7 @@ function PageEntry({ page }: { page: MourningPage }) {
 export function Component() {
   const t = useT();
   const tab = useQuery({ queryKey: homeKeys.mourning, queryFn: fetchMourning });
+  const calendarDate = useCalendarDate();
   const now = new Date();
   if (tab.isPending) {
     return (
@@ -109,7 +111,7 @@ export function Component() {
                   {t('mourning-anniversary', {
                     name: fullName(anniversary),
                     anniversary: t(`anniversary-${anniversary.code}`),
-                    date: t('dashboard-date', dateParts(anniversary.date)),
+                    date: calendarDate(anniversary.date),
                   })}
                 </Link>
               </li>

@@ -1,4 +1,5 @@
 import styled from 'styled-components';
+import { useT } from '../../i18n/useT';
 
 /** Pieces shared by the dashboard, the mourning tab and the my page. */
 
@@ -23,8 +24,17 @@ export const NextStep = styled.p`
   margin: 12px 0 0;
 `;
 
-/** `YYYY-MM-DD` as its parts, for the `dashboard-date` text (year, month and day). */
-export function dateParts(isoDate: string): { year: number; month: number; day: number } {
+/**
+ * `YYYY-MM-DD` as its parts for the `dashboard-date` text, as strings: Fluent would group a
+ * number's digits (a year of 1,930).
+ */
+function dateParts(isoDate: string): { year: string; month: string; day: string } {
   const [year, month, day] = isoDate.slice(0, 10).split('-').map(Number);
-  return { year: year!, month: month!, day: day! };
+  return { year: String(year), month: String(month), day: String(day) };
+}
+
+/** Writes a calendar date (`YYYY-MM-DD`, already a Japan date) the Japanese way. */
+export function useCalendarDate(): (isoDate: string) => string {
+  const t = useT();
+  return (isoDate) => t('dashboard-date', dateParts(isoDate));
 }
