@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import styled from 'styled-components';
 import { DropdownField } from '../../components/form/ChoiceFields';
 import {
   ChoiceGroup,
@@ -24,8 +25,43 @@ import { NAME_MAX_LENGTH, SEX_CODES, type SexCode } from '../../validation/accou
 import { PREFECTURES } from '../../validation/prefectures';
 import { profileUpdateSchema } from '../../validation/social';
 import { FormMessage } from '../login/authFormParts';
-import { NextStep } from '../dashboard/homeParts';
 import { codesOfAnswer, codesOfIssues, type FieldCodes } from './formErrors';
+
+/**
+ * The browser's own file button speaks the browser's language; the input stays in the page
+ * (label, keyboard, screen readers) but its look is this outlined button.
+ */
+const IconPicker = styled.label`
+  display: inline-flex;
+  align-items: center;
+  min-height: 44px;
+  padding: 8px 20px;
+  border-radius: 999px;
+  border: 2px solid ${({ theme }) => theme.colours.primary};
+  color: ${({ theme }) => theme.colours.primary};
+  font-weight: bold;
+  cursor: pointer;
+  input:focus-visible + & {
+    outline: 3px solid ${({ theme }) => theme.colours.primary};
+    outline-offset: 2px;
+  }
+`;
+
+const IconRow = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 16px;
+`;
+
+const HiddenFileInput = styled.input`
+  position: absolute;
+  width: 1px;
+  height: 1px;
+  overflow: hidden;
+  clip: rect(0 0 0 0);
+  white-space: nowrap;
+`;
 
 const PREFECTURE_CHOICES = PREFECTURES.map(({ name }) => ({ value: name, label: name }));
 
@@ -89,10 +125,9 @@ function IconField({ profile }: { profile: Profile }) {
   };
   return (
     <FieldFrame id="mypage-icon" error={problem ?? undefined}>
-      <NextStep>
+      <IconRow>
         <Avatar image={profile.iconUrl} name={name} size={72} smallSize={64} showBadge={false} />
-        <label htmlFor="mypage-icon">{t('mypage-icon-label')}</label>
-        <input
+        <HiddenFileInput
           id="mypage-icon"
           type="file"
           accept="image/jpeg,image/png,image/webp,image/gif"
@@ -100,7 +135,8 @@ function IconField({ profile }: { profile: Profile }) {
           onChange={(event) => void choose(event.target.files?.[0])}
           {...describedBy('mypage-icon', problem ?? undefined)}
         />
-      </NextStep>
+        <IconPicker htmlFor="mypage-icon">{t('mypage-icon-label')}</IconPicker>
+      </IconRow>
       {uploading && <p role="status">{t('mypage-icon-uploading')}</p>}
     </FieldFrame>
   );
