@@ -180,3 +180,18 @@ export const passwordResetConfirmSchema = (password: z.ZodType<string> = passwor
 
 export type RegistrationInput = z.infer<ReturnType<typeof registrationSchema>>;
 export type LoginInput = z.infer<typeof loginSchema>;
+
+/** The current password as typed: checked against the stored hash, so only present and bounded. */
+const currentPasswordSchema = loginSchema.shape.password;
+
+/** POST /v1/mypage/password: the current password and a new one under the password policy. */
+export const passwordChangeSchema = (password: z.ZodType<string> = passwordSchema) =>
+  z.object({ current_password: currentPasswordSchema, new_password: password });
+
+/** POST /v1/mypage/email: the new address, confirmed by the current password. */
+export const emailChangeSchema = z.object({
+  current_password: currentPasswordSchema,
+  new_email: emailSchema,
+});
+
+export const emailChangeConfirmSchema = z.object({ token: requiredText(200) });

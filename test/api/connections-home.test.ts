@@ -12,6 +12,7 @@ import {
 import { notify } from '../../server/domain/social/notifications';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
+import { jpegPhoto, upload } from './memorialSupport';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -178,6 +179,7 @@ describe('my page profile', () => {
       iconUrl: null,
     });
 
+    const icon = await upload(t, await jpegPhoto(64, 64));
     const updated = await t.request({
       method: 'PATCH',
       url: '/v1/mypage/profile',
@@ -188,7 +190,7 @@ describe('my page profile', () => {
         address: '東京都',
         birthdate: '1950-04-01',
         sex_code: 2,
-        icon_name: 'icons/abcdefghijklmnop1234.png',
+        icon_name: icon,
       },
     });
     expect(updated.statusCode).toBe(200);
@@ -199,7 +201,7 @@ describe('my page profile', () => {
       address: '東京都',
       birthdate: '1950-04-01',
       sexCode: 2,
-      iconUrl: expect.stringContaining('icons/abcdefghijklmnop1234.png'),
+      iconUrl: expect.stringContaining(icon),
     });
     const [row] = await t.ctx.database.db
       .select({ nameReading: users.nameReading })
@@ -249,5 +251,18 @@ describe('my page profile', () => {
       body: { icon_name: '../../etc/passwd' },
     });
     expect(badIcon.json().errors).toEqual([{ field: 'icon_name', code: 'icon_name_invalid' }]);
+    // An upload is checked before it becomes the icon: bytes that are no image are refused.
+    const notAnImage = await upload(t, Buffer.from('<html>hello</html>'), {
+      contentType: 'text/html',
+    });
+    const refused = await t.request({
+      method: 'PATCH',
+      url: '/v1/mypage/profile',
+      token: member.token,
+      body: { icon_name: notAnImage },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors).toEqual([{ field: 'icon_name', code: 'not_an_image' }]);
+    expect((await get(member, '/v1/mypage/profile')).iconName).toBeNull();
   });
 });

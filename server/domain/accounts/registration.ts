@@ -31,7 +31,7 @@ export interface NewAccount {
 
 const UNIQUE_VIOLATION = '23505';
 
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   for (let cause: unknown = error; cause; cause = (cause as { cause?: unknown }).cause) {
     if ((cause as { code?: string }).code === UNIQUE_VIOLATION) return true;
   }

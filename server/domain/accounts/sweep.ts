@@ -1,6 +1,6 @@
 import { lt } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { accountTokens, loginThrottle, refreshTokens } from '../../db/schema';
+import { accountTokens, emailChanges, loginThrottle, refreshTokens } from '../../db/schema';
 
 /** Expired links and tokens are kept a day longer, so that late attempts still read as such in logs. */
 const GRACE_MS = 24 * 60 * 60 * 1000;
@@ -23,5 +23,9 @@ export async function sweepExpiredAccountData(db: Db, now: Date): Promise<number
     .delete(refreshTokens)
     .where(lt(refreshTokens.expiresAt, before))
     .returning({ hash: refreshTokens.tokenHash });
-  return throttle.length + links.length + tokens.length;
+  const emailLinks = await db
+    .delete(emailChanges)
+    .where(lt(emailChanges.expiresAt, before))
+    .returning({ hash: emailChanges.tokenHash });
+  return throttle.length + links.length + tokens.length + emailLinks.length;
 }

@@ -43,18 +43,23 @@ export async function readProfile(db: Db, userId: string): Promise<Profile> {
 
 /**
  * Applies the fields given. A change of any name recomputes name_reading with the shared
- * normaliser, and the search grams follow it (a trigger of 0050_social.sql).
+ * normaliser, and the search grams follow it (a trigger of 0050_social.sql). A new icon is
+ * first handed to `registerIcon`, which checks the uploaded bytes (a signed PUT cannot).
  */
 export async function updateProfile(
   db: Db,
   userId: string,
   input: ProfileUpdateInput,
   at: Date,
+  registerIcon: (iconName: string) => Promise<void>,
 ): Promise<Profile> {
   if (input.icon_name && !OBJECT_NAME_PATTERN.test(input.icon_name)) {
     throw invalid([{ field: 'icon_name', code: 'icon_name_invalid' }]);
   }
   const current = await readProfile(db, userId);
+  if (input.icon_name && input.icon_name !== current.iconName) {
+    await registerIcon(input.icon_name);
+  }
   const names = {
     lastName: input.last_name ?? current.lastName,
     firstName: input.first_name ?? current.firstName,

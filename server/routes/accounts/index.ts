@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import { oauthRoutes } from '../auth/oauth';
 import { sessionRoutes } from '../auth/session';
 import { sessionKit } from '../auth/sessionKit';
+import { credentialRoutes } from './credentials';
 import { createAccountDeps } from './deps';
 import { accountV1Routes } from './v1';
 
@@ -18,6 +19,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     reply.header('cache-control', 'no-store');
   });
   await accountV1Routes(app, ctx, deps);
+  await credentialRoutes(app, ctx, deps);
   const kit = sessionKit(ctx);
   await sessionRoutes(app, ctx, deps, kit);
   await oauthRoutes(app, ctx, deps, kit);

@@ -4,6 +4,7 @@ import { profileUpdateSchema } from '../../../src/validation/social';
 import { tokyoToday } from '../../../src/validation/account';
 import type { AppContext } from '../../context';
 import { dashboard, mourning } from '../../domain/social/home';
+import { registerUploadedImage } from '../../domain/memorial/images';
 import { readProfile, updateProfile, type Profile } from '../../domain/social/profile';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { withIconUrl } from './cards';
@@ -54,6 +55,10 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: { body: profileUpdateSchema({ today: () => tokyoToday(ctx.clock.now()) }) },
     },
     async (request) =>
-      wireProfile(await updateProfile(db, currentUserId(request), request.body, ctx.clock.now())),
+      wireProfile(
+        await updateProfile(db, currentUserId(request), request.body, ctx.clock.now(), (name) =>
+          registerUploadedImage(ctx.store, name, 'icon_name').then(() => undefined),
+        ),
+      ),
   );
 }

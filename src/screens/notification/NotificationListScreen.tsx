@@ -1,5 +1,4 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { FluentVariable } from '@fluent/bundle';
 import { Link } from 'react-router';
 import styled from 'styled-components';
 import { ElapsedTime } from '../../components/ui/ElapsedTime';
@@ -11,13 +10,9 @@ import {
   markAllNotificationsRead,
   markNotificationRead,
   socialKeys,
-  type NotificationItem,
 } from '../../services/api/social';
-import { NOTIFICATION_KINDS } from '../../validation/social';
 import { Page, Panel } from '../endingnote/layout';
-import { letterPath } from '../timecapsule/paths';
-
-const KNOWN_KINDS: ReadonlySet<string> = new Set(NOTIFICATION_KINDS);
+import { targetOf, textOf } from './notificationText';
 
 const Item = styled.li<{ $unread: boolean }>`
   display: flex;
@@ -44,30 +39,6 @@ const List = styled.ul`
   padding: 0;
   list-style: none;
 `;
-
-/** Where a notification leads: the thing it is about. */
-function targetOf(item: NotificationItem): string {
-  const pageId = item.payload.memorialPageId;
-  switch (item.kind) {
-    case 'connection_requested':
-    case 'connection_accepted':
-      return '/connection';
-    case 'letter_delivered':
-      return typeof item.payload.letterId === 'string'
-        ? letterPath(item.payload.letterId)
-        : '/timecapsule/list';
-    default:
-      return typeof pageId === 'string' ? `/memory/${encodeURIComponent(pageId)}` : '/dashboard';
-  }
-}
-
-function textOf(t: ReturnType<typeof useT>, item: NotificationItem): string {
-  if (!KNOWN_KINDS.has(item.kind)) return t('notification-kind-unknown');
-  const args = Object.fromEntries(
-    Object.entries(item.payload).filter(([, value]) => typeof value === 'string'),
-  ) as Record<string, FluentVariable>;
-  return t(`notification-kind-${item.kind}`, args);
-}
 
 /** /notification/list: newest first; opening one marks it read, or all at once. */
 export function Component() {

@@ -1,0 +1,302 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import {
+  accessTokenOf,
+  linksMailedTo,
+  registerMember,
+  signUpAndSignIn,
+  type E2eMember,
+} from './support/members';
+import { keepScreenshot, VIEWPORTS } from './support/screens';
+
+async function expectFitsAndAccessible(page: Page): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
+  expect(overflow, 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(0);
+  await expectNoSeriousA11yViolations(page);
+}
+
+/** A signed-in member in a 360 px browser, with a bearer token for direct API calls. */
+async function mobileMember(browser: Browser) {
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  const member = await signUpAndSignIn(context.request);
+  const { userId, accessToken } = await accessTokenOf(context.request, member);
+  const page = await context.newPage();
+  return { context, page, member, userId, headers: { authorization: `Bearer ${accessToken}` } };
+}
+
+/** Today's date in Japan, moved by whole years and days, as `YYYY-MM-DD`. */
+function tokyoDate(years: number, days: number): string {
+  const date = new Date(Date.now() + 9 * 60 * 60 * 1000);
+  date.setUTCFullYear(date.getUTCFullYear() + years);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+async function signInOnLoginScreen(page: Page, email: string, password: string) {
+  await page.getByLabel('メールアドレス').fill(email);
+  await page.getByLabel('パスワード', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'ログインする' }).click();
+}
+
+test('a visitor asking for the dashboard is sent to /login and brought back after signing in', async ({
+  browser,
+  playwright,
+}) => {
+  const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const member = await registerMember(api);
+  await api.dispose();
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+  await signInOnLoginScreen(page, member.email, member.password);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('ホーム');
+  await context.close();
+});
+
+test('dashboard: empty states with next steps, then notifications, news and note progress', async ({
+  browser,
+  playwright,
+}) => {
+  const { context, page, userId, headers } = await mobileMember(browser);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('ホーム');
+  await expect(page.getByRole('link', { name: 'わたしのページを見る' })).toHaveAttribute(
+    'href',
+    /^\/memory\/[0-9a-f-]+$/,
+  );
+  await expect(page.getByText('まだ書き始めていません。')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'エンディングノートを書き始める' })).toHaveAttribute(
+    'href',
+    `/endingnote/${userId}`,
+  );
+  await expect(page.getByText('まだ手紙はありません。')).toBeVisible();
+  await expect(page.getByRole('link', { name: '手紙を書く' })).toHaveAttribute(
+    'href',
+    '/timecapsule',
+  );
+  await expect(page.getByText('新しいお知らせはありません。')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'ユーザーを探す' })).toHaveAttribute(
+    'href',
+    '/user-search',
+  );
+  await expectFitsAndAccessible(page);
+  await keepScreenshot(page, 'home-dashboard-empty-mobile');
+
+  // A friend accepts the member's request; the member writes a first line of the note.
+  const other = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const friend = await accessTokenOf(other, await registerMember(other));
+  const friendHeaders = { authorization: `Bearer ${friend.accessToken}` };
+  const asked = await context.request.post('/v1/connection/requests', {
+    headers,
+    data: { to_user_id: friend.userId, relationship: 'friend' },
+  });
+  expect(asked.status(), await asked.text()).toBe(201);
+  const { requestId } = (await asked.json()) as { requestId: string };
+  const accepted = await other.post(`/v1/connection/requests/${requestId}/accept`, {
+    headers: friendHeaders,
+    data: { relationship: 'friend' },
+  });
+  expect(accepted.status(), await accepted.text()).toBe(204);
+  await other.dispose();
+  const section = await context.request.get(`/v1/endingnote/${userId}/sections/self`, {
+    headers,
+  });
+  const { version } = (await section.json()) as { version: number };
+  const saved = await context.request.put(`/v1/endingnote/${userId}/sections/self`, {
+    headers,
+    data: { version, values: { full_name: '山田 花子' } },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+
+  await page.reload();
+  await expect(
+    page.getByRole('link', { name: /山田 花子 さんがつながり申請を承認しました。/ }),
+  ).toBeVisible();
+  await expect(page.getByText('山田 花子さんとつながりました')).toBeVisible();
+  await expect(page.getByText(/項目中 1項目を記入済み/)).toBeVisible();
+  await expect(page.getByRole('link', { name: '続きを書く' })).toBeVisible();
+  await expectFitsAndAccessible(page);
+  await keepScreenshot(page, 'home-dashboard-with-data-mobile');
+  await context.close();
+});
+
+test('mourning tab: a page remembered, its coming anniversary and a condolence', async ({
+  browser,
+}) => {
+  const { context, page, headers } = await mobileMember(browser);
+  await page.goto('/mourning');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('偲ぶ');
+  await expect(page.getByText(/偲ぶページはまだありません。/)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'つながりを見る' })).toBeVisible();
+  await expectFitsAndAccessible(page);
+  await keepScreenshot(page, 'home-mourning-empty-mobile');
+
+  // A grandfather who died almost a year ago: his first anniversary (一周忌) is coming.
+  const created = await context.request.post('/v1/memorial_page', {
+    headers,
+    data: {
+      type: 'other',
+      last_name: '山田',
+      first_name: '一郎',
+      last_name_kana: 'やまだ',
+      first_name_kana: 'いちろう',
+      birth_date: '1930-04-01',
+      death_date: tokyoDate(-1, 20),
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { memorialPageId: pageId } = (await created.json()) as { memorialPageId: string };
+  const condolence = await context.request.post(`/v1/memorial_page/${pageId}/condolences`, {
+    headers,
+    data: { body: 'いつも見守ってくれてありがとう。' },
+  });
+  expect(condolence.status(), await condolence.text()).toBe(201);
+
+  await page.reload();
+  const mourningView = `/memory/${pageId}/mourning`;
+  await expect(page.getByRole('link', { name: /山田 一郎/ }).first()).toHaveAttribute(
+    'href',
+    mourningView,
+  );
+  const anniversary = page.getByRole('link', { name: /山田 一郎さん 一周忌/ });
+  await expect(anniversary).toHaveAttribute('href', mourningView);
+  await expect(anniversary).toHaveText(/^山田 一郎さん 一周忌（\d{4}年\d{1,2}月\d{1,2}日）$/);
+  await expect(page.getByText('いつも見守ってくれてありがとう。')).toBeVisible();
+  await expect(
+    page.getByRole('link', { name: /山田 花子さんから山田 一郎さんへ/ }),
+  ).toHaveAttribute('href', mourningView);
+  await expectFitsAndAccessible(page);
+  await keepScreenshot(page, 'home-mourning-mobile');
+  await context.close();
+});
+
+test('my page: the profile is checked, saved and shown after a reload; theme and search visibility', async ({
+  browser,
+}) => {
+  const { context, page } = await mobileMember(browser);
+  await page.goto('/mypage');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('マイページ');
+  await expect(page.getByLabel('姓', { exact: true })).toHaveValue('山田');
+
+  await page.getByLabel('姓', { exact: true }).fill('鈴木');
+  await page.getByLabel('せい（ひらがな）').fill('スズキ');
+  await page.getByRole('button', { name: 'プロフィールを保存する' }).click();
+  await expect(page.getByText('ひらがなで入力してください。')).toBeVisible();
+  await page.getByLabel('せい（ひらがな）').fill('すずき');
+  await page.getByLabel('お住まいの都道府県').selectOption('大阪府');
+  await page.getByLabel('生年月日').fill('1960-02-03');
+  await page.getByRole('radio', { name: 'その他' }).check();
+  await page.getByRole('button', { name: 'プロフィールを保存する' }).click();
+  await expect(page.getByText('プロフィールを保存しました。')).toBeVisible();
+
+  const icon = await sharp({
+    create: { width: 64, height: 64, channels: 3, background: { r: 200, g: 120, b: 90 } },
+  })
+    .png()
+    .toBuffer();
+  await page
+    .getByLabel('プロフィール画像を選ぶ')
+    .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: icon });
+  await expect(page.getByText('プロフィール画像を変更しました。')).toBeVisible();
+
+  await page.getByRole('radio', { name: 'ダーク' }).check();
+  await page.getByLabel('ユーザー検索に表示する').uncheck();
+  await expect(page.getByLabel('ユーザー検索に表示する')).toBeEnabled();
+
+  await page.reload();
+  await expect(page.getByLabel('姓', { exact: true })).toHaveValue('鈴木');
+  await expect(page.getByLabel('せい（ひらがな）')).toHaveValue('すずき');
+  await expect(page.getByLabel('お住まいの都道府県')).toHaveValue('大阪府');
+  await expect(page.getByLabel('生年月日')).toHaveValue('1960-02-03');
+  await expect(page.getByRole('radio', { name: 'その他' })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'ダーク' })).toBeChecked();
+  await expect(page.getByLabel('ユーザー検索に表示する')).not.toBeChecked();
+  await expect(page.getByRole('img', { name: /鈴木/ }).first()).toHaveAttribute('src', /uploads\//);
+  await expect(
+    page.getByRole('main').getByRole('link', { name: '利用規約 （新しいタブで開きます）' }),
+  ).toHaveAttribute('target', '_blank');
+  await expectFitsAndAccessible(page);
+  await keepScreenshot(page, 'home-mypage-dark-mobile');
+
+  await page.getByRole('radio', { name: 'ライト' }).check();
+  await keepScreenshot(page, 'home-mypage-mobile');
+  await context.close();
+});
+
+async function changePasswordOnMyPage(page: Page, current: string, next: string) {
+  await page.locator('#mypage-current-password').fill(current);
+  await page.locator('#mypage-new-password').fill(next);
+  await page.locator('#mypage-new-password-repeat').fill(next);
+  await page.getByRole('button', { name: 'パスワードを変更する' }).click();
+}
+
+test('password change, then sign in with the new password', async ({ browser }) => {
+  const { context, page, member } = await mobileMember(browser);
+  await page.goto('/mypage');
+  await changePasswordOnMyPage(page, 'not my password at all', 'a brand new passphrase');
+  await expect(page.getByText('現在のパスワードが正しくありません。')).toBeVisible();
+  await changePasswordOnMyPage(page, member.password, 'a brand new passphrase');
+  await expect(page.getByText(/パスワードを変更しました。/)).toBeVisible();
+  await expectFitsAndAccessible(page);
+  await keepScreenshot(page, 'home-password-changed-mobile');
+
+  // This device stays signed in on the fresh session.
+  await page.reload();
+  await expect(page.getByLabel('姓', { exact: true })).toHaveValue('山田');
+
+  await page.goto('/logout');
+  await page.getByRole('button', { name: 'ログアウト' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await signInOnLoginScreen(page, member.email, member.password);
+  await expect(page.getByRole('alert')).toBeVisible();
+  await signInOnLoginScreen(page, member.email, 'a brand new passphrase');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await context.close();
+});
+
+async function expectSignIn(request: APIRequestContext, member: E2eMember, status: number) {
+  const response = await request.post('/v1/login', {
+    form: { username: member.email, password: member.password },
+  });
+  expect(response.status()).toBe(status);
+}
+
+test('email change confirmed from the mail sent to the new address', async ({ browser }) => {
+  const { context, page, member } = await mobileMember(browser);
+  const newEmail = `moved-${randomUUID()}@example.jp`;
+  await page.goto('/mypage');
+  await page.getByLabel('新しいメールアドレス').fill(newEmail);
+  await page.locator('#mypage-email-password').fill(member.password);
+  await page.getByRole('button', { name: '確認メールを送る' }).click();
+  await expect(
+    page.getByText(`${newEmail} に確認メールを送りました。`, { exact: false }),
+  ).toBeVisible();
+
+  const confirmLinks = () => linksMailedTo(newEmail, /^\/mypage\/email-confirm\?/);
+  await expect.poll(() => confirmLinks().length).toBeGreaterThan(0);
+  const link = confirmLinks()[0]!;
+  await page.goto(link.pathname + link.search);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('メールアドレスの変更');
+  await expectFitsAndAccessible(page);
+  await page.getByRole('button', { name: '変更を完了する' }).click();
+  await expect(
+    page.getByText(`メールアドレスを ${newEmail} に変更しました。`, { exact: false }),
+  ).toBeVisible();
+  await keepScreenshot(page, 'home-email-changed-mobile');
+
+  // The link works once; the account now signs in with the new address only.
+  await page.reload();
+  await page.getByRole('button', { name: '変更を完了する' }).click();
+  await expect(page.getByText(/このリンクは使用済みか/)).toBeVisible();
+  await expectSignIn(context.request, { ...member, email: newEmail }, 200);
+  await expectSignIn(context.request, member, 401);
+  await page.goto('/mypage');
+  await expect(page.getByText(`現在のメールアドレス：${newEmail}`)).toBeVisible();
+  await context.close();
+});

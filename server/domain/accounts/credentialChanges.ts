@@ -1,0 +1,184 @@
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { emailChanges, users } from '../../db/schema';
+import { ApiError, conflict, invalid } from '../../http/errors';
+import { issueAccessToken } from '../accessTokens';
+import {
+  EMAIL_CHANGE_TTL_MS,
+  emailChangedNoticeMail,
+  emailChangeLink,
+  emailChangeMail,
+  emailChangeTakenMail,
+} from './credentialMails';
+import type { AccountDeps } from './deps';
+import { normalizeEmail } from './deps';
+import type { MailMessage } from '../../mail/mailer';
+import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords';
+import { issueRefreshToken, revokeAllOfUser } from './refreshTokens';
+import { isUniqueViolation } from './registration';
+import { hashSecretToken, newSecretToken } from './secretTokens';
+
+/**
+ * A wrong current password is a field error (422), not a 401: the client treats a 401 of a
+ * signed-in call as an expired session and would sign the member out.
+ */
+const currentPasswordIncorrect = () =>
+  invalid([{ field: 'current_password', code: 'current_password_incorrect' }]);
+
+/**
+ * Checks the member's current password under the sign-in throttle: the same counters (their
+ * address and the client) as POST /v1/login, so guessing it here is no easier than there.
+ * An account without a password (social login only) never matches; it sets one through the
+ * password reset first.
+ */
+async function verifyCurrentPassword(
+  deps: AccountDeps,
+  userId: string,
+  currentPassword: string,
+  client: string,
+): Promise<{ email: string }> {
+  const [user] = await deps.db
+    .select({ email: users.email, passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.status, 'active')));
+  if (!user) throw new ApiError(401, 'unauthorized', 'account is not active');
+  const attempt = { identifier: normalizeEmail(user.email), client };
+  const now = deps.clock.now();
+  await deps.throttle.admit(attempt, now);
+  const matches = user.passwordHash
+    ? await verifyPassword(currentPassword, user.passwordHash)
+    : await verifyAgainstDecoy(currentPassword);
+  if (!matches) {
+    await deps.throttle.recordFailure(attempt, now);
+    throw currentPasswordIncorrect();
+  }
+  await deps.throttle.recordSuccess(attempt);
+  return { email: user.email };
+}
+
+/** Mails without holding up the answer; a failure is logged. */
+function sendLater(deps: AccountDeps, message: MailMessage, what: string): void {
+  deps.mailer
+    .send(message)
+    .catch((error: unknown) => deps.log.error({ err: error }, `${what} mail failed`));
+}
+
+/**
+ * POST /v1/mypage/password: sets a new password after checking the current one, ends every
+ * session of the member (all refresh-token families, this device's too) and starts a fresh
+ * one for the caller, whose tokens it answers.
+ */
+export async function changePassword(
+  deps: AccountDeps,
+  change: { userId: string; currentPassword: string; newPassword: string; client: string },
+): Promise<{ accessToken: string; refreshToken: string }> {
+  await verifyCurrentPassword(deps, change.userId, change.currentPassword, change.client);
+  const passwordHash = await hashPassword(change.newPassword);
+  await deps.db
+    .update(users)
+    .set({ passwordHash, updatedAt: deps.clock.now() })
+    .where(eq(users.id, change.userId));
+  await revokeAllOfUser(deps.db, change.userId, deps.clock);
+  return {
+    accessToken: await issueAccessToken(change.userId, deps.authSecret, deps.clock),
+    refreshToken: await issueRefreshToken(deps.db, change.userId, deps.clock),
+  };
+}
+
+async function addressTaken(deps: AccountDeps, email: string): Promise<boolean> {
+  const [holder] = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, ne(users.status, 'deleted')))
+    .limit(1);
+  return holder !== undefined;
+}
+
+/**
+ * POST /v1/mypage/email: after the current password, mails a single-use 24-hour link to the
+ * new address; nothing changes until it is opened. An address that already has an account
+ * gets a notice instead of a link, and the caller gets the same 202 either way, so the call
+ * cannot be used to find out which addresses have accounts. A newer request replaces older
+ * links of the member.
+ */
+export async function requestEmailChange(
+  deps: AccountDeps,
+  change: { userId: string; currentPassword: string; newEmail: string; client: string },
+): Promise<void> {
+  const { email } = await verifyCurrentPassword(
+    deps,
+    change.userId,
+    change.currentPassword,
+    change.client,
+  );
+  const newEmail = change.newEmail.trim();
+  if (normalizeEmail(newEmail) === normalizeEmail(email)) {
+    throw invalid([{ field: 'new_email', code: 'email_unchanged' }]);
+  }
+  const now = deps.clock.now();
+  await deps.db
+    .update(emailChanges)
+    .set({ usedAt: now })
+    .where(and(eq(emailChanges.userId, change.userId), isNull(emailChanges.usedAt)));
+  if (await addressTaken(deps, newEmail)) {
+    sendLater(deps, emailChangeTakenMail(newEmail, `${deps.publicUrl}/login`), 'email change');
+    return;
+  }
+  const token = newSecretToken();
+  await deps.db.insert(emailChanges).values({
+    tokenHash: hashSecretToken(token),
+    userId: change.userId,
+    newEmail,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_MS),
+  });
+  sendLater(
+    deps,
+    emailChangeMail(newEmail, emailChangeLink(deps.publicUrl, token)),
+    'email change',
+  );
+}
+
+/**
+ * POST /v1/mypage/email/confirm: the link proves the new mailbox, so no sign-in is needed (it
+ * may be opened on another device). One conditional UPDATE spends it. The old address is told.
+ * If the address found an account in the meantime the opener — who holds that mailbox — is
+ * told so (409); the link is spent either way.
+ */
+export async function confirmEmailChange(
+  deps: AccountDeps,
+  token: string,
+): Promise<{ email: string }> {
+  const now = deps.clock.now();
+  const [change] = await deps.db
+    .update(emailChanges)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(emailChanges.tokenHash, hashSecretToken(token)),
+        isNull(emailChanges.usedAt),
+        gt(emailChanges.expiresAt, now),
+      ),
+    )
+    .returning({ userId: emailChanges.userId, newEmail: emailChanges.newEmail });
+  const invalidLink = () =>
+    new ApiError(400, 'email_change_invalid', 'email change link is used, expired or unknown');
+  if (!change) throw invalidLink();
+  const [before] = await deps.db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.id, change.userId), eq(users.status, 'active')));
+  if (!before) throw invalidLink();
+  try {
+    await deps.db
+      .update(users)
+      .set({ email: change.newEmail, updatedAt: now })
+      .where(eq(users.id, change.userId));
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw conflict('email_unavailable', 'the address has an account by now');
+    }
+    throw error;
+  }
+  sendLater(deps, emailChangedNoticeMail(before.email, change.newEmail), 'email changed notice');
+  return { email: change.newEmail };
+}

@@ -1,0 +1,31 @@
+import type { FluentVariable } from '@fluent/bundle';
+import type { useT } from '../../i18n/useT';
+import type { NotificationItem } from '../../services/api/social';
+import { NOTIFICATION_KINDS } from '../../validation/social';
+import { letterPath } from '../timecapsule/paths';
+
+const KNOWN_KINDS: ReadonlySet<string> = new Set(NOTIFICATION_KINDS);
+
+/** Where a notification leads: the thing it is about. */
+export function targetOf(item: NotificationItem): string {
+  const pageId = item.payload.memorialPageId;
+  switch (item.kind) {
+    case 'connection_requested':
+    case 'connection_accepted':
+      return '/connection';
+    case 'letter_delivered':
+      return typeof item.payload.letterId === 'string'
+        ? letterPath(item.payload.letterId)
+        : '/timecapsule/list';
+    default:
+      return typeof pageId === 'string' ? `/memory/${encodeURIComponent(pageId)}` : '/dashboard';
+  }
+}
+
+export function textOf(t: ReturnType<typeof useT>, item: NotificationItem): string {
+  if (!KNOWN_KINDS.has(item.kind)) return t('notification-kind-unknown');
+  const args = Object.fromEntries(
+    Object.entries(item.payload).filter(([, value]) => typeof value === 'string'),
+  ) as Record<string, FluentVariable>;
+  return t(`notification-kind-${item.kind}`, args);
+}

@@ -1,0 +1,149 @@
+import type { SexCode } from '../../validation/account';
+import { http } from '../http';
+import type { MemberCard, NotificationItem } from './social';
+
+/** The member's home calls (docs/social.md "Dashboard, mourning tab, my page"; docs/accounts.md). */
+
+export interface Dashboard {
+  memorialPageId: string | null;
+  unreadCount: number;
+  recentNotifications: NotificationItem[];
+  connectionsNews: { kind: 'connected' | 'page_updated'; at: string; member: MemberCard }[];
+}
+
+export interface MourningPage {
+  memorialPageId: string;
+  type: 'self' | 'other' | 'pet';
+  lastName: string;
+  firstName: string;
+  photoUrl: string | null;
+  birthDate: string | null;
+  deathDate: string | null;
+  animalKind: string | null;
+  role: 'admin' | 'viewer' | null;
+}
+
+export interface Mourning {
+  pages: MourningPage[];
+  upcomingAnniversaries: {
+    memorialPageId: string;
+    lastName: string;
+    firstName: string;
+    code: string;
+    date: string;
+  }[];
+  recentCondolences: {
+    id: string;
+    memorialPageId: string;
+    authorLastName: string;
+    authorFirstName: string;
+    body: string;
+    createdAt: string;
+  }[];
+}
+
+export interface Profile {
+  userId: string;
+  email: string;
+  lastName: string;
+  firstName: string;
+  lastNameKana: string;
+  firstNameKana: string;
+  address: string | null;
+  birthdate: string | null;
+  sexCode: SexCode | null;
+  iconName: string | null;
+  iconUrl: string | null;
+  searchable: boolean;
+}
+
+export type ProfileUpdate = Partial<
+  Pick<
+    Profile,
+    | 'lastName'
+    | 'firstName'
+    | 'lastNameKana'
+    | 'firstNameKana'
+    | 'address'
+    | 'birthdate'
+    | 'sexCode'
+    | 'iconName'
+    | 'searchable'
+  >
+>;
+
+export const homeKeys = {
+  dashboard: ['home', 'dashboard'] as const,
+  mourning: ['home', 'mourning'] as const,
+  profile: ['mypage', 'profile'] as const,
+};
+
+export async function fetchDashboard(): Promise<Dashboard> {
+  return (await http.get<Dashboard>('/v1/dashboard')).data;
+}
+
+export async function fetchMourning(): Promise<Mourning> {
+  return (await http.get<Mourning>('/v1/mourning')).data;
+}
+
+export async function fetchProfile(): Promise<Profile> {
+  return (await http.get<Profile>('/v1/mypage/profile')).data;
+}
+
+export async function updateProfile(update: ProfileUpdate): Promise<Profile> {
+  return (await http.patch<Profile>('/v1/mypage/profile', update)).data;
+}
+
+/** Uploads a picture through a signed PUT URL and answers the object name the server chose. */
+export async function uploadImage(file: File): Promise<string> {
+  const { data } = await http.get<{ url: string; imageName: string }>('/v1/signed_url', {
+    params: { method: 'PUT', image_name: file.name },
+  });
+  const put = await fetch(data.url, {
+    method: 'PUT',
+    body: file,
+    headers: { 'content-type': file.type || 'application/octet-stream' },
+  });
+  if (!put.ok) throw new Error(`upload answered ${put.status}`);
+  return data.imageName;
+}
+
+/** Answers the tokens of the fresh session; every other session has ended. */
+export async function changePassword(
+  currentPassword: string,
+  newPassword: string,
+): Promise<{ accessToken: string; refreshToken: string }> {
+  const { data } = await http.post<{ accessToken: string; refreshToken: string }>(
+    '/v1/mypage/password',
+    { currentPassword, newPassword },
+  );
+  return data;
+}
+
+export async function requestEmailChange(currentPassword: string, newEmail: string): Promise<void> {
+  await http.post('/v1/mypage/email', { currentPassword, newEmail });
+}
+
+export async function confirmEmailChange(token: string): Promise<{ email: string }> {
+  return (await http.post<{ email: string }>('/v1/mypage/email/confirm', { token })).data;
+}
+
+/** The time-capsule side of the dashboard, counted from that area's list calls. */
+export interface TimeCapsuleStatus {
+  /** Letters the member wrote that are not delivered yet. */
+  waiting: number;
+  received: number;
+  unopened: number;
+}
+
+export async function fetchTimeCapsuleStatus(): Promise<TimeCapsuleStatus> {
+  const [unsent, received] = await Promise.all([
+    http.get<unknown[]>('/v1/time_capsule_letter/get_unsent_letters'),
+    http.get<{ openedAt: string | null }[]>('/v1/time_capsule_letter/get_received_letters'),
+  ]);
+  return {
+    waiting: unsent.data.length,
+    received: received.data.length,
+    unopened: received.data.filter((letter) => !letter.openedAt).length,
+  };
+}
