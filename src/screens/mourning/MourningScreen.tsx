@@ -40,10 +40,10 @@ function PageEntry({ page }: { page: MourningPage }) {
       <PageLink to={mourningPath(page.memorialPageId)}>
         <Avatar image={page.photoUrl} name={name} />
         <span>
-          <p>{page.type === 'pet' ? t('mourning-pet-name', { name }) : name}</p>
+          <p>{page.type === 'pet' ? t('mourning-tab-pet-name', { name }) : name}</p>
           {(page.birthDate || page.deathDate) && (
             <Muted>
-              {t('mourning-life-dates', {
+              {t('mourning-tab-life-dates', {
                 birth: date(page.birthDate),
                 death: date(page.deathDate),
               })}
@@ -64,7 +64,7 @@ export function Component() {
   if (tab.isPending) {
     return (
       <Page aria-busy="true">
-        <h1>{t('mourning-title')}</h1>
+        <h1>{t('mourning-tab-title')}</h1>
         <p>{t('dashboard-loading')}</p>
       </Page>
     );
@@ -72,7 +72,7 @@ export function Component() {
   if (tab.isError) {
     return (
       <Page>
-        <h1>{t('mourning-title')}</h1>
+        <h1>{t('mourning-tab-title')}</h1>
         <p role="alert">{t('dashboard-load-error')}</p>
       </Page>
     );
@@ -81,14 +81,14 @@ export function Component() {
   const nameOfPage = new Map(pages.map((page) => [page.memorialPageId, fullName(page)]));
   return (
     <Page>
-      <h1>{t('mourning-title')}</h1>
+      <h1>{t('mourning-tab-title')}</h1>
       <Panel aria-labelledby="mourning-pages">
-        <h2 id="mourning-pages">{t('mourning-pages-heading')}</h2>
+        <h2 id="mourning-pages">{t('mourning-tab-pages-heading')}</h2>
         {pages.length === 0 ? (
           <>
-            <p>{t('mourning-pages-empty')}</p>
+            <p>{t('mourning-tab-pages-empty')}</p>
             <NextStep>
-              <ButtonLink to="/connection">{t('mourning-pages-connections')}</ButtonLink>
+              <ButtonLink to="/connection">{t('mourning-tab-pages-connections')}</ButtonLink>
             </NextStep>
           </>
         ) : (
@@ -100,15 +100,15 @@ export function Component() {
         )}
       </Panel>
       <Panel aria-labelledby="mourning-anniversaries">
-        <h2 id="mourning-anniversaries">{t('mourning-anniversaries-heading')}</h2>
+        <h2 id="mourning-anniversaries">{t('mourning-tab-anniversaries-heading')}</h2>
         {upcomingAnniversaries.length === 0 ? (
-          <p>{t('mourning-anniversaries-empty')}</p>
+          <p>{t('mourning-tab-anniversaries-empty')}</p>
         ) : (
           <ItemList>
             {upcomingAnniversaries.map((anniversary) => (
               <li key={`${anniversary.memorialPageId}-${anniversary.code}`}>
                 <Link to={mourningPath(anniversary.memorialPageId)}>
-                  {t('mourning-anniversary', {
+                  {t('mourning-tab-anniversary', {
                     name: fullName(anniversary),
                     anniversary: t(`anniversary-${anniversary.code}`),
                     date: calendarDate(anniversary.date),
@@ -120,15 +120,15 @@ export function Component() {
         )}
       </Panel>
       <Panel aria-labelledby="mourning-condolences">
-        <h2 id="mourning-condolences">{t('mourning-condolences-heading')}</h2>
+        <h2 id="mourning-condolences">{t('mourning-tab-condolences-heading')}</h2>
         {recentCondolences.length === 0 ? (
-          <p>{t('mourning-condolences-empty')}</p>
+          <p>{t('mourning-tab-condolences-empty')}</p>
         ) : (
           <ItemList>
             {recentCondolences.map((condolence) => (
               <li key={condolence.id}>
                 <Link to={mourningPath(condolence.memorialPageId)}>
-                  {t('mourning-condolence-on', {
+                  {t('mourning-tab-condolence-on', {
                     author: `${condolence.authorLastName} ${condolence.authorFirstName}`.trim(),
                     name: nameOfPage.get(condolence.memorialPageId) ?? '',
                   })}
