@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export interface E2eMember {
   email: string;
@@ -42,6 +42,33 @@ function activationLink(email: string): URL {
   throw new Error(`no activation mail for ${email} in ${outbox}`);
 }
 
+/** The newest activation link mailed to `email`, once the mail is in the outbox. */
+export async function activationLinkFor(email: string): Promise<URL> {
+  let link: URL | undefined;
+  await expect
+    .poll(
+      () => {
+        try {
+          link = activationLink(email);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: `activation mail to ${email}` },
+    )
+    .toBe(true);
+  return link!;
+}
+
+/** The user of the browser context's session, or null when signed out. */
+export async function sessionUser(page: Page): Promise<unknown> {
+  return page.evaluate(async () => {
+    const session = (await (await fetch('/api/auth/session')).json()) as { user?: unknown } | null;
+    return session?.user ?? null;
+  });
+}
+
 /** Registers a member through the real API and activates the account with the mailed link. */
 export async function registerMember(request: APIRequestContext): Promise<E2eMember> {
   const member = {
@@ -65,8 +92,7 @@ export async function registerMember(request: APIRequestContext): Promise<E2eMem
   });
   expect(registered.status(), await registered.text()).toBe(202);
 
-  await expect.poll(() => activationLink(member.email).href).toContain('/activate');
-  const token = activationLink(member.email).searchParams.get('token')!;
+  const token = (await activationLinkFor(member.email)).searchParams.get('token')!;
   const activated = await request.get(
     `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(member.email)}`,
   );
