@@ -1,0 +1,240 @@
+/**
+ * Accounts figures (issue 3): `POST /v1/login` p50, p99 and req/s at 20 connections with the
+ * cost of one scrypt hash beside them, and `POST /v1/refresh` req/s, against the production
+ * server (`tsx server/main.ts`) on PGlite and, with DATABASE_URL, PostgreSQL.
+ *
+ * - Login: 20 members with a password, signed in round-robin, every attempt with the right
+ *   password (a success costs one scrypt verification, as a failure does). All load comes from
+ *   one address, so the server runs with `LOGIN_MAX_ATTEMPTS_PER_CLIENT=0`; the per-email
+ *   counters count failures only and stay untouched.
+ * - Login with an address that has no account (a new one each time, so no per-email counter
+ *   fills up): its p50 against the members' p50, the timing side of "the answer for an
+ *   unknown email is the same" (a ratio near 1; tests never time anything).
+ * - Refresh: refresh tokens rotate, so each token is good for one request. Every login of
+ *   the login run started a family; their refresh tokens are the pool. A request takes a
+ *   token from the pool and its answer puts the successor back, so every request presents a
+ *   valid, unspent token and every answer should be 200 (a 401 would be a lost token, or
+ *   reuse detection firing wrongly, and is reported).
+ */
+import autocannon from 'autocannon';
+import { eq } from 'drizzle-orm';
+import { users } from '../server/db/schema';
+import { hashPassword, SCRYPT_COST } from '../server/domain/accounts/passwords';
+import { systemClock } from '../server/domain/clock';
+import { createMember, type TestMember } from '../test/support/members';
+import { createBenchSite, openSiteDatabase, startServer, type BenchSite } from './server';
+import type { BenchModule, BenchOptions, BenchRow } from './types';
+
+/** In the accounts port range (4210-4219). */
+const PORT = 4214;
+const CONNECTIONS = 20;
+const MEMBERS = 20;
+const WARM_UP_SECONDS = 2;
+const HASH_SAMPLES = 10;
+const PASSWORD = 'a quiet morning by the sea';
+
+/** Milliseconds of one `hashPassword` with the production parameters: the median of a few. */
+async function hashCostMs(): Promise<number> {
+  const times: number[] = [];
+  for (let sample = 0; sample < HASH_SAMPLES; sample += 1) {
+    const startedAt = performance.now();
+    await hashPassword(PASSWORD);
+    times.push(performance.now() - startedAt);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+/** The site's member and more, all active with PASSWORD, written before the server starts. */
+async function seedMembers(site: BenchSite): Promise<TestMember[]> {
+  const database = await openSiteDatabase(site);
+  try {
+    const passwordHash = await hashPassword(PASSWORD);
+    const maker = {
+      ctx: { database },
+      clock: systemClock(),
+      config: { authSecret: site.env.AUTH_SECRET! },
+    };
+    const members = [site.member];
+    while (members.length < MEMBERS) members.push(await createMember(maker));
+    for (const member of members) {
+      await database.db.update(users).set({ passwordHash }).where(eq(users.id, member.id));
+    }
+    return members;
+  } finally {
+    await database.close();
+  }
+}
+
+interface Load {
+  result: autocannon.Result;
+  /** Answers other than the expected status, errors and timeouts. */
+  failures: number;
+}
+
+interface LoginAttempt {
+  username: string;
+  password: string;
+}
+
+/** Login attempts at CONNECTIONS at once; `answered` sees every body of the expected status. */
+async function loadLogins(
+  url: string,
+  duration: number,
+  nextAttempt: () => LoginAttempt,
+  expectedStatus: number,
+  answered: (body: string) => void = () => {},
+): Promise<Load> {
+  let unexpected = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/login',
+        setupRequest: (request) => ({
+          ...request,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ ...nextAttempt() }).toString(),
+        }),
+        onResponse: (status, body) => {
+          if (status === expectedStatus) answered(body);
+          else unexpected += 1;
+        },
+      },
+    ],
+  });
+  return { result, failures: unexpected + result.errors + result.timeouts };
+}
+
+/** Each request spends one pooled refresh token; its answer returns the successor. */
+async function loadRefreshes(url: string, pool: string[], duration: number): Promise<Load> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/refresh',
+        setupRequest: (request) => {
+          const token = pool.shift();
+          if (!token) throw new Error('the refresh-token pool ran dry');
+          return {
+            ...request,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ refresh_token: token }),
+          };
+        },
+        onResponse: (status, body) => {
+          if (status === 200)
+            pool.push((JSON.parse(body) as { refreshToken: string }).refreshToken);
+        },
+      },
+    ],
+  });
+  return { result, failures: result.non2xx + result.errors + result.timeouts };
+}
+
+const failureNote = (load: Load) =>
+  load.failures > 0 ? { note: `${load.failures} failed requests` } : {};
+
+async function benchAccounts(
+  kind: string,
+  options: BenchOptions,
+  hashMs: number,
+): Promise<BenchRow[]> {
+  const site = await createBenchSite(kind === 'postgres' ? options.databaseUrl : undefined);
+  try {
+    const members = await seedMembers(site);
+    const server = await startServer({ ...site.env, LOGIN_MAX_ATTEMPTS_PER_CLIENT: '0' }, PORT);
+    try {
+      const pool: string[] = [];
+      let turn = 0;
+      const member = (): LoginAttempt => ({
+        username: members[turn++ % members.length]!.email,
+        password: PASSWORD,
+      });
+      const keepRefreshToken = (body: string) =>
+        pool.push((JSON.parse(body) as { refreshToken: string }).refreshToken);
+      await loadLogins(server.url, WARM_UP_SECONDS, member, 200, keepRefreshToken);
+      const login = await loadLogins(
+        server.url,
+        options.durationSeconds,
+        member,
+        200,
+        keepRefreshToken,
+      );
+      const { latency, requests } = login.result;
+      options.log(
+        `login (${kind}): ${requests.total} logins, ${Math.round(requests.average)} req/s, p50 ${latency.p50} ms, p99 ${latency.p99} ms, ${login.failures} failures; ${pool.length} refresh tokens pooled`,
+      );
+      // Addresses with no account, each tried once (no per-email counter fills up): the
+      // decoy hash should make them cost what a member's sign-in costs.
+      const nobody = (): LoginAttempt => ({
+        username: `nobody-${turn++}@example.jp`,
+        password: PASSWORD,
+      });
+      const unknown = await loadLogins(server.url, options.durationSeconds, nobody, 401);
+      options.log(
+        `login, unknown email (${kind}): ${unknown.result.requests.total} attempts, p50 ${unknown.result.latency.p50} ms, p99 ${unknown.result.latency.p99} ms, ${unknown.failures} not 401`,
+      );
+      if (pool.length < CONNECTIONS) {
+        throw new Error(`only ${pool.length} logins succeeded: no pool for the refresh load`);
+      }
+      await loadRefreshes(server.url, pool, WARM_UP_SECONDS);
+      const refresh = await loadRefreshes(server.url, pool, options.durationSeconds);
+      options.log(
+        `refresh (${kind}): ${refresh.result.requests.total} refreshes, ${Math.round(refresh.result.requests.average)} req/s, p99 ${refresh.result.latency.p99} ms, ${refresh.failures} failures`,
+      );
+      const beside = `one scrypt hash ${Math.round(hashMs)} ms`;
+      return [
+        {
+          name: `POST /v1/login at ${CONNECTIONS} connections (${kind}) throughput`,
+          value: requests.average,
+          unit: 'req/s',
+          note: [beside, failureNote(login).note].filter(Boolean).join('; '),
+        },
+        { name: `POST /v1/login (${kind}) p50`, value: latency.p50, unit: 'ms', note: beside },
+        { name: `POST /v1/login (${kind}) p99`, value: latency.p99, unit: 'ms', note: beside },
+        {
+          name: `POST /v1/login, unknown email (${kind}) p50 vs member p50`,
+          value: unknown.result.latency.p50 / latency.p50,
+          unit: 'ratio',
+          target: '≈ 1 (no timing tells which emails have accounts)',
+          note: `unknown p50 ${unknown.result.latency.p50} ms, p99 ${unknown.result.latency.p99} ms${unknown.failures > 0 ? `; ${unknown.failures} not 401` : ''}`,
+        },
+        {
+          name: `POST /v1/refresh at ${CONNECTIONS} connections (${kind}) throughput`,
+          value: refresh.result.requests.average,
+          unit: 'req/s',
+          ...failureNote(refresh),
+        },
+      ];
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await site.remove();
+  }
+}
+
+export const accountsBench: BenchModule = {
+  title: 'accounts',
+  async run(options) {
+    const hashMs = await hashCostMs();
+    const { log2N, r, p } = SCRYPT_COST;
+    options.log(`scrypt hash: ${hashMs.toFixed(1)} ms (median of ${HASH_SAMPLES})`);
+    return [
+      {
+        name: `Password hash cost, scrypt N=2^${log2N} r=${r} p=${p} (one hash, bench process)`,
+        value: hashMs,
+        unit: 'ms',
+      },
+      ...(await benchAccounts('pglite', options, hashMs)),
+      ...(options.databaseUrl ? await benchAccounts('postgres', options, hashMs) : []),
+    ];
+  },
+};
