@@ -7,9 +7,10 @@
  *   password (a success costs one scrypt verification, as a failure does). All load comes from
  *   one address, so the server runs with `LOGIN_MAX_ATTEMPTS_PER_CLIENT=0`; the per-email
  *   counters count failures only and stay untouched.
- * - Login with an address that has no account (a new one each time, so no per-email counter
- *   fills up): its p50 against the members' p50, the timing side of "the answer for an
- *   unknown email is the same" (a ratio near 1; tests never time anything).
+ * - Wrong passwords: members' emails with a wrong password (five per member, the most that
+ *   still answers 401), then addresses with no account (a new one each time, so no
+ *   per-email counter fills up): their p50s side by side, the timing half of "the answer
+ *   for an unknown email is the same" (a ratio near 1; tests never time anything).
  * - Refresh: refresh tokens rotate, so each token is good for one request. Two families per
  *   member are started in the database before the server starts (as two sign-ins would);
  *   their tokens are the pool. A request takes a token from the pool and its answer puts
@@ -38,6 +39,8 @@ const WARM_UP_SECONDS = 2;
 const HASH_SAMPLES = 10;
 /** Five rounds of the 20 connections (about 4 s at 70 ms a hash on two cores). */
 const LOGIN_ANSWERS = 5 * CONNECTIONS;
+/** Five failures per member: the fifth still answers 401, a sixth would be 423. */
+const WRONG_PASSWORD_ATTEMPTS = 5 * MEMBERS;
 const FAMILIES_PER_MEMBER = 2;
 /** Under heavy load a login may wait long for the hashing threads; still count it. */
 const TIMEOUT_SECONDS = 60;
@@ -187,16 +190,26 @@ async function benchAccounts(
       options.log(
         `login (${kind}): ${requests.total} logins in ${login.result.duration} s, ${requests.average} req/s, p50 ${latency.p50} ms, p99 ${latency.p99} ms, ${login.failures} failures`,
       );
-      // Addresses with no account, each tried once (no per-email counter fills up): the
-      // decoy hash should make them cost what a member's sign-in costs.
+      // What someone guessing sees: a member's email with a wrong password (five each, all
+      // 401), and addresses with no account, each tried once. No warm-up: it would lock.
+      const guess = (): LoginAttempt => ({
+        username: members[turn++ % members.length]!.email,
+        password: 'not the password',
+      });
+      const wrong = await loadLogins(server.url, WRONG_PASSWORD_ATTEMPTS, guess, 401);
       const nobody = (): LoginAttempt => ({
         username: `nobody-${turn++}@example.jp`,
-        password: PASSWORD,
+        password: 'not the password',
       });
-      const unknown = await loadLogins(server.url, LOGIN_ANSWERS, nobody, 401);
-      options.log(
-        `login, unknown email (${kind}): ${unknown.result.requests.total} attempts, p50 ${unknown.result.latency.p50} ms, p99 ${unknown.result.latency.p99} ms, ${unknown.failures} not 401`,
-      );
+      const unknown = await loadLogins(server.url, WRONG_PASSWORD_ATTEMPTS, nobody, 401);
+      for (const [what, load] of [
+        ['wrong password', wrong],
+        ['unknown email', unknown],
+      ] as const) {
+        options.log(
+          `login, ${what} (${kind}): ${load.result.requests.total} attempts, p50 ${load.result.latency.p50} ms, p99 ${load.result.latency.p99} ms, ${load.failures} not 401`,
+        );
+      }
       await loadRefreshes(server.url, pool, WARM_UP_SECONDS);
       const refresh = await loadRefreshes(server.url, pool, options.durationSeconds);
       options.log(
@@ -223,14 +236,14 @@ async function benchAccounts(
           note: beside,
         },
         {
-          name: `POST /v1/login, unknown email (${kind}) p50 vs member p50`,
+          name: `POST /v1/login, unknown email p50 vs member's email with a wrong password p50 (${kind})`,
           value:
-            answered(login) && answered(unknown)
-              ? unknown.result.latency.p50 / latency.p50
+            answered(wrong) && answered(unknown)
+              ? unknown.result.latency.p50 / wrong.result.latency.p50
               : undefined,
           unit: 'ratio',
           target: '≈ 1 (no timing tells which emails have accounts)',
-          note: `unknown p50 ${unknown.result.latency.p50} ms, p99 ${unknown.result.latency.p99} ms${unknown.failures > 0 ? `; ${unknown.failures} not 401` : ''}`,
+          note: `unknown p50 ${unknown.result.latency.p50} ms, wrong password p50 ${wrong.result.latency.p50} ms${unknown.failures + wrong.failures > 0 ? `; ${unknown.failures + wrong.failures} not 401` : ''}`,
         },
         {
           name: `POST /v1/refresh at ${CONNECTIONS} connections (${kind}) throughput`,
