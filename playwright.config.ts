@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './e2e/support/browser';
+import { E2E_LINE } from './e2e/support/socialProvider';
 
 const port = Number(process.env.E2E_PORT ?? 4173);
 // Set once in the runner; workers inherit it, so tests can read the server's mail outbox.
@@ -43,6 +44,15 @@ export default defineConfig({
       NODE_ENV: 'test',
       // e2e of timed work moves the server clock forward with POST /v1/test/clock.
       TEST_CLOCK_CONTROL: 'true',
+      // Every e2e member signs in from 127.0.0.1: the per-client limit (30 per 15 minutes) is
+      // raised so that the suite's own sign-ins never add up to a 429 (the API suite tests it).
+      LOGIN_MAX_ATTEMPTS_PER_CLIENT: '1000',
+      // LINE points at the OpenID Connect provider e2e/socialLogin.spec.ts starts locally;
+      // the server discovers it only when someone signs in with it, so the other specs run
+      // with it down (the login screen just shows one more button).
+      LINE_CLIENT_ID: E2E_LINE.clientId,
+      LINE_CLIENT_SECRET: E2E_LINE.clientSecret,
+      LINE_ISSUER: E2E_LINE.issuer,
     },
   },
 });

@@ -1,3 +1,4 @@
+import { accountsBench } from './accounts';
 import { bundleBench } from './bundle';
 import { coldStartBench } from './coldStart';
 import { endingNoteBench } from './endingnote';
@@ -20,4 +21,5 @@ export const BENCH_MODULES: BenchModule[] = [
   timeCapsuleBench,
   endingNoteBench,
   socialBench,
+  accountsBench,
 ];

@@ -61,6 +61,15 @@ export async function createBenchSite(postgresServerUrl?: string): Promise<Bench
   };
 }
 
+/** The site's database, opened from the bench process (close it before the server starts). */
+export function openSiteDatabase(site: BenchSite) {
+  return openDatabase(
+    site.env.DATABASE_URL
+      ? { kind: 'postgres', url: site.env.DATABASE_URL }
+      : { kind: 'pglite', dataDir: path.join(site.env.DATA_DIR!, 'pgdata') },
+  );
+}
+
 export interface RunningServer {
   url: string;
   /** Milliseconds from spawning `tsx server/main.ts` to the first 200 from /healthz. */

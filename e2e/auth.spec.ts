@@ -1,8 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { expectNoSeriousA11yViolations } from './support/axe';
-import { VIEWPORTS, keepScreenshot } from './support/screens';
+import { expect, test } from '@playwright/test';
+import { mailedActivationLink, sessionUser } from './support/members';
+import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/screens';
 
 /**
  * Accounts end to end (issue 3): register → the activation link from the mail outbox →
@@ -11,74 +9,6 @@ import { VIEWPORTS, keepScreenshot } from './support/screens';
  */
 
 const PASSWORD = 'a quiet morning by the sea';
-
-/** The body of an .eml as text, whatever transfer encoding the mailer chose. */
-function decodedBody(eml: string): string {
-  const [headers = '', ...rest] = eml.split(/\r?\n\r?\n/);
-  const body = rest.join('\n\n');
-  if (/content-transfer-encoding:\s*base64/i.test(eml)) {
-    return eml
-      .split(/\r?\n\r?\n/)
-      .slice(1)
-      .map((part) => {
-        try {
-          return Buffer.from(part.replace(/\s+/g, ''), 'base64').toString('utf8');
-        } catch {
-          return part;
-        }
-      })
-      .join('\n');
-  }
-  if (/content-transfer-encoding:\s*quoted-printable/i.test(eml)) {
-    const bytes = body
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    return Buffer.from(bytes, 'latin1').toString('utf8');
-  }
-  return `${headers}\n${body}`;
-}
-
-/** The activation link of the newest mail to `email` in the server's outbox. */
-async function activationLinkFor(email: string): Promise<string> {
-  const outbox = path.join(process.env.E2E_DATA_DIR!, 'outbox');
-  let link: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const files = readdirSync(outbox, { withFileTypes: true })
-          .filter((entry) => entry.name.endsWith('.eml'))
-          .map((entry) => entry.name)
-          .sort();
-        for (const file of files.reverse()) {
-          const text = decodedBody(readFileSync(path.join(outbox, file), 'utf8'));
-          const found = /https?:\/\/\S+\/activate\?\S+/.exec(text)?.[0];
-          if (found && new URL(found).searchParams.get('email') === email) {
-            link = found;
-            return true;
-          }
-        }
-        return false;
-      },
-      { message: `activation mail to ${email}` },
-    )
-    .toBe(true);
-  return link!;
-}
-
-async function sessionUser(page: Page): Promise<unknown> {
-  return page.evaluate(async () => {
-    const session = (await (await fetch('/api/auth/session')).json()) as { user?: unknown } | null;
-    return session?.user ?? null;
-  });
-}
-
-async function expectFitsAndAccessible(page: Page): Promise<void> {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - window.innerWidth,
-  );
-  expect(overflow, 'no horizontal scrolling').toBeLessThanOrEqual(0);
-  await expectNoSeriousA11yViolations(page);
-}
 
 test('register, activate from the mail, sign out, fail, sign in to the page first asked for', async ({
   browser,
@@ -112,7 +42,7 @@ test('register, activate from the mail, sign out, fail, sign in to the page firs
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('メールをお送りしました');
 
   // The link in the mail activates the account; the member signs in right there.
-  await page.goto(await activationLinkFor(email));
+  await page.goto((await mailedActivationLink(email)).href);
   await expect(page.getByText('登録が完了しました。')).toBeVisible();
   await expectFitsAndAccessible(page);
   await page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
@@ -121,8 +51,7 @@ test('register, activate from the mail, sign out, fail, sign in to the page firs
   expect(await sessionUser(page)).toMatchObject({ username: 'hanako' });
 
   // The link is single use.
-  const link = await activationLinkFor(email);
-  await page.goto(link);
+  await page.goto((await mailedActivationLink(email)).href);
   await expect(page.getByRole('alert')).toHaveText('ユーザーアクティベーションに失敗しました。');
 
   // Log out: user and tokens gone.

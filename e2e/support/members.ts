@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export interface E2eMember {
   email: string;
@@ -62,6 +62,14 @@ export function linksMailedTo(email: string, pattern: RegExp): URL[] {
     .filter((eml) => addressed.test(eml.slice(0, eml.indexOf('\n\n'))))
     .flatMap((eml) => [...mailBody(eml).matchAll(/https?:\/\/\S+/g)].map(([link]) => new URL(link)))
     .filter((url) => pattern.test(url.pathname + url.search));
+}
+
+/** The user of the browser context's session, or null when signed out. */
+export async function sessionUser(page: Page): Promise<unknown> {
+  return page.evaluate(async () => {
+    const session = (await (await fetch('/api/auth/session')).json()) as { user?: unknown } | null;
+    return session?.user ?? null;
+  });
 }
 
 /** Registers a member through the real API and activates the account with the mailed link. */

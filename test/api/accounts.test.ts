@@ -1,4 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accountTokens,
@@ -248,6 +249,9 @@ describe('POST /v1/login', () => {
       accessToken: expect.any(String),
       refreshToken: expect.any(String),
     });
+    // The access token lives at most 15 minutes.
+    const claims = decodeJwt(response.json().accessToken);
+    expect(claims.exp! - claims.iat!).toBeLessThanOrEqual(15 * 60);
     const detail = await t.request({
       method: 'GET',
       url: `/v1/user/${login.userId}`,

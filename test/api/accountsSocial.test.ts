@@ -4,77 +4,30 @@
  * redirects with the provider's cookies, and finishes the provider's login step for the
  * account it chooses.
  */
-import { createServer, type Server } from 'node:http';
-import { exportJWK, generateKeyPair } from 'jose';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  localIssuer,
+  startLocalOidcProvider,
+  type LocalOidcProvider,
+} from '../support/localOidcProvider';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { lastActivationLink, newClient, registrationBody } from './accountsSupport';
 
 const ORIGIN = 'http://localhost:3000';
 const PORT = 4211 + (process.env.API_TEST_DATABASE === 'postgres' ? 1 : 0);
-const ISSUER = `http://127.0.0.1:${PORT}`;
+const ISSUER = localIssuer(PORT);
 const CLIENT = { id: 'shinobu-line', secret: 'a-client-secret-for-the-local-provider' };
 
-/** Who the provider's login step signs in next. */
-let nextAccount = { sub: 'line-user-1', email: 'line.user@example.jp', name: 'Line User' };
-const accounts = new Map<string, typeof nextAccount>();
-
-let server: Server;
+let provider: LocalOidcProvider;
 let t: TestApp;
 
 beforeAll(async () => {
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const provider = new Provider(ISSUER, {
-    clients: [
-      {
-        client_id: CLIENT.id,
-        client_secret: CLIENT.secret,
-        redirect_uris: [`${ORIGIN}/api/auth/callback/line`],
-        token_endpoint_auth_method: 'client_secret_post',
-      },
-    ],
-    jwks: {
-      keys: [{ ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' }],
-    },
-    cookies: { keys: ['local-provider-cookie-key'] },
-    claims: { openid: ['sub'], email: ['email'], profile: ['name'] },
-    conformIdTokenClaims: false,
-    ttl: {
-      AccessToken: 600,
-      AuthorizationCode: 60,
-      Grant: 600,
-      IdToken: 600,
-      Interaction: 600,
-      Session: 600,
-    },
-    features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: async (_ctx, sub) => ({
-      accountId: sub,
-      claims: async () => ({ ...accounts.get(sub)!, sub }),
-    }),
+  provider = await startLocalOidcProvider({
+    port: PORT,
+    clientId: CLIENT.id,
+    clientSecret: CLIENT.secret,
+    redirectUris: [`${ORIGIN}/api/auth/callback/line`],
   });
-  const callback = provider.callback();
-  server = createServer((req, res) => {
-    if (!req.url?.startsWith('/interaction/')) return void callback(req, res);
-    // The provider's login and consent step, finished for `nextAccount`.
-    void (async () => {
-      const details = await provider.interactionDetails(req, res);
-      accounts.set(nextAccount.sub, nextAccount);
-      const grant = new provider.Grant({
-        accountId: nextAccount.sub,
-        clientId: String(details.params.client_id),
-      });
-      grant.addOIDCScope('openid profile email');
-      const grantId = await grant.save();
-      await provider.interactionFinished(req, res, {
-        login: { accountId: nextAccount.sub },
-        consent: { grantId },
-      });
-    })();
-  });
-  await new Promise<void>((resolve) => server.listen(PORT, '127.0.0.1', resolve));
   t = await createTestApp({
     LINE_CLIENT_ID: CLIENT.id,
     LINE_CLIENT_SECRET: CLIENT.secret,
@@ -84,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await provider?.close();
 });
 
 /** Cookies by name, as a browser keeps them per site. */
@@ -158,7 +111,7 @@ describe('social login with a local OpenID Connect provider', () => {
   });
 
   it('sends a first sign-in to registration prefilled, then signs the member straight in', async () => {
-    nextAccount = { sub: 'line-user-1', email: 'line.user@example.jp', name: 'Line User' };
+    provider.signInNext({ sub: 'line-user-1', email: 'line.user@example.jp', name: 'Line User' });
     const jar: Jar = new Map();
     const first = await roundTrip(jar);
     expect(first.statusCode).toBe(302);
@@ -207,7 +160,7 @@ describe('social login with a local OpenID Connect provider', () => {
   });
 
   it('refuses a callback whose state does not match the round trip it started', async () => {
-    nextAccount = { sub: 'line-user-2', email: 'second@example.jp', name: 'Second' };
+    provider.signInNext({ sub: 'line-user-2', email: 'second@example.jp', name: 'Second' });
     const jar: Jar = new Map();
     const csrf = await t.app.inject({ method: 'GET', url: '/api/auth/csrf' });
     keep(jar, csrf.headers['set-cookie']);

@@ -12,6 +12,7 @@ import {
   PasswordField,
 } from '../login/authFormParts';
 import { SIGN_IN_FAILURE_TEXT } from '../login/signInFailure';
+import { SocialSignIn } from '../login/SocialSignIn';
 import { useSignInAndGo } from '../login/useSignInAndGo';
 import { liveRegistrationMachine } from '../registerTop/registrationSetup';
 
@@ -19,6 +20,7 @@ import { liveRegistrationMachine } from '../registerTop/registrationSetup';
  * /activate?token=…&email=… — the link of the registration mail. Activates the account
  * (GET /v1/user/confirm/{token}/{email}), then signs in with the password the member just
  * chose: the session layer starts sessions from credentials only (docs/client-auth.md).
+ * A member registered through a social provider signs in with that provider instead.
  */
 export function Component() {
   const t = useT();
@@ -91,6 +93,8 @@ export function Component() {
                 </Button>
               </Actions>
             </form>
+            {/* Who registered with a social provider has no password: they sign in there. */}
+            <SocialSignIn callbackUrl="/dashboard" leadId="activate-sign-in-social" />
           </>
         )}
       </AuthCard>

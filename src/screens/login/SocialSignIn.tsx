@@ -3,11 +3,15 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { sessionApi } from '../../services/api/session';
+import { useClientStateSend, useSlice } from '../../services/clientState';
 import type { ShinobuTheme } from '../../theme/tokens';
 
 type Brand = keyof ShinobuTheme['social'];
 const BRANDS: readonly string[] = ['line', 'google', 'facebook', 'twitter'];
 const isBrand = (id: string): id is Brand => BRANDS.includes(id);
+
+/** The Fluent id of a provider's display name ("LINE", not the id "line"). */
+export const providerLabelId = (id: string) => (isBrand(id) ? `provider-${id}` : null);
 
 const List = styled.ul`
   list-style: none;
@@ -43,10 +47,15 @@ const ProviderButton = styled.button<{ $brand: Brand }>`
   }
 `;
 
-/** Sign-in with each configured social provider (issue 3); nothing when none is configured. */
-export function SocialSignIn({ callbackUrl }: { callbackUrl: string }) {
+/**
+ * Sign-in with each configured social provider (issue 3); nothing when none is configured.
+ * `leadId` names a text shown under the heading.
+ */
+export function SocialSignIn({ callbackUrl, leadId }: { callbackUrl: string; leadId?: string }) {
   const t = useT();
   const [leaving, setLeaving] = useState(false);
+  const nav = useSlice('nav');
+  const send = useClientStateSend();
   const providers = useQuery({
     queryKey: ['auth', 'providers'],
     queryFn: sessionApi.fetchProviders,
@@ -58,6 +67,11 @@ export function SocialSignIn({ callbackUrl }: { callbackUrl: string }) {
 
   const go = async (provider: string) => {
     setLeaving(true);
+    // The page first asked for travels as the callbackUrl: it is used up here, as by a
+    // password sign-in (localStorage is written at once, before the page is left).
+    if (nav.postLoginRedirectUrl !== null) {
+      send({ type: 'UPDATE', slice: 'nav', value: { ...nav, postLoginRedirectUrl: null } });
+    }
     try {
       window.location.assign(await sessionApi.signInWithProvider(provider, callbackUrl));
     } catch {
@@ -68,6 +82,7 @@ export function SocialSignIn({ callbackUrl }: { callbackUrl: string }) {
   return (
     <section aria-labelledby="login-social-heading">
       <h2 id="login-social-heading">{t('login-social-heading')}</h2>
+      {leadId && <p>{t(leadId)}</p>}
       <List>
         {social.map((provider) => (
           <li key={provider.id}>

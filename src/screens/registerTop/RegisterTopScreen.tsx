@@ -7,6 +7,7 @@ import { isPetAdminSettingActive } from '../../machines/petAdmin';
 import { useSlice } from '../../services/clientState';
 import { usePetAdminSetting } from '../../services/petAdmin';
 import { Actions, AuthCard, AuthPage, FormMessage, Links } from '../login/authFormParts';
+import { providerLabelId } from '../login/SocialSignIn';
 import { RegistrationConfirm } from './RegistrationConfirm';
 import { RegistrationFields } from './RegistrationFields';
 import { liveRegistrationMachine, registrationSetupFromQuery } from './registrationSetup';
@@ -66,9 +67,11 @@ export function Component() {
   }
   if (!setup) return null;
 
+  const providerName = setup.provider?.providerName ?? '';
+  const providerLabel = providerLabelId(providerName);
   const lead =
     setup.variant === 'external'
-      ? t('register-lead-external', { provider: setup.provider!.providerName })
+      ? t('register-lead-external', { provider: providerLabel ? t(providerLabel) : providerName })
       : setup.mode === 'pet'
         ? t('register-lead-pet')
         : setup.mode === 'otherAdmin'

@@ -1,0 +1,105 @@
+import { expect, test } from '@playwright/test';
+import { startLocalOidcProvider, type LocalOidcProvider } from '../test/support/localOidcProvider';
+import { mailedActivationLink, sessionUser } from './support/members';
+import { E2E_LINE } from './support/socialProvider';
+import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/screens';
+
+/**
+ * Social sign-in end to end (issue 3) against a real OpenID Connect provider started here,
+ * which the e2e server knows as LINE (playwright.config.ts): a first sign-in leads into the
+ * external-provider registration with the provider's profile prefilled; once the account is
+ * activated the member signs in with LINE; after signing out, LINE signs them straight in.
+ * At 360 px, with axe on every screen of ours on the way.
+ */
+
+let provider: LocalOidcProvider;
+
+test.beforeAll(async () => {
+  provider = await startLocalOidcProvider({
+    port: E2E_LINE.port,
+    clientId: E2E_LINE.clientId,
+    clientSecret: E2E_LINE.clientSecret,
+    redirectUris: [`${process.env.E2E_BASE_URL}/api/auth/callback/line`],
+  });
+});
+
+test.afterAll(async () => {
+  await provider?.close();
+});
+
+test('a first LINE sign-in registers with the profile prefilled; later ones sign straight in', async ({
+  browser,
+}) => {
+  // Three round trips through the provider and a registration: more than the default minute.
+  test.slow();
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  const page = await context.newPage();
+  const unique = Date.now();
+  const email = `line-${unique}@example.jp`;
+  provider.signInNext({ sub: `line-user-${unique}`, email, name: 'はなこ' });
+  const lineButton = page.getByRole('button', { name: 'LINEでログイン' });
+
+  // The login screen lists the configured provider beside the email form.
+  await page.goto('/login');
+  await expect(lineButton).toBeVisible();
+  await keepScreenshot(page, 'social-login-mobile');
+  await expectFitsAndAccessible(page);
+
+  // First sign-in: through the provider to the external-provider registration, prefilled.
+  await lineButton.click();
+  await expect(page).toHaveURL(/\/register-top\?.*provider=line/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('新規登録');
+  await expect(page.getByText('LINE の情報を使って登録します。')).toBeVisible();
+  await expect(page.getByLabel('メールアドレス')).toHaveValue(email);
+  await expect(page.getByLabel('ニックネーム')).toHaveValue('はなこ');
+  await expect(page.getByLabel('パスワード', { exact: true })).toHaveCount(0);
+  await keepScreenshot(page, 'social-register-prefilled-mobile');
+  await expectFitsAndAccessible(page);
+
+  await page.getByLabel('姓', { exact: true }).fill('佐藤');
+  await page.getByLabel('名', { exact: true }).fill('花子');
+  await page.getByLabel('せい（ひらがな）').fill('さとう');
+  await page.getByLabel('めい（ひらがな）').fill('はなこ');
+  await page.getByLabel('お住まいの都道府県').selectOption('北海道');
+  await page.getByLabel('生年月日').fill('1960-03-14');
+  await page.getByRole('radio', { name: '女性' }).check();
+  await page.getByRole('button', { name: '入力内容を確認する' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('入力内容の確認');
+  await expect(page.getByText(email)).toBeVisible();
+  await expectFitsAndAccessible(page);
+  await page.getByRole('button', { name: '登録する' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('メールをお送りしました');
+
+  // Before the mailed link is opened the account is inactive: LINE cannot sign it in.
+  await page.goto('/login');
+  await lineButton.click();
+  await expect(page).toHaveURL(/\/login\?error=OAuthCallback$/);
+  await expect(page.getByRole('alert')).toHaveText(
+    'ログインに失敗しました。 通常ログインをお試しください。',
+  );
+  await expectFitsAndAccessible(page);
+
+  // The link activates the account; with no password of its own, the member signs in with LINE.
+  await page.goto((await mailedActivationLink(email)).href);
+  await expect(page.getByText('登録が完了しました。')).toBeVisible();
+  await expect(page.getByText('LINEなどほかのサービスの情報で登録した方は')).toBeVisible();
+  await keepScreenshot(page, 'social-activated-mobile');
+  await expectFitsAndAccessible(page);
+  await lineButton.click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(await sessionUser(page)).toMatchObject({ username: 'はなこ' });
+
+  // Sign out: the session is gone.
+  await page.goto('/logout');
+  await page.getByRole('button', { name: 'ログアウト' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await sessionUser(page)).toBeNull();
+
+  // A later sign-in with LINE logs straight in, to the page first asked for.
+  await page.goto('/connection');
+  await expect(page).toHaveURL(/\/login$/);
+  await lineButton.click();
+  await expect(page).toHaveURL(/\/connection$/);
+  expect(await sessionUser(page)).toMatchObject({ username: 'はなこ' });
+  await context.close();
+});
