@@ -1,4 +1,4 @@
-import { and, assign, fromPromise, not, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * The header's death-detection flow (spec §4): after load it asks for a death-suspected user.
@@ -50,6 +50,17 @@ export interface IdentityStatusAnswer {
 
 export const ACTIVE_AUTH_STATUS = 'ACTIVE';
 
+/** A suspicion of someone other than the current user, with no modal of this flow shown today. */
+function modalDue(context: DeathDetectionContext, suspect: SuspectedUser | null): boolean {
+  const environment = context.environment;
+  return (
+    suspect !== null &&
+    environment !== null &&
+    suspect.userId !== environment.currentUserId &&
+    environment.lastShownDate !== environment.today
+  );
+}
+
 export const deathDetectionMachine = setup({
   types: {
     context: {} as DeathDetectionContext,
@@ -70,10 +81,11 @@ export const deathDetectionMachine = setup({
   guards: {
     isCurrentUser: ({ context }, suspect: SuspectedUser | null) =>
       suspect !== null && suspect.userId === context.environment?.currentUserId,
-    isSomeoneElse: (_, suspect: SuspectedUser | null) => suspect !== null,
-    shownToday: ({ context }) =>
-      context.environment !== null &&
-      context.environment.lastShownDate === context.environment.today,
+    /** Someone else's suspicion, no modal shown yet today, inside the app. */
+    mustReadStatus: ({ context }, suspect: SuspectedUser | null) =>
+      modalDue(context, suspect) && context.environment?.inApp === true,
+    /** Someone else's suspicion, no modal shown yet today, in a plain browser. */
+    mustShowModal: ({ context }, suspect: SuspectedUser | null) => modalDue(context, suspect),
     inApp: ({ context }) => context.environment?.inApp === true,
     isActive: (_, answer: IdentityStatusAnswer) => answer.authStatus === ACTIVE_AUTH_STATUS,
   },
@@ -108,19 +120,12 @@ export const deathDetectionMachine = setup({
             actions: assign({ suspect: ({ event }) => event.output }),
           },
           {
-            guard: and([
-              { type: 'isSomeoneElse', params: ({ event }) => event.output },
-              not('shownToday'),
-              'inApp',
-            ]),
+            guard: { type: 'mustReadStatus', params: ({ event }) => event.output },
             target: 'readingIdentityStatus',
             actions: assign({ suspect: ({ event }) => event.output }),
           },
           {
-            guard: and([
-              { type: 'isSomeoneElse', params: ({ event }) => event.output },
-              not('shownToday'),
-            ]),
+            guard: { type: 'mustShowModal', params: ({ event }) => event.output },
             target: 'deathModal',
             actions: assign({ suspect: ({ event }) => event.output }),
           },

@@ -29,7 +29,7 @@ describeModel('deathDetection', {
   machine,
   // Each state is offered the events that can happen in it: the shell loads once, and the
   // modals' buttons exist only while their modal is shown.
-  events: (snapshot) => {
+  events: ((snapshot: { matches: (state: string) => boolean }) => {
     if (snapshot.matches('waitingForLoad'))
       return [loaded(true, null), loaded(false, '2026-11-21'), loaded(true, TODAY)];
     if (snapshot.matches('deathModal')) return [{ type: 'START_CONFIRMATION' }, { type: 'CLOSE' }];
@@ -44,8 +44,8 @@ describeModel('deathDetection', {
       { type: 'xstate.done.actor.readIdentityStatus', output: { authStatus: 'ACTIVE' } },
       { type: 'xstate.done.actor.readIdentityStatus', output: { authStatus: 'REVOKED' } },
       { type: 'xstate.error.actor.readIdentityStatus', error: new Error('offline') },
-    ] as never;
-  },
+    ];
+  }) as never,
   states: {
     waitingForLoad: (snapshot, step) => {
       expect(snapshot.context.environment).toBeNull();
