@@ -1,0 +1,76 @@
+import type { MailMessage } from '../../mail/mailer';
+
+const SIGNATURE = '\n\n--\nShinobu（しのぶ）\nこのメールは送信専用です。';
+
+/** Names are shown family name first (glossary). */
+export function fullName(person: { lastName: string; firstName: string }): string {
+  return `${person.lastName} ${person.firstName}`.trim();
+}
+
+/** To the member: something suggested they may have died; signing in clears it. */
+export function suspicionMailToMember(to: string, loginLink: string): MailMessage {
+  return {
+    to,
+    subject: '【しのぶ】ご無事を確認させてください',
+    text:
+      'あなたのアカウントについて、ご逝去の可能性を示すお知らせを受け取りました。\n\n' +
+      'お元気でいらっしゃいましたら、下記からログインしてください。ログインするだけで取り消されます。\n\n' +
+      `${loginLink}\n\n` +
+      'ご家族による確認が行われても、一定の期間内にログインされれば、何も公開されません。' +
+      SIGNATURE,
+    link: loginLink,
+  };
+}
+
+/** To an administrator: a member they look after may have died. */
+export function suspicionMailToAdministrator(to: string, name: string, link: string): MailMessage {
+  return {
+    to,
+    subject: `【しのぶ】${name}様についてのお知らせ`,
+    text:
+      `あなたを見守り役として登録している${name}様について、ご逝去の可能性を示すお知らせがありました。\n\n` +
+      'アプリからご確認いただけます。ご本人がログインされた場合は自動的に取り消されます。\n\n' +
+      `${link}` +
+      SIGNATURE,
+    link,
+  };
+}
+
+/** To an administrator: the member signed in, so the suspicion or confirmation is void. */
+export function cancelledMailToAdministrator(to: string, name: string): MailMessage {
+  return {
+    to,
+    subject: `【しのぶ】${name}様のご無事が確認されました`,
+    text:
+      `${name}様ご本人のログインが確認されたため、ご逝去に関するお知らせと確認はすべて取り消されました。` +
+      SIGNATURE,
+  };
+}
+
+/** Inactivity check-in: the member chose to be asked after a period without sign-in. */
+export function checkInMail(to: string, link: string, answerDays: number): MailMessage {
+  return {
+    to,
+    subject: '【しのぶ】お変わりありませんか',
+    text:
+      'しばらくログインがありませんでしたので、ご様子をうかがうメールをお送りしました。\n\n' +
+      `お変わりなければ、${answerDays}日以内に下記のリンクを開き、ボタンを押してください（ログインしていただくことでも構いません）。\n\n` +
+      `${link}\n\n` +
+      'お返事がない場合は、あなたが登録した見守り役の方にお知らせします。' +
+      SIGNATURE,
+    link,
+  };
+}
+
+/** To a connection of a member whose death was released after the grace period. */
+export function deathConfirmedMail(to: string, name: string, link: string): MailMessage {
+  return {
+    to,
+    subject: `【しのぶ】${name}様のご逝去のお知らせ`,
+    text:
+      `つながりのある${name}様のご逝去が、ご家族により確認されました。謹んでお悔やみ申し上げます。\n\n` +
+      `追悼ページはこちらです。\n${link}` +
+      SIGNATURE,
+    link,
+  };
+}
