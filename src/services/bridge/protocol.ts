@@ -25,25 +25,29 @@ export interface BridgeCalls {
     payload: Record<string, never>;
     result: { appVersion: string; platform: 'ios' | 'android'; deviceStatus: DeviceStatus };
   };
-  /** The app creates a key pair in its secure storage and has a certificate issued for it. */
+  /**
+   * The app creates a key pair in its secure storage, has a certificate issued for it with
+   * `mailAddress` as subjectAltName email, and signs the UTF-8 bytes of `challenge` with it
+   * (base64 signature).
+   */
   startCertificateRegistration: {
-    payload: { mailAddress: string };
-    result: { certificatePem: string };
+    payload: { mailAddress: string; challenge: string };
+    result: { certificatePem: string; chainPem?: string; signature: string };
   };
-  /** The app signs `signContent` with the member's own key after the member agrees. */
+  /** The app shows `signContent`, and signs its UTF-8 bytes with the member's own key. */
   startBaseSign: {
     payload: { signTag: string; signContent: string };
-    result: { signature: string; certificatePem: string };
+    result: { signature: string };
   };
   /** The app answers the push token of this device (asking the OS for permission if needed). */
   registerDeviceToken: {
     payload: Record<string, never>;
-    result: { deviceToken: string; platform: 'ios' | 'android' };
+    result: { token: string; platform: 'ios' | 'android' };
   };
   /** The app forgets its push token (sign-out); it answers the token it held, if any. */
   deleteToken: {
     payload: Record<string, never>;
-    result: { deviceToken: string | null };
+    result: { token: string | null };
   };
   /** An analytics event for the app's analytics SDK. */
   logEvent: {
@@ -170,13 +174,17 @@ export function isResultOf<T extends BridgeCallType>(
         DEVICE_STATUSES.includes(result.deviceStatus as DeviceStatus)
       );
     case 'startCertificateRegistration':
-      return text('certificatePem');
+      return (
+        text('certificatePem') &&
+        text('signature') &&
+        (result.chainPem === undefined || text('chainPem'))
+      );
     case 'startBaseSign':
-      return text('signature') && text('certificatePem');
+      return text('signature');
     case 'registerDeviceToken':
-      return text('deviceToken') && platform();
+      return text('token') && platform();
     case 'deleteToken':
-      return result.deviceToken === null || text('deviceToken');
+      return result.token === null || text('token');
     case 'logEvent':
       return true;
   }
