@@ -200,7 +200,12 @@ function parseDeathDetection(
   return {
     identityTrustAnchorsPem,
     identityRevocationListFile: env.IDENTITY_REVOCATION_LIST_FILE || undefined,
-    gracePeriodDays: parseCount('DEATH_GRACE_PERIOD_DAYS', env.DEATH_GRACE_PERIOD_DAYS, 7, problems),
+    gracePeriodDays: parseCount(
+      'DEATH_GRACE_PERIOD_DAYS',
+      env.DEATH_GRACE_PERIOD_DAYS,
+      7,
+      problems,
+    ),
     checkInAnswerDays: parseCount(
       'DEATH_CHECK_IN_ANSWER_DAYS',
       env.DEATH_CHECK_IN_ANSWER_DAYS,
@@ -208,7 +213,12 @@ function parseDeathDetection(
       problems,
     ),
     fposClients,
-    pushWebhookUrl: optionalUrl('PUSH_WEBHOOK_URL', env.PUSH_WEBHOOK_URL, ['http:', 'https:'], problems),
+    pushWebhookUrl: optionalUrl(
+      'PUSH_WEBHOOK_URL',
+      env.PUSH_WEBHOOK_URL,
+      ['http:', 'https:'],
+      problems,
+    ),
   };
 }
 

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, date, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  date,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './core';
 
 /** Mirrors migrations/0060_death_detection.sql. */
@@ -8,7 +18,12 @@ export const CONFIRMATION_RULES = ['any_one', 'two'] as const;
 export type ConfirmationRule = (typeof CONFIRMATION_RULES)[number];
 export const IDENTITY_STATUSES = ['INITIAL', 'PROGRESS', 'ACTIVE', 'REVOKED'] as const;
 export type IdentityStatusValue = (typeof IDENTITY_STATUSES)[number];
-export const SIGNAL_SOURCES = ['certificate', 'integration', 'administrator', 'inactivity'] as const;
+export const SIGNAL_SOURCES = [
+  'certificate',
+  'integration',
+  'administrator',
+  'inactivity',
+] as const;
 export type SignalSource = (typeof SIGNAL_SOURCES)[number];
 export const CASE_STATES = ['suspected', 'grace', 'released', 'cancelled'] as const;
 export type CaseState = (typeof CASE_STATES)[number];

@@ -13,9 +13,7 @@ export function parseTrustAnchors(pem: string): X509Certificate[] {
 }
 
 export type CertificateProblem =
-  | 'certificate_invalid'
-  | 'certificate_not_trusted'
-  | 'certificate_not_valid_now';
+  'certificate_invalid' | 'certificate_not_trusted' | 'certificate_not_valid_now';
 
 export interface CheckedCertificate {
   certificate: X509Certificate;

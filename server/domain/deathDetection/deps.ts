@@ -18,7 +18,10 @@ export interface DeathDeps {
   trustAnchors: X509Certificate[];
   push: PushSender;
   revocation: RevocationChecker;
-  log: { info(details: object, message: string): void; error(details: object, message: string): void };
+  log: {
+    info(details: object, message: string): void;
+    error(details: object, message: string): void;
+  };
 }
 
 const built = new WeakMap<AppContext, DeathDeps>();

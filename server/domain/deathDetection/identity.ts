@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { identityChallenges, identityVerifications, users, type IdentityStatusValue } from '../../db/schema';
+import {
+  identityChallenges,
+  identityVerifications,
+  users,
+  type IdentityStatusValue,
+} from '../../db/schema';
 import { ApiError, invalid, notFound } from '../../http/errors';
 import { areConnected } from '../connections';
 import { checkCertificate, signatureMatches } from './certificates';

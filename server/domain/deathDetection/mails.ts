@@ -62,15 +62,50 @@ export function checkInMail(to: string, link: string, answerDays: number): MailM
   };
 }
 
-/** To a connection of a member whose death was released after the grace period. */
-export function deathConfirmedMail(to: string, name: string, link: string): MailMessage {
+/** To the member: administrators confirmed their death; signing in still undoes it. */
+export function graceStartedMailToMember(
+  to: string,
+  loginLink: string,
+  graceEndsAt: Date,
+): MailMessage {
+  const until = new Intl.DateTimeFormat('ja-JP', {
+    timeZone: 'Asia/Tokyo',
+    dateStyle: 'long',
+    timeStyle: 'short',
+  }).format(graceEndsAt);
   return {
     to,
-    subject: `【しのぶ】${name}様のご逝去のお知らせ`,
+    subject: '【しのぶ】ご家族によりご逝去が確認されました',
     text:
-      `つながりのある${name}様のご逝去が、ご家族により確認されました。謹んでお悔やみ申し上げます。\n\n` +
-      `追悼ページはこちらです。\n${link}` +
+      '見守り役の方が、あなたのご逝去を確認しました。\n\n' +
+      `お元気でいらっしゃいましたら、${until}までに下記からログインしてください。ログインすると確認はすべて取り消され、何も公開されません。\n\n` +
+      `${loginLink}` +
       SIGNATURE,
-    link,
+    link: loginLink,
   };
+}
+
+const CHECK_IN_TEXT = {
+  ask: {
+    title: 'ご様子の確認',
+    body: 'お変わりなければ、下のボタンを押してください。',
+  },
+  answered: {
+    title: 'ありがとうございました',
+    body: 'お返事を受け付けました。これからもしのぶをよろしくお願いいたします。',
+  },
+  closed: {
+    title: 'このリンクは使えません',
+    body: 'お返事済みか、期限が過ぎています。ログインしていただくと、ご無事であることが伝わります。',
+  },
+} as const;
+
+/** The small page behind a check-in link (no SPA needed): ask, answered or closed. */
+export function checkInPage(kind: keyof typeof CHECK_IN_TEXT, token: string): string {
+  const text = CHECK_IN_TEXT[kind];
+  const button =
+    kind === 'ask'
+      ? `<form method="post" action="/v1/fpos/check_in/${encodeURIComponent(token)}"><button type="submit">元気です</button></form>`
+      : '<p><a href="/login">ログイン</a></p>';
+  return `<!doctype html><html lang="ja"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${text.title} | しのぶ</title></head><body><main><h1>${text.title}</h1><p>${text.body}</p>${button}</main></body></html>`;
 }

@@ -12,6 +12,8 @@ export interface CertificateRef {
  * drop-in replacement of this interface.
  */
 export interface RevocationChecker {
+  /** False when it can never revoke anything: the sweep then skips paging through certificates. */
+  active: boolean;
   revoked(certificates: CertificateRef[]): Promise<Set<string>>;
 }
 
@@ -22,6 +24,7 @@ export interface RevocationChecker {
  */
 export function fileRevocationChecker(file: string | undefined): RevocationChecker {
   return {
+    active: file !== undefined,
     async revoked(certificates) {
       if (!file) return new Set();
       const listed = new Set(

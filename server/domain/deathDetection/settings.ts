@@ -1,4 +1,9 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import {
+  CHECK_IN_PERIOD_DAYS_MAX,
+  CHECK_IN_PERIOD_DAYS_MIN,
+  MAX_ADMINISTRATORS,
+} from '../../../src/validation/deathDetection';
 import type { Db } from '../../db/database';
 import {
   connections,
@@ -14,8 +19,6 @@ import { areConnected } from '../connections';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deps';
 
-export const MAX_ADMINISTRATORS = 5;
-export const CHECK_IN_PERIOD_DAYS = { min: 30, max: 1095 } as const;
 
 export type DeathState = 'alive' | 'suspected' | 'grace' | 'released';
 
@@ -45,7 +48,10 @@ export async function ruleOf(db: Db, userId: string): Promise<ConfirmationRule> 
   return row?.rule ?? 'any_one';
 }
 
-export async function getDeathSettings(deps: DeathDeps, userId: string): Promise<DeathSettingsView> {
+export async function getDeathSettings(
+  deps: DeathDeps,
+  userId: string,
+): Promise<DeathSettingsView> {
   const [settings] = await deps.db
     .select({ rule: deathSettings.rule, checkInPeriodDays: deathSettings.checkInPeriodDays })
     .from(deathSettings)
@@ -82,7 +88,8 @@ export async function putDeathSettings(
 ): Promise<DeathSettingsView> {
   const ids = input.administrator_user_ids;
   const errors: FieldError[] = [];
-  if (new Set(ids).size !== ids.length) errors.push({ field: 'administrator_user_ids', code: 'duplicate' });
+  if (new Set(ids).size !== ids.length)
+    errors.push({ field: 'administrator_user_ids', code: 'duplicate' });
   else if (ids.length > MAX_ADMINISTRATORS)
     errors.push({ field: 'administrator_user_ids', code: 'too_many' });
   else {
@@ -98,7 +105,9 @@ export async function putDeathSettings(
   const period = input.check_in_period_days;
   if (
     period !== null &&
-    (!Number.isInteger(period) || period < CHECK_IN_PERIOD_DAYS.min || period > CHECK_IN_PERIOD_DAYS.max)
+    (!Number.isInteger(period) ||
+      period < CHECK_IN_PERIOD_DAYS_MIN ||
+      period > CHECK_IN_PERIOD_DAYS_MAX)
   )
     errors.push({ field: 'check_in_period_days', code: 'out_of_range' });
   if (errors.length > 0) throw invalid(errors);
@@ -186,7 +195,10 @@ export async function administeredUsers(deps: DeathDeps, administratorId: string
       and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
     )
     .where(
-      and(eq(deathAdministrators.administratorUserId, administratorId), ne(users.status, 'deleted')),
+      and(
+        eq(deathAdministrators.administratorUserId, administratorId),
+        ne(users.status, 'deleted'),
+      ),
     )
     .orderBy(asc(users.nameReading), asc(users.id));
 }

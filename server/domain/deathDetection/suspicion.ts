@@ -101,7 +101,11 @@ export async function raiseSuspicion(
       action: 'suspicion_raised',
       actorUserId: signal.reporterUserId ?? null,
       source: signal.source,
-      detail: { ...(signal.detail ?? {}), ...(signal.clientId ? { clientId: signal.clientId } : {}), opened },
+      detail: {
+        ...(signal.detail ?? {}),
+        ...(signal.clientId ? { clientId: signal.clientId } : {}),
+        opened,
+      },
       at: now,
     });
     if (opened) await notifySuspicion(deps, tx, userId, now);
@@ -178,10 +182,7 @@ export async function cancelSuspicion(
       .set({ state: 'cancelled', closedAt: now, closedBy: by })
       .where(and(eq(deathCases.userId, userId), inArray(deathCases.state, ['suspected', 'grace'])))
       .returning({ id: deathCases.id });
-    await tx
-      .update(deathSettings)
-      .set({ aliveAt: now })
-      .where(eq(deathSettings.userId, userId));
+    await tx.update(deathSettings).set({ aliveAt: now }).where(eq(deathSettings.userId, userId));
     await tx
       .update(deathCheckIns)
       .set({ answeredAt: now })
