@@ -32,8 +32,14 @@ export const routes: RouteObject[] = [
       { path: '/user-search', lazy: () => import('./userSearch/UserSearchScreen') },
       { path: '/mypage', lazy: comingSoon('mypage') },
       { path: '/notification/list', lazy: () => import('./notification/NotificationListScreen') },
-      { path: '/death-confirmation', lazy: comingSoon('death-confirmation') },
-      { path: '/identity-verification', lazy: comingSoon('identity-verification') },
+      {
+        path: '/death-confirmation',
+        lazy: () => import('./deathConfirmation/DeathConfirmationScreen'),
+      },
+      {
+        path: '/identity-verification',
+        lazy: () => import('./identityVerification/IdentityVerificationScreen'),
+      },
       { path: '*', lazy: () => import('./notFound/NotFoundScreen') },
     ],
   },

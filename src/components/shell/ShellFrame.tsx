@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { useClientStateSend, useSlice } from '../../services/clientState';
 import { ApiGetProvider, type ApiGet } from '../ui/apiGet';
+import { DeathDetectionModals } from '../deathDetection/DeathDetectionModals';
 import { Banner } from './Banner';
 import { BurgerMenu } from './BurgerMenu';
 import { useChromeVisibility } from './chrome';
@@ -101,6 +102,7 @@ export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
               {!inflow && (
                 <BurgerMenu open={burgerOpen} onClose={() => setBurgerOpen(false)} user={user} />
               )}
+              {user && !inflow && <DeathDetectionModals key={user.id} userId={user.id} />}
             </>
           )}
           <Content id="content" tabIndex={-1}>
