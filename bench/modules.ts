@@ -1,5 +1,6 @@
 import { bundleBench } from './bundle';
 import { coldStartBench } from './coldStart';
+import { deathDetectionBench } from './deathDetection';
 import { endingNoteBench } from './endingnote';
 import { httpBench } from './http';
 import { lighthouseBench } from './lighthouse';
@@ -18,4 +19,5 @@ export const BENCH_MODULES: BenchModule[] = [
   timeCapsuleBench,
   endingNoteBench,
   socialBench,
+  deathDetectionBench,
 ];

@@ -161,9 +161,10 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /**
- * IDENTITY_TRUST_ANCHORS is PEM text or the path of a PEM file. Production requires it;
- * elsewhere a development CA is generated once into DATA_DIR (tests and the e2e app-bridge
- * host issue certificates with it).
+ * IDENTITY_TRUST_ANCHORS is PEM text or the path of a PEM file. Production never trusts a
+ * generated CA: without it, identity verification answers 503 (and so no death can be
+ * confirmed). Elsewhere a development CA is generated once into DATA_DIR (tests and the e2e
+ * app-bridge host issue certificates with it).
  */
 function parseDeathDetection(
   env: Env,
@@ -182,9 +183,7 @@ function parseDeathDetection(
     } catch {
       problems.push('IDENTITY_TRUST_ANCHORS: not PEM CA certificates nor a file holding them');
     }
-  } else if (production) {
-    problems.push('IDENTITY_TRUST_ANCHORS: required when NODE_ENV=production (PEM or file path)');
-  } else if (problems.length === 0) {
+  } else if (!production && problems.length === 0) {
     identityTrustAnchorsPem = ensureDevelopmentCa(dataDir);
   }
   const fposClients = (env.FPOS_CLIENTS ?? '')

@@ -117,20 +117,20 @@ export function newEcKeyPair(): { publicKey: KeyObject; privateKey: KeyObject } 
   return generateKeyPairSync('ec', { namedCurve: 'P-256' });
 }
 
-/** A self-signed authority valid from `now` for `years`. */
+/** A self-signed authority valid from `validFrom` for `years`. */
 export function createCertificateAuthority(
   authorityName: string,
-  now: Date,
+  validFrom: Date,
   years = 20,
 ): CertificateAuthority {
   const { publicKey, privateKey } = newEcKeyPair();
-  const notAfter = new Date(now);
+  const notAfter = new Date(validFrom);
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + years);
   const certificatePem = issueCertificate({
     subjectName: authorityName,
     subjectPublicKey: publicKey,
     selfPrivateKey: privateKey,
-    notBefore: new Date(now.getTime() - 60_000),
+    notBefore: validFrom,
     notAfter,
     isAuthority: true,
   });
@@ -154,7 +154,12 @@ export function ensureDevelopmentCa(dataDir: string): string {
   if (existsSync(files.certificate) && existsSync(files.privateKey)) {
     return readFileSync(files.certificate, 'utf8');
   }
-  const authority = createCertificateAuthority('Shinobu development identity CA', new Date());
+  // Valid over any clock a test or demo may set (CLOCK_OFFSET_MS, manual clocks).
+  const authority = createCertificateAuthority(
+    'Shinobu development identity CA',
+    new Date('2000-01-01T00:00:00Z'),
+    100,
+  );
   writeFileSync(
     files.privateKey,
     authority.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,

@@ -85,6 +85,7 @@ export async function activeCertificateOf(
  * becomes PROGRESS, except that an ACTIVE certificate stays in force until replaced.
  */
 export async function startRegistration(deps: DeathDeps, userId: string) {
+  requireTrustAnchors(deps);
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + REGISTRATION_CHALLENGE_TTL_MS);
   const [member] = await deps.db
@@ -164,6 +165,7 @@ export async function registerCertificate(
   userId: string,
   input: CertificateInput,
 ): Promise<IdentityStatus> {
+  requireTrustAnchors(deps);
   const now = deps.clock.now();
   const challenge = await usableChallenge(
     deps.db,
@@ -209,6 +211,17 @@ export async function registerCertificate(
       .onConflictDoUpdate({ target: identityVerifications.userId, set: values });
   });
   return identityStatus(deps, userId);
+}
+
+/** Production without IDENTITY_TRUST_ANCHORS cannot verify anyone. */
+function requireTrustAnchors(deps: DeathDeps): void {
+  if (deps.trustAnchors.length === 0) {
+    throw new ApiError(
+      503,
+      'identity_verification_unconfigured',
+      'IDENTITY_TRUST_ANCHORS is not configured',
+    );
+  }
 }
 
 /** Refuses a caller whose own certificate is not ACTIVE (403 certificate_required). */

@@ -19,7 +19,6 @@ import { areConnected } from '../connections';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deps';
 
-
 export type DeathState = 'alive' | 'suspected' | 'grace' | 'released';
 
 export interface DeathSettingsView {
