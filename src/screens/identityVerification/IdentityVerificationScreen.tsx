@@ -18,12 +18,11 @@ import { Page, Panel } from '../endingnote/layout';
 /** The status, and whether the app answers the bridge's check status (absent: a plain browser). */
 async function loadStatus() {
   const identity = await fetchIdentityStatus();
-  const appPresent = bridge.available()
-    ? await bridge.call('checkStatus', {}).then(
-        () => true,
-        () => false,
-      )
-    : false;
+  // Outside the app this fails at once and logs "native error" (spec §8).
+  const appPresent = await bridge.call('checkStatus', {}).then(
+    () => true,
+    () => false,
+  );
   return {
     authStatus: identity.authStatus,
     notAfter: identity.certificate?.notAfter ?? null,
