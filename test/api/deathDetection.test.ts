@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
@@ -205,11 +207,32 @@ describe('signals of suspicion', () => {
     expect((await caseOf(first, member)).state).toBe('suspected');
   });
 
-  it('an external integration, once the member linked it, reports with its secret', async () => {
+  it('an external integration, once the member linked it, reports with its secret; the member gets a push', async () => {
     const secret = 'integration-secret-0123456789';
-    const it2 = await createTestApp({ FPOS_CLIENTS: `funeral-co:${secret}` });
+    const pushes: unknown[] = [];
+    const gateway = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        pushes.push(JSON.parse(body));
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    const { port } = gateway.address() as AddressInfo;
+    const it2 = await createTestApp({
+      FPOS_CLIENTS: `funeral-co:${secret}`,
+      PUSH_WEBHOOK_URL: `http://127.0.0.1:${port}/push`,
+    });
     try {
       const member = await createMember(it2);
+      const device = await it2.request({
+        method: 'POST',
+        url: '/v1/device_tokens',
+        token: member.token,
+        body: { token: 'phone-1', platform: 'android' },
+      });
+      expect(device.statusCode).toBe(204);
       const administrator = await createMember(it2);
       await connectMembers(it2, member, administrator, 'family');
       const linked = await it2.request({
@@ -261,8 +284,18 @@ describe('signals of suspicion', () => {
           detail: expect.objectContaining({ clientId: 'funeral-co', fposUserId: 'F-1001' }),
         }),
       ]);
+      expect(pushes).toEqual([
+        {
+          tokens: [{ token: 'phone-1', platform: 'android' }],
+          message: expect.objectContaining({
+            kind: 'death_suspected',
+            data: { userId: member.id },
+          }),
+        },
+      ]);
     } finally {
       await it2.close();
+      gateway.close();
     }
   });
 });

@@ -24,18 +24,24 @@ export interface AuditEntryInput {
   at: Date;
 }
 
-/** Records one step; pass the transaction of the change it records. */
-export async function recordAudit(db: Db, entry: AuditEntryInput): Promise<void> {
-  await db.insert(deathAuditLog).values({
-    userId: entry.userId,
-    caseId: entry.caseId ?? null,
-    action: entry.action,
-    actorUserId: entry.actorUserId ?? null,
-    source: entry.source ?? null,
-    detail: entry.detail ?? {},
-    createdAt: entry.at,
-  });
+/** Records steps, in order; pass the transaction of the change they record. */
+export async function recordAudits(db: Db, entries: AuditEntryInput[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db.insert(deathAuditLog).values(
+    entries.map((entry) => ({
+      userId: entry.userId,
+      caseId: entry.caseId ?? null,
+      action: entry.action,
+      actorUserId: entry.actorUserId ?? null,
+      source: entry.source ?? null,
+      detail: entry.detail ?? {},
+      createdAt: entry.at,
+    })),
+  );
 }
+
+/** Records one step; pass the transaction of the change it records. */
+export const recordAudit = (db: Db, entry: AuditEntryInput) => recordAudits(db, [entry]);
 
 /** The member's whole log, oldest first (readers are checked by the caller). */
 export async function auditLogOf(db: Db, userId: string) {

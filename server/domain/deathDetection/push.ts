@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { deviceTokens } from '../../db/schema';
+import { deviceTokens, users } from '../../db/schema';
 
 export interface PushMessage {
   /** A stable kind the app can route on (e.g. death_suspected). */
@@ -48,7 +48,10 @@ export function createPushSender(webhookUrl: string | undefined, log: PushLog): 
   return webhookUrl ? webhookPushSender(webhookUrl, log) : logPushSender(log);
 }
 
-/** Sends to every device the member registered; a failure is logged, never thrown. */
+/**
+ * Sends to every device the member registered (a deleted account's devices get nothing); a
+ * failure is logged, never thrown.
+ */
 export async function pushToMember(
   deps: { db: Db; push: PushSender; log: PushLog },
   userId: string,
@@ -58,7 +61,8 @@ export async function pushToMember(
     const tokens = await deps.db
       .select({ token: deviceTokens.token, platform: deviceTokens.platform })
       .from(deviceTokens)
-      .where(eq(deviceTokens.userId, userId));
+      .innerJoin(users, eq(users.id, deviceTokens.userId))
+      .where(and(eq(deviceTokens.userId, userId), eq(users.status, 'active')));
     if (tokens.length > 0) await deps.push.send(tokens, message);
   } catch (error) {
     deps.log.error({ err: error, userId }, 'push failed');

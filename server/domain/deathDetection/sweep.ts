@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { deathCheckIns, deathSettings, identityVerifications, users } from '../../db/schema';
-import { recordAudit } from './audit';
+import { recordAudits } from './audit';
 import { checkInLink, newCheckInToken } from './checkIns';
 import type { DeathDeps } from './deps';
 import { checkInMail } from './mails';
@@ -10,7 +10,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Certificates handed to the revocation checker at a time. */
 const REVOCATION_BATCH = 1000;
 /** Check-ins mailed or escalated per transaction. */
-const CHECK_IN_BATCH = 200;
+const CHECK_IN_BATCH = 1000;
 
 export interface SweepResult {
   certificatesExpired: number;
@@ -124,22 +124,25 @@ async function sendCheckIns(deps: DeathDeps): Promise<number> {
         .orderBy(asc(deathSettings.userId))
         .limit(CHECK_IN_BATCH)
         .for('update', { of: deathSettings, skipLocked: true });
-      const out: { email: string; token: string }[] = [];
-      for (const row of rows) {
-        const { token, tokenHash } = newCheckInToken();
-        await tx
-          .insert(deathCheckIns)
-          .values({ tokenHash, userId: row.userId, sentAt: now, answerBy });
-        await recordAudit(tx, {
-          userId: row.userId,
-          action: 'check_in_sent',
-          source: 'inactivity',
+      if (rows.length === 0) return [];
+      // One insert per table for the whole batch: the sweep's cost stays a few statements.
+      const mails = rows.map((row) => ({ ...row, ...newCheckInToken() }));
+      await tx
+        .insert(deathCheckIns)
+        .values(
+          mails.map((m) => ({ tokenHash: m.tokenHash, userId: m.userId, sentAt: now, answerBy })),
+        );
+      await recordAudits(
+        tx,
+        mails.map((m) => ({
+          userId: m.userId,
+          action: 'check_in_sent' as const,
+          source: 'inactivity' as const,
           detail: { answerBy: answerBy.toISOString() },
           at: now,
-        });
-        out.push({ email: row.email, token });
-      }
-      return out;
+        })),
+      );
+      return mails;
     });
     for (const mail of mails) {
       try {
