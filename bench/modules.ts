@@ -1,6 +1,7 @@
 import { accountsBench } from './accounts';
 import { bundleBench } from './bundle';
 import { coldStartBench } from './coldStart';
+import { deathDetectionBench } from './deathDetection';
 import { endingNoteBench } from './endingnote';
 import { httpBench } from './http';
 import { lighthouseBench } from './lighthouse';
@@ -22,4 +23,5 @@ export const BENCH_MODULES: BenchModule[] = [
   endingNoteBench,
   socialBench,
   accountsBench,
+  deathDetectionBench,
 ];

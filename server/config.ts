@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { ensureDevelopmentCa } from './domain/deathDetection/certificateIssuer';
+import { parseTrustAnchors } from './domain/deathDetection/certificates';
 
 /**
  * Every setting Shinobu reads from the environment. The README's configuration table lists
@@ -35,6 +37,23 @@ export interface Config {
   loginAttemptsPerClient: number;
   /** Social-login providers with credentials set; each is offered only when listed here. */
   oauthProviders: OAuthProviderConfig[];
+  /** Death detection and identity verification (docs/death-detection.md). */
+  deathDetection: DeathDetectionConfig;
+}
+
+export interface DeathDetectionConfig {
+  /** PEM certificates app-registered identity certificates must chain to. */
+  identityTrustAnchorsPem: string;
+  /** One revoked certificate per line (SHA-256 fingerprint or serial), re-read every sweep. */
+  identityRevocationListFile: string | undefined;
+  /** Days after confirmation before anything is released; the member can still undo. */
+  gracePeriodDays: number;
+  /** Days a check-in mail may stay unanswered before inactivity raises suspicion. */
+  checkInAnswerDays: number;
+  /** External integrations allowed to report (FPOS_CLIENTS). */
+  fposClients: { clientId: string; secret: string }[];
+  /** Push notifications go to this gateway as JSON; unset: they are logged. */
+  pushWebhookUrl: string | undefined;
 }
 
 export const OAUTH_PROVIDER_IDS = ['line', 'google', 'facebook', 'twitter'] as const;
@@ -107,6 +126,8 @@ export function loadConfig(env: Env = process.env): Config {
     problems,
   );
 
+  const deathDetection = parseDeathDetection(env, production, dataDir, problems);
+
   const missingSecrets = production ? SECRET_NAMES.filter((name) => !env[name]) : [];
   if (missingSecrets.length > 0) {
     problems.push(
@@ -135,6 +156,68 @@ export function loadConfig(env: Env = process.env): Config {
     runJobs: env.RUN_JOBS !== 'false',
     loginAttemptsPerClient,
     oauthProviders,
+    deathDetection,
+  };
+}
+
+/**
+ * IDENTITY_TRUST_ANCHORS is PEM text or the path of a PEM file. Production never trusts a
+ * generated CA: without it, identity verification answers 503 (and so no death can be
+ * confirmed). Elsewhere a development CA is generated once into DATA_DIR (tests and the e2e
+ * app-bridge host issue certificates with it).
+ */
+function parseDeathDetection(
+  env: Env,
+  production: boolean,
+  dataDir: string,
+  problems: string[],
+): DeathDetectionConfig {
+  let identityTrustAnchorsPem = '';
+  const anchors = env.IDENTITY_TRUST_ANCHORS;
+  if (anchors) {
+    try {
+      identityTrustAnchorsPem = anchors.includes('-----BEGIN')
+        ? anchors
+        : readFileSync(anchors, 'utf8');
+      if (parseTrustAnchors(identityTrustAnchorsPem).length === 0) throw new Error('empty');
+    } catch {
+      problems.push('IDENTITY_TRUST_ANCHORS: not PEM CA certificates nor a file holding them');
+    }
+  } else if (!production && problems.length === 0) {
+    identityTrustAnchorsPem = ensureDevelopmentCa(dataDir);
+  }
+  const fposClients = (env.FPOS_CLIENTS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .flatMap((entry) => {
+      const [clientId, secret] = entry.split(':');
+      if (clientId && secret && secret.length >= 16) return [{ clientId, secret }];
+      problems.push('FPOS_CLIENTS: each entry is client_id:secret (secret 16+ characters)');
+      return [];
+    });
+  return {
+    identityTrustAnchorsPem,
+    identityRevocationListFile: env.IDENTITY_REVOCATION_LIST_FILE || undefined,
+    gracePeriodDays: parseCount(
+      'DEATH_GRACE_PERIOD_DAYS',
+      env.DEATH_GRACE_PERIOD_DAYS,
+      7,
+      problems,
+    ),
+    checkInAnswerDays: parseCount(
+      'DEATH_CHECK_IN_ANSWER_DAYS',
+      env.DEATH_CHECK_IN_ANSWER_DAYS,
+      14,
+      problems,
+    ),
+    fposClients,
+    pushWebhookUrl: optionalUrl(
+      'PUSH_WEBHOOK_URL',
+      env.PUSH_WEBHOOK_URL,
+      ['http:', 'https:'],
+      problems,
+    ),
   };
 }
 

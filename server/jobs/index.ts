@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { startAccountSweep } from './accountSweep';
+import { startDeathDetection } from './deathDetection';
 import { startLetterDelivery } from './letterDelivery';
 
 export interface Jobs {
@@ -12,6 +13,6 @@ export interface Jobs {
  * FOR UPDATE SKIP LOCKED so that any number of instances can run them.
  */
 export function startJobs(ctx: AppContext): Jobs {
-  const jobs: Jobs[] = [startLetterDelivery(ctx), startAccountSweep(ctx)];
+  const jobs: Jobs[] = [startLetterDelivery(ctx), startAccountSweep(ctx), startDeathDetection(ctx)];
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) };
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { accountRoutes } from './accounts';
+import { deathDetectionRoutes } from './deathDetection';
 import { authLogRoute } from './auth/log';
 import { endingNoteRoutes } from './endingnote';
 import { memorialRoutes } from './memorial';
@@ -19,4 +20,5 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await app.register(async (scope) => timeCapsuleRoutes(scope, ctx));
   await app.register(async (scope) => memorialRoutes(scope, ctx));
   await app.register(async (scope) => socialRoutes(scope, ctx));
+  await app.register(async (scope) => deathDetectionRoutes(scope, ctx));
 }

@@ -39,8 +39,14 @@ export const routes: RouteObject[] = [
       { path: '/mypage', lazy: () => import('./mypage/MyPageScreen') },
       { path: '/mypage/email-confirm', lazy: () => import('./mypage/EmailConfirmScreen') },
       { path: '/notification/list', lazy: () => import('./notification/NotificationListScreen') },
-      { path: '/death-confirmation', lazy: comingSoon('death-confirmation') },
-      { path: '/identity-verification', lazy: comingSoon('identity-verification') },
+      {
+        path: '/death-confirmation',
+        lazy: () => import('./deathConfirmation/DeathConfirmationScreen'),
+      },
+      {
+        path: '/identity-verification',
+        lazy: () => import('./identityVerification/IdentityVerificationScreen'),
+      },
       { path: '*', lazy: () => import('./notFound/NotFoundScreen') },
     ],
   },

@@ -7,3 +7,4 @@ export * from './endingnote';
 export * from './timecapsule';
 export * from './notifications';
 export * from './memorial';
+export * from './deathDetection';

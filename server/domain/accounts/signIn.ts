@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { memorialPages, users } from '../../db/schema';
 import { issueAccessToken } from '../accessTokens';
+import { onMemberSignIn } from '../deathDetection/suspicion';
 import type { AccountDeps } from './deps';
 import { issueRefreshToken } from './refreshTokens';
 
@@ -37,6 +38,8 @@ export async function signIn(deps: AccountDeps, userId: string): Promise<SignInR
     )
     .where(eq(users.id, userId));
   if (!row) throw new Error(`signIn: no user ${userId}`);
+  // Death detection: a memorialized account is refused; the member's own sign-in cancels a suspicion.
+  await onMemberSignIn(deps, userId);
   const now = deps.clock.now();
   await deps.db.update(users).set({ lastActiveAt: now }).where(eq(users.id, userId));
   return {

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import styled, { css } from 'styled-components';
 import { useT } from '../../i18n/useT';
+import { useCertificated } from '../deathDetection/useCertificated';
 import { Avatar } from '../ui/Avatar';
 import { Badge } from '../ui/Badge';
 import { Icon } from './icons';
@@ -120,6 +121,7 @@ export function Header({ session, unreadCount, inflow, burgerOpen, onToggleBurge
   const t = useT();
   const user = session.status === 'authenticated' ? session.user : null;
   const showMenus = !inflow && session.status !== 'loading';
+  const certificated = useCertificated(user?.id ?? null);
   return (
     <Bar>
       <Logo to="/" aria-label={t('header-logo-label')}>
@@ -147,7 +149,7 @@ export function Header({ session, unreadCount, inflow, burgerOpen, onToggleBurge
                   <Badge count={unreadCount} />
                 </IconLink>
                 <Link to="/mypage" aria-label={t('menu-mypage')}>
-                  <Avatar image={user.iconUrl} name={user.username} />
+                  <Avatar image={user.iconUrl} name={user.username} certificated={certificated} />
                 </Link>
               </>
             )}

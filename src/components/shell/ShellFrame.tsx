@@ -3,6 +3,7 @@ import { useLocation } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { ApiGetProvider, type ApiGet } from '../ui/apiGet';
+import { DeathDetectionModals } from '../deathDetection/DeathDetectionModals';
 import { Banner } from './Banner';
 import { BurgerMenu } from './BurgerMenu';
 import { useChromeVisibility } from './chrome';
@@ -89,6 +90,7 @@ export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
               {!inflow && (
                 <BurgerMenu open={burgerOpen} onClose={() => setBurgerOpen(false)} user={user} />
               )}
+              {user && !inflow && <DeathDetectionModals key={user.id} userId={user.id} />}
             </>
           )}
           <Content id="content" tabIndex={-1}>

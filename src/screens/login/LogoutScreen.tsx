@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
+import { unregisterThisDevice } from '../../services/bridge/deviceToken';
 import { useSession } from '../../services/session/useSession';
 import { Actions, AuthCard, AuthPage } from './authFormParts';
 
@@ -17,6 +18,8 @@ export function Component() {
 
   const logOut = async () => {
     setLeaving(true);
+    // The device's push token goes while the member's token can still delete it.
+    await unregisterThisDevice().catch((error: unknown) => console.error('device token', error));
     await signOut();
     void navigate('/login', { replace: true });
   };

@@ -1,0 +1,260 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './support/axe';
+import { accessTokenOf, registerMember, signUpAndSignIn, type E2eMember } from './support/members';
+import { installNativeHost, type NativeHostControl } from './support/nativeHost';
+import { keepScreenshot, VIEWPORTS } from './support/screens';
+
+const DAY_MS = 24 * 3600_000;
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Yesterday in Japan, `YYYY-MM-DD`. */
+function yesterdayInTokyo(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(
+    new Date(Date.now() - DAY_MS),
+  );
+}
+
+/**
+ * A member (山田 花子, registered through the API) who names the signed-in administrator of
+ * `api` as the one who may confirm their death, writes them a letter for after their death,
+ * and is then reported as possibly deceased by that administrator.
+ */
+async function suspectedMemberOf(
+  api: APIRequestContext,
+  administrator: E2eMember,
+  playwright: { request: { newContext: (o: { baseURL?: string }) => Promise<APIRequestContext> } },
+) {
+  const admin = await accessTokenOf(api, administrator);
+  const memberApi = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const member = await registerMember(memberApi);
+  const own = await accessTokenOf(memberApi, member);
+
+  const requested = await memberApi.post('/v1/connection/requests', {
+    headers: bearer(own.accessToken),
+    data: { to_user_id: admin.userId, relationship: 'family' },
+  });
+  expect(requested.status(), await requested.text()).toBeLessThan(300);
+  const { requestId } = (await requested.json()) as { requestId: string };
+  const accepted = await api.post(`/v1/connection/requests/${requestId}/accept`, {
+    headers: bearer(admin.accessToken),
+    data: { relationship: 'family' },
+  });
+  expect(accepted.status(), await accepted.text()).toBe(204);
+
+  const settings = await memberApi.put('/v1/fpos/death_settings', {
+    headers: bearer(own.accessToken),
+    data: { rule: 'any_one', administrator_user_ids: [admin.userId], check_in_period_days: null },
+  });
+  expect(settings.status(), await settings.text()).toBe(200);
+
+  const title = `いつもありがとう ${requestId.slice(0, 8)}`;
+  const letter = await memberApi.post('/v1/time_capsule_letter', {
+    headers: bearer(own.accessToken),
+    data: {
+      title,
+      body: 'これまで本当にありがとう。',
+      recipients: [{ kind: 'member', user_id: admin.userId }],
+      delivery: { rule: 'death', delay_days: 0 },
+    },
+  });
+  expect(letter.status(), await letter.text()).toBe(201);
+
+  const reported = await api.post('/v1/fpos/report_death_suspected', {
+    headers: bearer(admin.accessToken),
+    data: { user_id: own.userId },
+  });
+  expect(reported.status(), await reported.text()).toBe(201);
+  return { memberApi, member, memberId: own.userId, adminId: admin.userId, title };
+}
+
+/** In the app: the expired-certification modal leads to a verification that fails once. */
+async function verifyIdentityInApp(page: Page, host: NativeHostControl) {
+  await page.goto('/dashboard');
+  const expired = page.getByRole('dialog', { name: '本人確認の有効期限が切れています' });
+  await expect(expired).toBeVisible();
+  // No close button; Escape does not close it either: only its two actions do.
+  await expect(expired.getByRole('button', { name: '閉じる' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(expired).toBeVisible();
+  await expect(expired.getByRole('button', { name: 'あとで行う' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await keepScreenshot(page, 'death-expired-modal-app-mobile');
+  await expired.getByRole('button', { name: '本人確認をやり直す' }).click();
+  await expect(page).toHaveURL(/\/identity-verification$/);
+
+  await expect(page.getByText('本人確認はまだ行われていません。アプリで')).toBeVisible();
+  host.failNext.add('startCertificateRegistration');
+  await page.getByRole('button', { name: '本人確認を始める' }).click();
+  await expect(
+    page.getByText('電子証明書の登録に失敗しました。もう一度お試しください。'),
+  ).toBeVisible();
+  await expect(
+    page.getByText('本人確認の手続きが途中です。もう一度お進みください。'),
+  ).toBeVisible();
+  await page.getByRole('button', { name: '本人確認をやり直す' }).click();
+  await expect(page.getByText(/本人確認は完了しています。電子証明書の有効期限は/)).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await keepScreenshot(page, 'death-identity-verified-app-mobile');
+}
+
+/** In the app: the death modal, then the four steps; the first signature is cancelled. */
+async function confirmDeathInApp(page: Page, host: NativeHostControl) {
+  // The modals show once a day; this visit is a new day for the test.
+  await page.evaluate(() => localStorage.removeItem('lastDeathConfirmationStepsModalShowDate'));
+  await page.goto('/dashboard');
+  const modal = page.getByRole('dialog', { name: '死亡の可能性についてのお知らせ' });
+  await expect(modal).toBeVisible();
+  await expect(modal.getByText(/山田 花子 さんについて/)).toBeVisible();
+  await expect(modal.getByRole('img', { name: 'App StoreのQRコード' })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await keepScreenshot(page, 'death-modal-app-mobile');
+  await modal.getByRole('button', { name: '死亡確認を始める' }).click();
+
+  await expect(page).toHaveURL(/\/death-confirmation$/);
+  await expect(page.getByRole('banner')).toHaveCount(0);
+  await expect(page.getByText('死亡確認を行う方は 山田 花子 さんです。')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('button', { name: '次へ' }).click();
+  await page.getByLabel('ご逝去日').fill(yesterdayInTokyo());
+  await page.getByRole('button', { name: '次へ' }).click();
+  await page.getByLabel('山田 花子 さんとのご関係').selectOption('family');
+  await page.getByRole('button', { name: '次へ' }).click();
+  await expect(page.getByRole('heading', { name: '内容の確認と署名' })).toBeVisible();
+
+  // A reload keeps the progress (deathConfirmationData).
+  await page.reload();
+  await expect(page.getByRole('heading', { name: '内容の確認と署名' })).toBeVisible();
+  await expect(page.getByText('家族')).toBeVisible();
+
+  host.failNext.add('startBaseSign');
+  await page.getByRole('button', { name: '電子証明書で署名して送信する' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'アプリでの署名ができませんでした。もう一度お試しください。',
+  );
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole('button', { name: '電子証明書で署名して送信する' }).click();
+  await expect(page.getByRole('heading', { name: '死亡確認を受け付けました' })).toBeVisible();
+  await expect(page.getByText(/山田 花子 さんの死亡確認が確定しました。/)).toBeVisible();
+  // The outcome survives a reload (deathConfirmationCompletionData).
+  await page.reload();
+  await expect(page.getByText(/山田 花子 さんの死亡確認が確定しました。/)).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await keepScreenshot(page, 'death-confirmation-done-app-mobile');
+}
+
+async function advanceServerClock(api: APIRequestContext, ms: number) {
+  const moved = await api.post('/v1/test/clock', { data: { advance_ms: ms } });
+  expect(moved.status(), await moved.text()).toBeLessThan(300);
+}
+
+test('plain browser: QR codes and store links instead of the action; identity needs the app', async ({
+  browser,
+  playwright,
+}) => {
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  const administrator = await signUpAndSignIn(context.request);
+  const { memberApi } = await suspectedMemberOf(context.request, administrator, playwright);
+  const page = await context.newPage();
+
+  await page.goto('/dashboard');
+  const modal = page.getByRole('dialog', { name: '死亡の可能性についてのお知らせ' });
+  await expect(modal).toBeVisible();
+  await expect(modal.getByRole('img', { name: 'App StoreのQRコード' })).toBeVisible();
+  await expect(modal.getByRole('img', { name: 'Google PlayのQRコード' })).toBeVisible();
+  await expect(modal.getByRole('link', { name: /App Storeでアプリを入手/ })).toHaveAttribute(
+    'href',
+    /apps\.apple\.com/,
+  );
+  await expect(modal.getByRole('button', { name: '死亡確認を始める' })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await keepScreenshot(page, 'death-modal-browser-mobile');
+  await modal.getByRole('button', { name: '閉じる' }).click();
+  await expect(modal).toHaveCount(0);
+
+  // Not shown again the same day.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await page.goto('/identity-verification');
+  await expect(
+    page.getByText(/本人確認には電子証明書を扱うスマートフォンアプリが必要です/),
+  ).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Google PlayのQRコード' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '本人確認を始める' })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await keepScreenshot(page, 'death-identity-browser-mobile');
+  await memberApi.dispose();
+  await context.close();
+});
+
+test('app web view: from suspicion to a confirmed death whose letter reaches its recipient', async ({
+  browser,
+  playwright,
+}) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  const administrator = await signUpAndSignIn(context.request);
+  const { memberApi, title } = await suspectedMemberOf(context.request, administrator, playwright);
+  const page = await context.newPage();
+  const host = await installNativeHost(page);
+
+  await verifyIdentityInApp(page, host);
+  // Signed in inside the app: this device's push token was registered.
+  expect(host.requests.map((request) => request.type)).toContain('registerDeviceToken');
+  await confirmDeathInApp(page, host);
+
+  // Past the grace period, the letter is released and delivered to the administrator.
+  await advanceServerClock(context.request, 8 * DAY_MS);
+  await expect
+    .poll(
+      async () => {
+        const { accessToken } = await accessTokenOf(context.request, administrator);
+        const received = await context.request.get('/v1/time_capsule_letter/get_received_letters', {
+          headers: bearer(accessToken),
+        });
+        return ((await received.json()) as { title: string }[]).map((letter) => letter.title);
+      },
+      { timeout: 60_000 },
+    )
+    .toContain(title);
+  await memberApi.dispose();
+  await context.close();
+});
+
+test('app web view: the member signs in during the grace period and nothing is released', async ({
+  browser,
+  playwright,
+}) => {
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  const administrator = await signUpAndSignIn(context.request);
+  const { memberApi, member, memberId, title } = await suspectedMemberOf(
+    context.request,
+    administrator,
+    playwright,
+  );
+  const page = await context.newPage();
+  const host = await installNativeHost(page);
+  await verifyIdentityInApp(page, host);
+  await confirmDeathInApp(page, host);
+
+  // The member is alive: signing in during the grace period undoes the confirmation.
+  await accessTokenOf(memberApi, member);
+  await advanceServerClock(context.request, 8 * DAY_MS);
+  const { accessToken } = await accessTokenOf(context.request, administrator);
+  const deathCase = await context.request.get(`/v1/fpos/death_case/${memberId}`, {
+    headers: bearer(accessToken),
+  });
+  expect(deathCase.status(), await deathCase.text()).toBe(200);
+  expect(((await deathCase.json()) as { state: string }).state).toBe('alive');
+  const received = await context.request.get('/v1/time_capsule_letter/get_received_letters', {
+    headers: bearer(accessToken),
+  });
+  expect(((await received.json()) as { title: string }[]).map((l) => l.title)).not.toContain(title);
+  // Still a living member's account: signing in works.
+  await accessTokenOf(memberApi, member);
+  await memberApi.dispose();
+  await context.close();
+});

@@ -1,0 +1,60 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import { deathAuditLog, type SignalSource } from '../../db/schema';
+
+export const AUDIT_ACTIONS = [
+  'suspicion_raised',
+  'suspicion_cancelled',
+  'confirmation_recorded',
+  'grace_started',
+  'released',
+  'check_in_sent',
+  'check_in_answered',
+  'administrators_changed',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditEntryInput {
+  userId: string;
+  caseId?: string | null;
+  action: AuditAction;
+  actorUserId?: string | null;
+  source?: SignalSource | null;
+  detail?: Record<string, unknown>;
+  at: Date;
+}
+
+/** Records steps, in order; pass the transaction of the change they record. */
+export async function recordAudits(db: Db, entries: AuditEntryInput[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db.insert(deathAuditLog).values(
+    entries.map((entry) => ({
+      userId: entry.userId,
+      caseId: entry.caseId ?? null,
+      action: entry.action,
+      actorUserId: entry.actorUserId ?? null,
+      source: entry.source ?? null,
+      detail: entry.detail ?? {},
+      createdAt: entry.at,
+    })),
+  );
+}
+
+/** Records one step; pass the transaction of the change it records. */
+export const recordAudit = (db: Db, entry: AuditEntryInput) => recordAudits(db, [entry]);
+
+/** The member's whole log, oldest first (readers are checked by the caller). */
+export async function auditLogOf(db: Db, userId: string) {
+  return db
+    .select({
+      id: deathAuditLog.id,
+      action: deathAuditLog.action,
+      createdAt: deathAuditLog.createdAt,
+      actorUserId: deathAuditLog.actorUserId,
+      source: deathAuditLog.source,
+      detail: deathAuditLog.detail,
+    })
+    .from(deathAuditLog)
+    .where(eq(deathAuditLog.userId, userId))
+    .orderBy(asc(deathAuditLog.seq));
+}

@@ -1,0 +1,47 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { deathCheckIns, deathSettings } from '../../db/schema';
+import { notFound } from '../../http/errors';
+import { recordAudit } from './audit';
+import type { DeathDeps } from './deps';
+
+export const hashCheckInToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function newCheckInToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, tokenHash: hashCheckInToken(token) };
+}
+
+/** The link in the check-in mail: a page with one button that posts back to it. */
+export function checkInLink(publicUrl: string, token: string): string {
+  return `${publicUrl}/v1/fpos/check_in/${token}`;
+}
+
+/** The member answered a check-in mail: they are alive; 404 for an unknown or closed one. */
+export async function answerCheckIn(deps: DeathDeps, token: string): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const [answered] = await tx
+      .update(deathCheckIns)
+      .set({ answeredAt: now })
+      .where(
+        and(
+          eq(deathCheckIns.tokenHash, hashCheckInToken(token)),
+          isNull(deathCheckIns.answeredAt),
+          isNull(deathCheckIns.escalatedAt),
+        ),
+      )
+      .returning({ userId: deathCheckIns.userId });
+    if (!answered) throw notFound('check-in');
+    await tx
+      .update(deathSettings)
+      .set({ aliveAt: now })
+      .where(eq(deathSettings.userId, answered.userId));
+    await recordAudit(tx, {
+      userId: answered.userId,
+      action: 'check_in_answered',
+      actorUserId: answered.userId,
+      at: now,
+    });
+  });
+}

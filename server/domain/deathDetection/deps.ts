@@ -1,0 +1,48 @@
+import type { X509Certificate } from 'node:crypto';
+import type { DeathDetectionConfig } from '../../config';
+import type { AppContext } from '../../context';
+import type { Db } from '../../db/database';
+import type { Mailer } from '../../mail/mailer';
+import type { Clock } from '../clock';
+import { parseTrustAnchors } from './certificates';
+import { createPushSender, type PushSender } from './push';
+import { fileRevocationChecker, type RevocationChecker } from './revocation';
+
+/** What the death-detection rules need from the outside world, each injectable. */
+export interface DeathDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  publicUrl: string;
+  settings: DeathDetectionConfig;
+  trustAnchors: X509Certificate[];
+  push: PushSender;
+  revocation: RevocationChecker;
+  log: {
+    info(details: object, message: string): void;
+    error(details: object, message: string): void;
+  };
+}
+
+const built = new WeakMap<AppContext, DeathDeps>();
+
+/** One DeathDeps per application context (trust anchors are parsed once). */
+export function deathDepsOf(ctx: AppContext): DeathDeps {
+  let deps = built.get(ctx);
+  if (!deps) {
+    const settings = ctx.config.deathDetection;
+    deps = {
+      db: ctx.database.db,
+      clock: ctx.clock,
+      mailer: ctx.mailer,
+      publicUrl: ctx.config.publicUrl,
+      settings,
+      trustAnchors: parseTrustAnchors(settings.identityTrustAnchorsPem),
+      push: createPushSender(settings.pushWebhookUrl, ctx.log),
+      revocation: fileRevocationChecker(settings.identityRevocationListFile),
+      log: ctx.log,
+    };
+    built.set(ctx, deps);
+  }
+  return deps;
+}

@@ -1,0 +1,117 @@
+import { timingSafeEqual } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { fposLinks } from '../../db/schema';
+import { ApiError, conflict, notFound } from '../../http/errors';
+import { verifyAccessToken } from '../accessTokens';
+import { deathCaseView } from './confirmation';
+import type { DeathDeps } from './deps';
+import { isAdministratorOf } from './settings';
+import { raiseSuspicion } from './suspicion';
+
+/** An administrator reports that the member may have died. */
+export async function reportByAdministrator(
+  deps: DeathDeps,
+  administratorId: string,
+  input: { user_id: string; note?: string | undefined },
+) {
+  if (!(await isAdministratorOf(deps.db, administratorId, input.user_id))) throw notFound('user');
+  const outcome = await raiseSuspicion(deps, input.user_id, {
+    source: 'administrator',
+    reporterUserId: administratorId,
+    detail: input.note ? { note: input.note } : {},
+  });
+  if (outcome === 'released') throw conflict('already_released', 'the death is released');
+  return deathCaseView(deps, administratorId, input.user_id);
+}
+
+function configuredClient(deps: DeathDeps, clientId: string) {
+  return deps.settings.fposClients.find((client) => client.clientId === clientId);
+}
+
+/**
+ * POST /v1/fpos/verify_my_auth_access_token: the member, signed in within an integration's
+ * flow, lets that integration know them as `fpos_user_id`. The body's access token is the
+ * member's own; the client id must be configured.
+ */
+export async function linkIntegration(
+  deps: DeathDeps,
+  authSecret: string,
+  input: { client_id: string; fpos_user_id: string; access_token: string },
+) {
+  const claims = await verifyAccessToken(input.access_token, authSecret, deps.clock);
+  if (!claims) throw new ApiError(401, 'invalid_token', 'the access token is not valid');
+  if (!configuredClient(deps, input.client_id)) throw notFound('client');
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const [taken] = await tx
+      .select({ userId: fposLinks.userId })
+      .from(fposLinks)
+      .where(
+        and(eq(fposLinks.clientId, input.client_id), eq(fposLinks.fposUserId, input.fpos_user_id)),
+      );
+    if (taken && taken.userId !== claims.userId) {
+      throw conflict(
+        'fpos_user_linked_elsewhere',
+        'this integration user is linked to someone else',
+      );
+    }
+    await tx
+      .delete(fposLinks)
+      .where(and(eq(fposLinks.clientId, input.client_id), eq(fposLinks.userId, claims.userId)));
+    await tx.insert(fposLinks).values({
+      clientId: input.client_id,
+      fposUserId: input.fpos_user_id,
+      userId: claims.userId,
+      createdAt: now,
+    });
+  });
+  return {
+    userId: claims.userId,
+    clientId: input.client_id,
+    fposUserId: input.fpos_user_id,
+    linked: true,
+  };
+}
+
+export async function unlinkIntegration(deps: DeathDeps, userId: string, clientId: string) {
+  await deps.db
+    .delete(fposLinks)
+    .where(and(eq(fposLinks.clientId, clientId), eq(fposLinks.userId, userId)));
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The integration's server authenticates with HTTP Basic `client_id:secret`. */
+export function authenticateClient(deps: DeathDeps, authorization: string | undefined): string {
+  const refused = () => new ApiError(401, 'invalid_client', 'client authentication failed');
+  const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(authorization ?? '');
+  if (!match) throw refused();
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const separator = decoded.indexOf(':');
+  const clientId = decoded.slice(0, separator);
+  const client = separator > 0 ? configuredClient(deps, clientId) : undefined;
+  if (!client || !sameSecret(decoded.slice(separator + 1), client.secret)) throw refused();
+  return clientId;
+}
+
+/** An integration reports a member it knows (linked) may have died. */
+export async function reportByIntegration(
+  deps: DeathDeps,
+  clientId: string,
+  input: { fpos_user_id: string; note?: string | undefined },
+): Promise<void> {
+  const [link] = await deps.db
+    .select({ userId: fposLinks.userId })
+    .from(fposLinks)
+    .where(and(eq(fposLinks.clientId, clientId), eq(fposLinks.fposUserId, input.fpos_user_id)));
+  if (!link) throw notFound('fpos user');
+  await raiseSuspicion(deps, link.userId, {
+    source: 'integration',
+    clientId,
+    detail: { fposUserId: input.fpos_user_id, ...(input.note ? { note: input.note } : {}) },
+  });
+}

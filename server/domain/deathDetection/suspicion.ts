@@ -1,0 +1,320 @@
+import { and, asc, eq, inArray, notExists, sql } from 'drizzle-orm';
+import type { Db } from '../../db/database';
+import {
+  connections,
+  deathAdministrators,
+  deathCases,
+  deathCheckIns,
+  deathConfirmations,
+  deathSettings,
+  deathSignals,
+  memorialPages,
+  users,
+  type SignalSource,
+} from '../../db/schema';
+import { ApiError } from '../../http/errors';
+import type { Mailer } from '../../mail/mailer';
+import type { Clock } from '../clock';
+import { notify } from '../social/notifications';
+import { recordAudit } from './audit';
+import type { DeathDeps } from './deps';
+import {
+  cancelledMailToAdministrator,
+  fullName,
+  suspicionMailToAdministrator,
+  suspicionMailToMember,
+} from './mails';
+import { pushToMember } from './push';
+import { administratorsOf } from './settings';
+
+export interface Signal {
+  source: SignalSource;
+  reporterUserId?: string | null;
+  clientId?: string | null;
+  detail?: Record<string, unknown>;
+}
+
+export type RaiseOutcome = 'opened' | 'added' | 'released';
+
+interface Person {
+  id: string;
+  email: string;
+  lastName: string;
+  firstName: string;
+  memorialPageId: string | null;
+}
+
+async function peopleByIds(db: Db, ids: string[]): Promise<Person[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      lastName: users.lastName,
+      firstName: users.firstName,
+      memorialPageId: memorialPages.id,
+    })
+    .from(users)
+    .leftJoin(
+      memorialPages,
+      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
+    )
+    .where(and(inArray(users.id, ids), eq(users.status, 'active')));
+}
+
+/**
+ * Records a signal of suspicion with its source. The first signal opens the member's case
+ * (state `suspected`) and notifies the member and their administrators (in-app, mail, push);
+ * later signals join the open case. A released case takes no more signals.
+ */
+export async function raiseSuspicion(
+  deps: DeathDeps,
+  userId: string,
+  signal: Signal,
+): Promise<RaiseOutcome> {
+  const now = deps.clock.now();
+  const outcome = await deps.db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(deathCases)
+      .values({ userId, state: 'suspected', openedAt: now })
+      .onConflictDoNothing()
+      .returning({ id: deathCases.id });
+    const opened = inserted.length > 0;
+    const [current] = await tx
+      .select({ id: deathCases.id, state: deathCases.state })
+      .from(deathCases)
+      .where(and(eq(deathCases.userId, userId), sql`${deathCases.state} <> 'cancelled'`))
+      .for('update');
+    if (!current) throw new Error(`raiseSuspicion: no case for ${userId}`);
+    if (current.state === 'released') return 'released' as const;
+    await tx.insert(deathSignals).values({
+      caseId: current.id,
+      source: signal.source,
+      reporterUserId: signal.reporterUserId ?? null,
+      clientId: signal.clientId ?? null,
+      detail: signal.detail ?? {},
+      createdAt: now,
+    });
+    await recordAudit(tx, {
+      userId,
+      caseId: current.id,
+      action: 'suspicion_raised',
+      actorUserId: signal.reporterUserId ?? null,
+      source: signal.source,
+      detail: {
+        ...(signal.detail ?? {}),
+        ...(signal.clientId ? { clientId: signal.clientId } : {}),
+        opened,
+      },
+      at: now,
+    });
+    if (opened) await notifySuspicion(deps, tx, userId, now);
+    return opened ? ('opened' as const) : ('added' as const);
+  });
+  if (outcome === 'opened') await mailAndPushSuspicion(deps, userId);
+  return outcome;
+}
+
+/** In-app notifications, inside the transaction that opened the case. */
+async function notifySuspicion(deps: DeathDeps, tx: Db, userId: string, now: Date) {
+  const [member] = await peopleByIds(tx, [userId]);
+  if (!member) return;
+  const payload = {
+    userId,
+    memorialPageId: member.memorialPageId ?? '',
+    name: fullName(member),
+  };
+  for (const recipient of [userId, ...(await administratorsOf(tx, userId))]) {
+    await notify(tx, recipient, 'death_suspected', payload, now);
+  }
+}
+
+/** Mail and push after the commit; a failure is logged (the in-app notice stands). */
+async function mailAndPushSuspicion(deps: DeathDeps, userId: string) {
+  try {
+    const [member] = await peopleByIds(deps.db, [userId]);
+    if (!member) return;
+    const name = fullName(member);
+    await deps.mailer.send(suspicionMailToMember(member.email, `${deps.publicUrl}/login`));
+    await pushToMember(deps, userId, {
+      kind: 'death_suspected',
+      title: 'Shinobu',
+      body: 'death_suspected_self',
+      data: { userId },
+    });
+    const administrators = await peopleByIds(deps.db, await administratorsOf(deps.db, userId));
+    for (const administrator of administrators) {
+      await deps.mailer.send(
+        suspicionMailToAdministrator(administrator.email, name, `${deps.publicUrl}/dashboard`),
+      );
+      await pushToMember(deps, administrator.id, {
+        kind: 'death_suspected',
+        title: 'Shinobu',
+        body: 'death_suspected_administered',
+        data: { userId },
+      });
+    }
+  } catch (error) {
+    deps.log.error({ err: error, userId }, 'suspicion mail or push failed');
+  }
+}
+
+export interface CancelDeps {
+  db: Db;
+  clock: Clock;
+  mailer: Mailer;
+  log: { error(details: object, message: string): void };
+}
+
+/**
+ * The member is alive: an open case (suspected or in its grace period) is cancelled, its
+ * confirmations void, open check-ins answered. False when nothing was open.
+ */
+export async function cancelSuspicion(
+  deps: CancelDeps,
+  userId: string,
+  by: 'sign_in' | 'cancel',
+): Promise<boolean> {
+  const now = deps.clock.now();
+  const cancelled = await deps.db.transaction(async (tx) => {
+    const [closed] = await tx
+      .update(deathCases)
+      .set({ state: 'cancelled', closedAt: now, closedBy: by })
+      .where(and(eq(deathCases.userId, userId), inArray(deathCases.state, ['suspected', 'grace'])))
+      .returning({ id: deathCases.id });
+    await tx.update(deathSettings).set({ aliveAt: now }).where(eq(deathSettings.userId, userId));
+    await tx
+      .update(deathCheckIns)
+      .set({ answeredAt: now })
+      .where(
+        and(
+          eq(deathCheckIns.userId, userId),
+          sql`${deathCheckIns.answeredAt} IS NULL AND ${deathCheckIns.escalatedAt} IS NULL`,
+        ),
+      );
+    if (!closed) return false;
+    await recordAudit(tx, {
+      userId,
+      caseId: closed.id,
+      action: 'suspicion_cancelled',
+      actorUserId: userId,
+      detail: { by },
+      at: now,
+    });
+    return true;
+  });
+  if (cancelled) {
+    try {
+      const [member] = await peopleByIds(deps.db, [userId]);
+      const administrators = await peopleByIds(deps.db, await administratorsOf(deps.db, userId));
+      for (const administrator of administrators) {
+        await deps.mailer.send(
+          cancelledMailToAdministrator(administrator.email, member ? fullName(member) : ''),
+        );
+      }
+    } catch (error) {
+      deps.log.error({ err: error, userId }, 'cancellation mail failed');
+    }
+  }
+  return cancelled;
+}
+
+/**
+ * The accounts domain calls this on every sign-in (password, activation, social login): a
+ * released member's account is read-only memorial content and cannot be signed into; any
+ * other member's open case is cancelled by their own sign-in.
+ */
+export async function onMemberSignIn(deps: CancelDeps, userId: string): Promise<void> {
+  const [released] = await deps.db
+    .select({ id: deathCases.id })
+    .from(deathCases)
+    .where(and(eq(deathCases.userId, userId), eq(deathCases.state, 'released')));
+  if (released) {
+    throw new ApiError(403, 'account_memorialized', 'this account is kept as memorial content');
+  }
+  await cancelSuspicion(deps, userId, 'sign_in');
+}
+
+export interface SuspectedUser {
+  userId: string;
+  memorialPageId: string | null;
+  lastName: string;
+  firstName: string;
+  state: 'suspected' | 'grace';
+}
+
+const suspectedColumns = {
+  userId: users.id,
+  memorialPageId: memorialPages.id,
+  lastName: users.lastName,
+  firstName: users.firstName,
+  state: sql<'suspected' | 'grace'>`${deathCases.state}`,
+};
+
+/**
+ * Members with an open `suspected` case who named the caller, and whose case the caller has
+ * not confirmed yet; oldest case first.
+ */
+async function administeredSuspected(db: Db, administratorId: string): Promise<SuspectedUser[]> {
+  return db
+    .select(suspectedColumns)
+    .from(deathAdministrators)
+    .innerJoin(
+      connections,
+      and(
+        eq(connections.userId, deathAdministrators.userId),
+        eq(connections.otherUserId, deathAdministrators.administratorUserId),
+      ),
+    )
+    .innerJoin(deathCases, eq(deathCases.userId, deathAdministrators.userId))
+    .innerJoin(users, eq(users.id, deathCases.userId))
+    .leftJoin(
+      memorialPages,
+      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
+    )
+    .where(
+      and(
+        eq(deathAdministrators.administratorUserId, administratorId),
+        eq(deathCases.state, 'suspected'),
+        notExists(
+          db
+            .select({ id: deathConfirmations.id })
+            .from(deathConfirmations)
+            .where(
+              and(
+                eq(deathConfirmations.caseId, deathCases.id),
+                eq(deathConfirmations.administratorUserId, administratorId),
+              ),
+            ),
+        ),
+      ),
+    )
+    .orderBy(asc(deathCases.openedAt), asc(deathCases.userId));
+}
+
+/** The header's read: the caller themself when suspected or in grace, else an administered member. */
+export async function deathSuspectedUser(
+  deps: DeathDeps,
+  callerId: string,
+): Promise<SuspectedUser | undefined> {
+  const [self] = await deps.db
+    .select(suspectedColumns)
+    .from(deathCases)
+    .innerJoin(users, eq(users.id, deathCases.userId))
+    .leftJoin(
+      memorialPages,
+      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
+    )
+    .where(and(eq(deathCases.userId, callerId), inArray(deathCases.state, ['suspected', 'grace'])));
+  if (self) return self;
+  const [administered] = await administeredSuspected(deps.db, callerId);
+  return administered;
+}
+
+export async function administeredUserWithSuspectedDeath(
+  deps: DeathDeps,
+  callerId: string,
+): Promise<string | null> {
+  const [first] = await administeredSuspected(deps.db, callerId);
+  return first?.userId ?? null;
+}

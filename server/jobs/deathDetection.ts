@@ -1,0 +1,58 @@
+import type { AppContext } from '../context';
+import { deathDepsOf } from '../domain/deathDetection/deps';
+import { releaseDueCases } from '../domain/deathDetection/release';
+import { runSuspicionSweep } from '../domain/deathDetection/sweep';
+
+/** Grace periods are checked often (an index probe); the suspicion sweep hourly. */
+export const DEATH_RELEASE_INTERVAL_MS = 2_000;
+export const SUSPICION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface DeathDetectionJob {
+  /** One release pass (tests call it directly). */
+  release(): Promise<void>;
+  /** One suspicion sweep (tests and the bench call it directly). */
+  sweep(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Releases cases whose grace period is over and runs the suspicion sweep. Passes of one kind
+ * never overlap in a process; instances share the work through SKIP LOCKED claims.
+ */
+export function startDeathDetection(
+  ctx: AppContext,
+  intervals = { releaseMs: DEATH_RELEASE_INTERVAL_MS, sweepMs: SUSPICION_SWEEP_INTERVAL_MS },
+): DeathDetectionJob {
+  const deps = deathDepsOf(ctx);
+  const single = (name: string, work: () => Promise<object | number>) => {
+    let running: Promise<void> | undefined;
+    return {
+      run: () =>
+        (running ??= work()
+          .then((result) => {
+            if (typeof result !== 'number' || result > 0) ctx.log.info({ result }, name);
+          })
+          .catch((error: unknown) =>
+            ctx.log.error({ err: error }, `${name} failed; retrying on the next pass`),
+          )
+          .finally(() => {
+            running = undefined;
+          })),
+      idle: async () => void (await running),
+    };
+  };
+  const release = single('death cases released', () => releaseDueCases(deps));
+  const sweep = single('suspicion sweep', () => runSuspicionSweep(deps));
+  const timers = [
+    setInterval(() => void release.run(), intervals.releaseMs),
+    setInterval(() => void sweep.run(), intervals.sweepMs),
+  ];
+  return {
+    release: release.run,
+    sweep: sweep.run,
+    stop: async () => {
+      timers.forEach(clearInterval);
+      await Promise.all([release.idle(), sweep.idle()]);
+    },
+  };
+}

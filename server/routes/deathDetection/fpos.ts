@@ -1,0 +1,154 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  administratorReportSchema,
+  cancelSuspicionSchema,
+  deathConfirmationSchema,
+  deathSettingsSchema,
+  integrationLinkSchema,
+  integrationReportSchema,
+  signRequestSchema,
+} from '../../../src/validation/deathDetection';
+import type { AppContext } from '../../context';
+import { auditLogOf } from '../../domain/deathDetection/audit';
+import {
+  confirmDeath,
+  createSignRequest,
+  deathCaseView,
+} from '../../domain/deathDetection/confirmation';
+import { deathDepsOf } from '../../domain/deathDetection/deps';
+import {
+  authenticateClient,
+  linkIntegration,
+  reportByAdministrator,
+  reportByIntegration,
+  unlinkIntegration,
+} from '../../domain/deathDetection/reports';
+import {
+  administeredUsers,
+  getDeathSettings,
+  isAdministratorOf,
+  putDeathSettings,
+} from '../../domain/deathDetection/settings';
+import {
+  administeredUserWithSuspectedDeath,
+  cancelSuspicion,
+  deathSuspectedUser,
+} from '../../domain/deathDetection/suspicion';
+import { currentUserId, requireUser } from '../../http/authenticate';
+import { notFound } from '../../http/errors';
+
+const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
+const clientParams = z.object({ client_id: z.string().min(1).max(100) });
+
+/** The `/v1/fpos/*` calls: administrators, suspicion, confirmation, integrations. */
+export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const deps = deathDepsOf(ctx);
+  const preHandler = requireUser(ctx);
+
+  api.get('/v1/fpos/death_settings', { preHandler }, async (request) =>
+    getDeathSettings(deps, currentUserId(request)),
+  );
+
+  api.put(
+    '/v1/fpos/death_settings',
+    { preHandler, schema: { body: deathSettingsSchema } },
+    async (request) => putDeathSettings(deps, currentUserId(request), request.body),
+  );
+
+  api.get('/v1/fpos/administered_users', { preHandler }, async (request) => ({
+    items: await administeredUsers(deps, currentUserId(request)),
+  }));
+
+  api.get('/v1/fpos/death_suspected_user', { preHandler }, async (request) => {
+    const found = await deathSuspectedUser(deps, currentUserId(request));
+    return (
+      found ?? { userId: null, memorialPageId: null, lastName: null, firstName: null, state: null }
+    );
+  });
+
+  api.get('/v1/fpos/administered_user_with_suspected_death', { preHandler }, async (request) => ({
+    userId: await administeredUserWithSuspectedDeath(deps, currentUserId(request)),
+  }));
+
+  // Only the member themself clears their suspicion; anyone else's id is unknown to them.
+  api.post(
+    '/v1/fpos/cancel_death_suspected_at',
+    { preHandler, schema: { body: cancelSuspicionSchema } },
+    async (request) => {
+      const userId = currentUserId(request);
+      if (request.body.death_suspected_user_id !== userId) throw notFound('user');
+      await cancelSuspicion(deps, userId, 'cancel');
+      return { state: 'alive' as const };
+    },
+  );
+
+  api.post(
+    '/v1/fpos/report_death_suspected',
+    { preHandler, schema: { body: administratorReportSchema } },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await reportByAdministrator(deps, currentUserId(request), request.body)),
+  );
+
+  api.get(
+    '/v1/fpos/death_case/:user_id',
+    { preHandler, schema: { params: memberParams } },
+    async (request) => deathCaseView(deps, currentUserId(request), request.params.user_id),
+  );
+
+  api.get(
+    '/v1/fpos/death_audit_log/:user_id',
+    { preHandler, schema: { params: memberParams } },
+    async (request) => {
+      const callerId = currentUserId(request);
+      const userId = request.params.user_id;
+      if (callerId !== userId && !(await isAdministratorOf(deps.db, callerId, userId))) {
+        throw notFound('user');
+      }
+      return { items: await auditLogOf(deps.db, userId) };
+    },
+  );
+
+  api.post(
+    '/v1/fpos/death_confirmation/sign_request',
+    { preHandler, schema: { body: signRequestSchema } },
+    async (request, reply) =>
+      reply.status(201).send(await createSignRequest(deps, currentUserId(request), request.body)),
+  );
+
+  api.post(
+    '/v1/fpos/death_confirmation',
+    { preHandler, schema: { body: deathConfirmationSchema } },
+    async (request, reply) =>
+      reply.status(201).send(await confirmDeath(deps, currentUserId(request), request.body)),
+  );
+
+  api.post(
+    '/v1/fpos/verify_my_auth_access_token',
+    { schema: { body: integrationLinkSchema } },
+    async (request) => linkIntegration(deps, ctx.config.authSecret, request.body),
+  );
+
+  api.delete(
+    '/v1/fpos/integration_links/:client_id',
+    { preHandler, schema: { params: clientParams } },
+    async (request, reply) => {
+      await unlinkIntegration(deps, currentUserId(request), request.params.client_id);
+      return reply.status(204).send();
+    },
+  );
+
+  api.post(
+    '/v1/fpos/integration/report_death_suspected',
+    { schema: { body: integrationReportSchema } },
+    async (request, reply) => {
+      const clientId = authenticateClient(deps, request.headers.authorization);
+      await reportByIntegration(deps, clientId, request.body);
+      return reply.status(202).send({ accepted: true });
+    },
+  );
+}

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { relationshipSchema } from './social';
+import { isCalendarDate } from './timecapsule';
+
+/**
+ * Wire shapes of death detection and identity verification (docs/death-detection.md),
+ * shared by the server's routes and the client. Messages are validation codes.
+ */
+
+export const CONFIRMATION_RULE_VALUES = ['any_one', 'two'] as const;
+export type ConfirmationRuleValue = (typeof CONFIRMATION_RULE_VALUES)[number];
+export const IDENTITY_STATUS_VALUES = ['INITIAL', 'PROGRESS', 'ACTIVE', 'REVOKED'] as const;
+export type IdentityStatusName = (typeof IDENTITY_STATUS_VALUES)[number];
+export const DEATH_STATE_VALUES = ['alive', 'suspected', 'grace', 'released'] as const;
+export type DeathStateValue = (typeof DEATH_STATE_VALUES)[number];
+export const SIGNAL_SOURCE_VALUES = [
+  'certificate',
+  'integration',
+  'administrator',
+  'inactivity',
+] as const;
+export type SignalSourceValue = (typeof SIGNAL_SOURCE_VALUES)[number];
+
+export const MAX_ADMINISTRATORS = 5;
+export const CHECK_IN_PERIOD_DAYS_MIN = 30;
+export const CHECK_IN_PERIOD_DAYS_MAX = 1095;
+export const REPORT_NOTE_MAX_LENGTH = 500;
+/** Base64 of a signature; generous for RSA-4096. */
+const SIGNATURE_MAX_LENGTH = 2048;
+const PEM_MAX_LENGTH = 32_768;
+
+const userId = z.uuid({ error: 'user_id_invalid' });
+
+/** PUT /v1/fpos/death_settings */
+export const deathSettingsSchema = z.object({
+  rule: z.enum(CONFIRMATION_RULE_VALUES, { error: 'rule_invalid' }),
+  administrator_user_ids: z.array(userId, { error: 'administrator_user_ids_invalid' }),
+  check_in_period_days: z
+    .number({ error: 'check_in_period_days_invalid' })
+    .int('check_in_period_days_invalid')
+    .nullable(),
+});
+export type DeathSettingsBody = z.infer<typeof deathSettingsSchema>;
+
+/** POST /v1/fpos/cancel_death_suspected_at */
+export const cancelSuspicionSchema = z.object({ death_suspected_user_id: userId });
+
+/** POST /v1/fpos/report_death_suspected */
+export const administratorReportSchema = z.object({
+  user_id: userId,
+  note: z.string().max(REPORT_NOTE_MAX_LENGTH, 'note_too_long').optional(),
+});
+
+/** YYYY-MM-DD, a real calendar date (the future is checked by the server with its clock). */
+export const dateOfDeathSchema = z
+  .string({ error: 'date_invalid' })
+  .refine(isCalendarDate, 'date_invalid');
+
+/** POST /v1/fpos/death_confirmation/sign_request */
+export const signRequestSchema = z.object({
+  death_suspected_user_id: userId,
+  date_of_death: dateOfDeathSchema,
+  relationship: relationshipSchema,
+});
+
+/** POST /v1/fpos/death_confirmation */
+export const deathConfirmationSchema = signRequestSchema.extend({
+  sign_tag: z
+    .string({ error: 'sign_tag_unknown' })
+    .min(1, 'sign_tag_unknown')
+    .max(64, 'sign_tag_unknown'),
+  sign_content: z.string({ error: 'sign_content_mismatch' }).max(4096, 'sign_content_mismatch'),
+  signature: z
+    .string({ error: 'signature_invalid' })
+    .min(1, 'signature_invalid')
+    .max(SIGNATURE_MAX_LENGTH, 'signature_invalid'),
+});
+
+/** POST /v1/identity_verification/certificate */
+export const certificateRegistrationSchema = z.object({
+  challenge_id: z.string({ error: 'challenge_unknown' }).max(64, 'challenge_unknown'),
+  certificate_pem: z
+    .string({ error: 'certificate_invalid' })
+    .min(1, 'certificate_invalid')
+    .max(PEM_MAX_LENGTH, 'certificate_invalid'),
+  chain_pem: z.string().max(PEM_MAX_LENGTH, 'certificate_invalid').optional(),
+  signature: z
+    .string({ error: 'signature_invalid' })
+    .min(1, 'signature_invalid')
+    .max(SIGNATURE_MAX_LENGTH, 'signature_invalid'),
+});
+
+/** POST /v1/fpos/verify_my_auth_access_token */
+export const integrationLinkSchema = z.object({
+  client_id: z
+    .string({ error: 'client_id_invalid' })
+    .min(1, 'client_id_invalid')
+    .max(100, 'client_id_invalid'),
+  fpos_user_id: z
+    .string({ error: 'fpos_user_id_invalid' })
+    .min(1, 'fpos_user_id_invalid')
+    .max(200, 'fpos_user_id_invalid'),
+  access_token: z
+    .string({ error: 'access_token_invalid' })
+    .min(1, 'access_token_invalid')
+    .max(4096, 'access_token_invalid'),
+});
+
+/** POST /v1/fpos/integration/report_death_suspected */
+export const integrationReportSchema = z.object({
+  fpos_user_id: z
+    .string({ error: 'fpos_user_id_invalid' })
+    .min(1, 'fpos_user_id_invalid')
+    .max(200, 'fpos_user_id_invalid'),
+  note: z.string().max(REPORT_NOTE_MAX_LENGTH, 'note_too_long').optional(),
+});
+
+/** POST and DELETE /v1/device_tokens */
+export const deviceTokenSchema = z.object({
+  token: z.string({ error: 'token_invalid' }).min(1, 'token_invalid').max(4096, 'token_invalid'),
+  platform: z.enum(['ios', 'android'], { error: 'platform_invalid' }),
+});
+export const deviceTokenDeleteSchema = deviceTokenSchema.pick({ token: true });
+
+/** Answers (camelCase), for the client. */
+export interface IdentityStatusAnswer {
+  authStatus: IdentityStatusName;
+  certificate: { fingerprint: string; subjectEmail: string; notAfter: string } | null;
+  revokedReason: 'expired' | 'revoked' | null;
+}
+
+export interface DeathSuspectedUserAnswer {
+  userId: string | null;
+  memorialPageId: string | null;
+  lastName: string | null;
+  firstName: string | null;
+  state: 'suspected' | 'grace' | null;
+}
+
+export interface DeathCaseAnswer {
+  userId: string;
+  lastName: string;
+  firstName: string;
+  memorialPageId: string | null;
+  state: DeathStateValue;
+  rule: ConfirmationRuleValue;
+  confirmationsNeeded: number;
+  suspectedAt: string | null;
+  graceEndsAt: string | null;
+  releasedAt: string | null;
+  dateOfDeath: string | null;
+  signals: { source: SignalSourceValue; createdAt: string }[];
+  confirmations: {
+    administratorUserId: string;
+    lastName: string;
+    firstName: string;
+    relationship: string;
+    dateOfDeath: string;
+    createdAt: string;
+  }[];
+  canConfirm: boolean;
+}
+
+export interface SignRequestAnswer {
+  signTag: string;
+  signContent: string;
+  expiresAt: string;
+}
+
+export interface RegistrationChallengeAnswer {
+  challengeId: string;
+  challenge: string;
+  mailAddress: string;
+  expiresAt: string;
+}

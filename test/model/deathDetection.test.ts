@@ -1,0 +1,117 @@
+import { expect } from 'vitest';
+import { deathDetectionMachine, type SuspectedUser } from '../../src/machines/deathDetection';
+import { describeModel } from './modelTest';
+import { ownActions } from './navigationSupport';
+
+const ME = 'user-me';
+const TODAY = '2026-11-22';
+const mother: SuspectedUser = {
+  userId: 'user-mother',
+  memorialPageId: 'page-mother',
+  lastName: '山田',
+  firstName: '花子',
+};
+const myself: SuspectedUser = { ...mother, userId: ME };
+
+const remembered: string[] = [];
+const opened: SuspectedUser[] = [];
+const machine = deathDetectionMachine.provide({
+  actions: {
+    rememberShown: (_, { date }) => void remembered.push(date),
+    openDeathConfirmation: (_, { suspect }) => void opened.push(suspect),
+  },
+});
+
+const loaded = (inApp: boolean, lastShownDate: string | null) =>
+  ({ type: 'LOADED', currentUserId: ME, inApp, today: TODAY, lastShownDate }) as const;
+
+describeModel('deathDetection', {
+  machine,
+  // Each state is offered the events that can happen in it: the shell loads once, and the
+  // modals' buttons exist only while their modal is shown.
+  events: ((snapshot: { matches: (state: string) => boolean }) => {
+    if (snapshot.matches('waitingForLoad'))
+      return [loaded(true, null), loaded(false, '2026-11-21'), loaded(true, TODAY)];
+    if (snapshot.matches('deathModal')) return [{ type: 'START_CONFIRMATION' }, { type: 'CLOSE' }];
+    if (snapshot.matches('expiredModal')) return [{ type: 'REVERIFY' }, { type: 'LATER' }];
+    return [
+      { type: 'xstate.done.actor.findSuspectedUser', output: null },
+      { type: 'xstate.done.actor.findSuspectedUser', output: myself },
+      { type: 'xstate.done.actor.findSuspectedUser', output: mother },
+      { type: 'xstate.error.actor.findSuspectedUser', error: new Error('offline') },
+      { type: 'xstate.done.actor.cancelSuspicion', output: undefined },
+      { type: 'xstate.error.actor.cancelSuspicion', error: new Error('offline') },
+      { type: 'xstate.done.actor.readIdentityStatus', output: { authStatus: 'ACTIVE' } },
+      { type: 'xstate.done.actor.readIdentityStatus', output: { authStatus: 'REVOKED' } },
+      { type: 'xstate.error.actor.readIdentityStatus', error: new Error('offline') },
+    ];
+  }) as never,
+  states: {
+    waitingForLoad: (snapshot, step) => {
+      expect(snapshot.context.environment).toBeNull();
+      expect(ownActions(step.actions)).toEqual([]);
+    },
+    checking: (snapshot) => {
+      expect(Object.keys(snapshot.children)).toEqual(['findSuspectedUser']);
+    },
+    cancelling: (snapshot) => {
+      // Only the signed-in member's own suspicion is cancelled.
+      expect(snapshot.context.suspect?.userId).toBe(ME);
+      expect(Object.keys(snapshot.children)).toEqual(['cancelSuspicion']);
+    },
+    readingIdentityStatus: (snapshot) => {
+      // The status is read only inside the app, for someone else's suspicion.
+      expect(snapshot.context.environment?.inApp).toBe(true);
+      expect(snapshot.context.suspect?.userId).toBe(mother.userId);
+      expect(Object.keys(snapshot.children)).toEqual(['readIdentityStatus']);
+    },
+    deathModal: (snapshot, step) => {
+      expect(snapshot.context.suspect).toEqual(mother);
+      expect(snapshot.context.environment?.lastShownDate).not.toBe(TODAY);
+      if (step.event?.type === 'START_CONFIRMATION') {
+        // A plain browser has no action button; the event changes nothing there.
+        expect(snapshot.context.environment?.inApp).toBe(false);
+        return expect(ownActions(step.actions)).toEqual([]);
+      }
+      expect(ownActions(step.actions)).toEqual(['rememberShown']);
+      expect(remembered.at(-1)).toBe(TODAY);
+      // A plain browser comes here without reading the status; the app only when ACTIVE.
+      if (snapshot.context.environment?.inApp)
+        expect(step.event?.type).toBe('xstate.done.actor.readIdentityStatus');
+      else expect(step.event?.type).toBe('xstate.done.actor.findSuspectedUser');
+    },
+    expiredModal: (snapshot, step) => {
+      expect(snapshot.context.environment?.inApp).toBe(true);
+      expect((step.event as { output?: { authStatus: string } }).output?.authStatus).not.toBe(
+        'ACTIVE',
+      );
+      expect(ownActions(step.actions)).toEqual(['rememberShown']);
+    },
+    done: (snapshot, step) => {
+      const actions = ownActions(step.actions);
+      switch (step.event?.type) {
+        case 'START_CONFIRMATION':
+          expect(snapshot.context.environment?.inApp).toBe(true);
+          expect(actions).toEqual(['openDeathConfirmation']);
+          expect(opened.at(-1)).toEqual(mother);
+          break;
+        case 'REVERIFY':
+          expect(actions).toEqual(['openIdentityVerification']);
+          break;
+        case 'xstate.error.actor.findSuspectedUser':
+        case 'xstate.error.actor.cancelSuspicion':
+        case 'xstate.error.actor.readIdentityStatus':
+          expect(actions).toEqual(['reportFailure']);
+          break;
+        case 'xstate.done.actor.findSuspectedUser':
+          // Nobody suspected, or a modal already shown today: nothing happens.
+          expect(actions).toEqual([]);
+          if (snapshot.context.suspect)
+            expect(snapshot.context.environment?.lastShownDate).toBe(TODAY);
+          break;
+        default:
+          expect(actions).toEqual([]);
+      }
+    },
+  },
+});
