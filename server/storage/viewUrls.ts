@@ -8,13 +8,22 @@ import type { Clock } from '../domain/clock';
  * only while at least two thirds of its 15 minutes remain, so a reader always has 10
  * minutes or more to load it. Per store, bounded in size (oldest entries leave first).
  */
-const REUSE_MS = (SIGNED_URL_TTL_SECONDS * 1000) / 3;
+export const URL_REUSE_MS = (SIGNED_URL_TTL_SECONDS * 1000) / 3;
 const MAX_ENTRIES = 50_000;
 
 const caches = new WeakMap<ObjectStore, Map<string, { url: string; signedAt: number }>>();
 
+/**
+ * Given to viewUrl by whoever keeps a whole answer for later (the memorial list answers): it
+ * learns when the oldest URL in the answer was signed, and so until when it may hand the
+ * answer out under the same rule.
+ */
+export interface UrlSignings {
+  oldestSignedAt: number;
+}
+
 export async function viewUrl(
-  deps: { store: ObjectStore; clock: Clock },
+  deps: { store: ObjectStore; clock: Clock; signings?: UrlSignings },
   name: string | null,
 ): Promise<string | null> {
   if (!name) return null;
@@ -24,11 +33,15 @@ export async function viewUrl(
     caches.set(deps.store, cache);
   }
   const now = deps.clock.now().getTime();
-  const cached = cache.get(name);
-  if (cached && now - cached.signedAt >= 0 && now - cached.signedAt < REUSE_MS) return cached.url;
-  const url = await deps.store.signedUrl(name, 'GET');
-  cache.delete(name);
-  cache.set(name, { url, signedAt: now });
-  if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  return url;
+  let entry = cache.get(name);
+  if (!entry || now - entry.signedAt < 0 || now - entry.signedAt >= URL_REUSE_MS) {
+    entry = { url: await deps.store.signedUrl(name, 'GET'), signedAt: now };
+    cache.delete(name);
+    cache.set(name, entry);
+    if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  }
+  if (deps.signings) {
+    deps.signings.oldestSignedAt = Math.min(deps.signings.oldestSignedAt, entry.signedAt);
+  }
+  return entry.url;
 }

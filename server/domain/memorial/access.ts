@@ -36,6 +36,8 @@ export interface PageAccess {
   /** The caller's membership of the page, if any. */
   role: MemberRole | null;
   mode: PageMode;
+  /** The page's album and history version (migrations/0021), for the kept list answers. */
+  listsVersion: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -97,6 +99,7 @@ export async function pageAccess(
     .select({
       ...pageColumns,
       role: memorialPageMembers.role,
+      listsVersion: memorialPageProfiles.listsVersion,
     })
     .from(memorialPages)
     .leftJoin(
@@ -109,8 +112,9 @@ export async function pageAccess(
     .where(eq(memorialPages.id, pageId))
     .limit(1);
   if (!found) return undefined;
-  const { role, ...page } = found;
-  const access: PageAccess = { page, role, mode: role === 'admin' ? 'admin_edit' : 'admin_view' };
+  const { role, listsVersion, ...page } = found;
+  const mode = role === 'admin' ? 'admin_edit' : 'admin_view';
+  const access: PageAccess = { page, role, mode, listsVersion };
   if (role === 'admin') return access;
   if (page.privacy === 'admins') return undefined;
   if (role === 'viewer' || page.privacy === 'public') return access;
