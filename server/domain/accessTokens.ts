@@ -90,7 +90,7 @@ export type AccessTokenVerifier = (token: string) => Promise<AccessTokenClaims |
 export function createAccessTokenVerifier(authSecret: string, clock: Clock): AccessTokenVerifier {
   const key = crypto.subtle.importKey(
     'raw',
-    signingKey(authSecret, 'access-token'),
+    new Uint8Array(signingKey(authSecret, 'access-token')),
     { name: 'HMAC', hash: 'SHA-256' },
     false,
     ['verify'],
