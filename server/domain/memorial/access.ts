@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { preparedPerDatabase } from '../../db/prepared';
 import {
   connections,
   memorialPageMembers,
@@ -83,6 +84,27 @@ async function isConnectedToAnAdmin(db: Db, pageId: string, userId: string): Pro
   return rows.length > 0;
 }
 
+/** The page with the caller's membership; an anonymous caller (null) matches no member row. */
+const pageWithRole = preparedPerDatabase((db) =>
+  db
+    .select({
+      ...pageColumns,
+      role: memorialPageMembers.role,
+      listsVersion: memorialPageProfiles.listsVersion,
+    })
+    .from(memorialPages)
+    .leftJoin(
+      memorialPageMembers,
+      and(
+        eq(memorialPageMembers.memorialPageId, memorialPages.id),
+        eq(memorialPageMembers.userId, sql.placeholder('userId')),
+      ),
+    )
+    .where(eq(memorialPages.id, sql.placeholder('pageId')))
+    .limit(1)
+    .prepare('memorial_page_access'),
+);
+
 /**
  * What the caller may do with the page, or undefined when the caller may not know it
  * exists. The rules (docs/memorial.md): admins always; viewers unless the page is for
@@ -95,22 +117,7 @@ export async function pageAccess(
   userId: string | undefined,
 ): Promise<PageAccess | undefined> {
   if (!isUuid(pageId)) return undefined;
-  const [found] = await db
-    .select({
-      ...pageColumns,
-      role: memorialPageMembers.role,
-      listsVersion: memorialPageProfiles.listsVersion,
-    })
-    .from(memorialPages)
-    .leftJoin(
-      memorialPageMembers,
-      and(
-        eq(memorialPageMembers.memorialPageId, memorialPages.id),
-        userId ? eq(memorialPageMembers.userId, userId) : sql`false`,
-      ),
-    )
-    .where(eq(memorialPages.id, pageId))
-    .limit(1);
+  const [found] = await pageWithRole(db).execute({ pageId, userId: userId ?? null });
   if (!found) return undefined;
   const { role, listsVersion, ...page } = found;
   const mode = role === 'admin' ? 'admin_edit' : 'admin_view';
