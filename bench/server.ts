@@ -17,7 +17,7 @@ const TSX = path.resolve('node_modules/.bin/tsx');
 /** A place for one production server's data: a DATA_DIR and, on PostgreSQL, a fresh database. */
 export interface BenchSite {
   env: Record<string, string>;
-  /** A member written before the server starts, with a bearer token from the server's key. */
+  /** A member with an icon, written before start, with a bearer token from the server's key. */
   member: TestMember;
   remove(): Promise<void>;
 }
@@ -45,11 +45,11 @@ export async function createBenchSite(postgresServerUrl?: string): Promise<Bench
     : { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') };
   const database = await openDatabase(target);
   await migrate(database);
-  const member = await createMember({
-    ctx: { database },
-    clock: systemClock(),
-    config: { authSecret: env.AUTH_SECRET! },
-  });
+  const member = await createMember(
+    { ctx: { database }, clock: systemClock(), config: { authSecret: env.AUTH_SECRET! } },
+    // With an icon, the user detail read signs its GET URL as a real member's does.
+    { iconName: 'icons/benchMemberPortrait01.png' },
+  );
   await database.close();
   return {
     env,

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { verifyAccessToken } from '../domain/accessTokens';
+import { createAccessTokenVerifier, type AccessTokenVerifier } from '../domain/accessTokens';
 import type { AppContext } from '../context';
 import { unauthorized } from './errors';
 
@@ -16,12 +16,25 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return header.slice('Bearer '.length).trim() || undefined;
 }
 
+/** One verifier per application, shared by all its routes (it remembers verified tokens). */
+const verifiers = new WeakMap<AppContext, AccessTokenVerifier>();
+
+function verifierOf(ctx: AppContext): AccessTokenVerifier {
+  let verifier = verifiers.get(ctx);
+  if (!verifier) {
+    verifier = createAccessTokenVerifier(ctx.config.authSecret, ctx.clock);
+    verifiers.set(ctx, verifier);
+  }
+  return verifier;
+}
+
 /** Sets request.userId when a valid bearer token is sent; leaves it unset otherwise. */
 export function optionalUser(ctx: AppContext) {
+  const verify = verifierOf(ctx);
   return async (request: FastifyRequest): Promise<void> => {
     const token = bearerToken(request);
     if (!token) return;
-    const claims = await verifyAccessToken(token, ctx.config.authSecret, ctx.clock);
+    const claims = await verify(token);
     if (claims) request.userId = claims.userId;
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   date,
   integer,
@@ -27,6 +28,8 @@ export const memorialPageProfiles = pgTable('memorial_pages', {
   animalKind: text('animal_kind'),
   privacy: text('privacy', { enum: PRIVACY_SETTINGS }).notNull().default('connections'),
   searchable: boolean('searchable').notNull().default(true),
+  /** Bumped by triggers on every album or history change (migrations/0021). */
+  listsVersion: bigint('lists_version', { mode: 'number' }).notNull().default(0),
 });
 
 export const albumPhotos = pgTable('album_photos', {

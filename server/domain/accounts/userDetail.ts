@@ -1,7 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { preparedPerDatabase } from '../../db/prepared';
 import { users } from '../../db/schema';
+import { viewUrl } from '../../storage/viewUrls';
 import type { AccountDeps } from './deps';
-import { iconUrlOf } from './signIn';
 
 export interface UserDetail {
   id: string;
@@ -13,12 +14,8 @@ export interface UserDetail {
   userIconUrl: string | null;
 }
 
-/** An active member's public profile; undefined for an unknown, inactive or deleted id. */
-export async function userDetail(
-  deps: AccountDeps,
-  userId: string,
-): Promise<UserDetail | undefined> {
-  const [row] = await deps.db
+const detailQuery = preparedPerDatabase((db) =>
+  db
     .select({
       id: users.id,
       username: users.username,
@@ -29,8 +26,17 @@ export async function userDetail(
       iconName: users.iconName,
     })
     .from(users)
-    .where(and(eq(users.id, userId), eq(users.status, 'active')));
+    .where(and(eq(users.id, sql.placeholder('userId')), eq(users.status, 'active')))
+    .prepare('user_detail'),
+);
+
+/** An active member's public profile; undefined for an unknown, inactive or deleted id. */
+export async function userDetail(
+  deps: AccountDeps,
+  userId: string,
+): Promise<UserDetail | undefined> {
+  const [row] = await detailQuery(deps.db).execute({ userId });
   if (!row) return undefined;
   const { iconName, ...detail } = row;
-  return { ...detail, userIconUrl: await iconUrlOf(deps, iconName) };
+  return { ...detail, userIconUrl: await viewUrl(deps, iconName) };
 }

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { preparedPerDatabase } from '../../db/prepared';
 import {
   connections,
   memorialPageMembers,
@@ -36,6 +37,8 @@ export interface PageAccess {
   /** The caller's membership of the page, if any. */
   role: MemberRole | null;
   mode: PageMode;
+  /** The page's album and history version (migrations/0021), for the kept list answers. */
+  listsVersion: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -81,6 +84,27 @@ async function isConnectedToAnAdmin(db: Db, pageId: string, userId: string): Pro
   return rows.length > 0;
 }
 
+/** The page with the caller's membership; an anonymous caller (null) matches no member row. */
+const pageWithRole = preparedPerDatabase((db) =>
+  db
+    .select({
+      ...pageColumns,
+      role: memorialPageMembers.role,
+      listsVersion: memorialPageProfiles.listsVersion,
+    })
+    .from(memorialPages)
+    .leftJoin(
+      memorialPageMembers,
+      and(
+        eq(memorialPageMembers.memorialPageId, memorialPages.id),
+        eq(memorialPageMembers.userId, sql.placeholder('userId')),
+      ),
+    )
+    .where(eq(memorialPages.id, sql.placeholder('pageId')))
+    .limit(1)
+    .prepare('memorial_page_access'),
+);
+
 /**
  * What the caller may do with the page, or undefined when the caller may not know it
  * exists. The rules (docs/memorial.md): admins always; viewers unless the page is for
@@ -93,24 +117,11 @@ export async function pageAccess(
   userId: string | undefined,
 ): Promise<PageAccess | undefined> {
   if (!isUuid(pageId)) return undefined;
-  const [found] = await db
-    .select({
-      ...pageColumns,
-      role: memorialPageMembers.role,
-    })
-    .from(memorialPages)
-    .leftJoin(
-      memorialPageMembers,
-      and(
-        eq(memorialPageMembers.memorialPageId, memorialPages.id),
-        userId ? eq(memorialPageMembers.userId, userId) : sql`false`,
-      ),
-    )
-    .where(eq(memorialPages.id, pageId))
-    .limit(1);
+  const [found] = await pageWithRole(db).execute({ pageId, userId: userId ?? null });
   if (!found) return undefined;
-  const { role, ...page } = found;
-  const access: PageAccess = { page, role, mode: role === 'admin' ? 'admin_edit' : 'admin_view' };
+  const { role, listsVersion, ...page } = found;
+  const mode = role === 'admin' ? 'admin_edit' : 'admin_view';
+  const access: PageAccess = { page, role, mode, listsVersion };
   if (role === 'admin') return access;
   if (page.privacy === 'admins') return undefined;
   if (role === 'viewer' || page.privacy === 'public') return access;

@@ -5,7 +5,7 @@ import { notFound } from '../../http/errors';
 import { areConnected } from '../connections';
 import { isUuid, requireAdmin } from './access';
 import type { MemorialDeps } from './deps';
-import { viewUrl } from './viewUrls';
+import { viewUrl } from '../../storage/viewUrls';
 
 export interface AdminView {
   userId: string;

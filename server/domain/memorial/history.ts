@@ -7,7 +7,7 @@ import { isUuid } from './access';
 import type { MemorialDeps } from './deps';
 import { deleteImage, registerUploadedImage } from './images';
 import { assertImageUnused } from './imageUse';
-import { viewUrl } from './viewUrls';
+import { viewUrl } from '../../storage/viewUrls';
 
 export interface HistoryEntryView {
   id: string;

@@ -8,7 +8,7 @@ import { anniversariesOf, type Anniversary } from './anniversaries';
 import type { MemorialDeps } from './deps';
 import { deleteImage, registerUploadedImage, thumbnailNameFor } from './images';
 import { assertImageUnused } from './imageUse';
-import { viewUrl } from './viewUrls';
+import { viewUrl } from '../../storage/viewUrls';
 import { flowerCount } from './mourning';
 
 export type CreatePageInput = z.infer<ReturnType<typeof createPageSchema>>;

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { preparedPerDatabase } from '../../db/prepared';
 import { notifications } from '../../db/schema';
 import type { NotificationKindValue } from '../../../src/validation/social';
 
@@ -86,12 +87,17 @@ export async function listNotifications(
   return { items: rows.slice(0, page.perPage), hasMore: rows.length > page.perPage };
 }
 
-/** The badge number: a count over the partial index of unread rows, no join. */
-export async function unreadCount(db: Db, userId: string): Promise<number> {
-  const [row] = await db
+const unreadCountQuery = preparedPerDatabase((db) =>
+  db
     .select({ value: count() })
     .from(notifications)
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+    .where(and(eq(notifications.userId, sql.placeholder('userId')), isNull(notifications.readAt)))
+    .prepare('unread_notification_count'),
+);
+
+/** The badge number: a count over the partial index of unread rows, no join. */
+export async function unreadCount(db: Db, userId: string): Promise<number> {
+  const [row] = await unreadCountQuery(db).execute({ userId });
   return row?.value ?? 0;
 }
 

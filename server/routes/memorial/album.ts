@@ -15,8 +15,9 @@ import {
   reorderAlbum,
   updatePhoto,
 } from '../../domain/memorial/album';
+import { keptListAnswer } from '../../domain/memorial/listAnswers';
 import { optionalUser } from '../../http/authenticate';
-import { callerOf, memorialDeps, pageParams } from './context';
+import { callerOf, JSON_TYPE, memorialDeps, pageParams } from './context';
 
 const photoParams = pageParams.extend({ photoId: z.string().max(100) });
 
@@ -27,9 +28,12 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
   const preHandler = optionalUser(ctx);
   const base = '/v1/album/memorial_page_id/:id/album';
 
-  route.get(base, { preHandler, schema: { params: pageParams } }, async (request) => {
+  route.get(base, { preHandler, schema: { params: pageParams } }, async (request, reply) => {
     const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
-    return listAlbum(deps, access.page.id);
+    const answer = await keptListAnswer(deps, access, 'album', (listDeps) =>
+      listAlbum(listDeps, access.page.id),
+    );
+    return reply.type(JSON_TYPE).send(answer);
   });
 
   route.post(

@@ -10,8 +10,9 @@ import {
   listHistory,
   updateHistoryEntry,
 } from '../../domain/memorial/history';
+import { keptListAnswer } from '../../domain/memorial/listAnswers';
 import { optionalUser } from '../../http/authenticate';
-import { callerOf, memorialDeps, pageParams } from './context';
+import { callerOf, JSON_TYPE, memorialDeps, pageParams } from './context';
 
 const entryParams = pageParams.extend({ entryId: z.string().max(100) });
 
@@ -25,9 +26,12 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
   route.get(
     '/v1/history/get_histories_by_memorial_page_id/:id',
     { preHandler, schema: { params: pageParams } },
-    async (request) => {
+    async (request, reply) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
-      return listHistory(deps, access.page.id);
+      const answer = await keptListAnswer(deps, access, 'history', (listDeps) =>
+        listHistory(listDeps, access.page.id),
+      );
+      return reply.type(JSON_TYPE).send(answer);
     },
   );
 

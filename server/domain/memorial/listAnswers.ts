@@ -1,0 +1,91 @@
+import type { ObjectStore } from '../../storage/objectStore';
+import { URL_REUSE_MS } from '../../storage/viewUrls';
+import type { PageAccess } from './access';
+import type { MemorialDeps } from './deps';
+
+export type KeptList = 'album' | 'history';
+
+interface KeptAnswer {
+  listsVersion: number;
+  /** The JSON text, UTF-8 encoded once rather than on every send. */
+  body: Buffer;
+  keptAt: number;
+  /** When the oldest signed URL in it may no longer be handed out (viewUrls.ts). */
+  usableUntil: number;
+}
+
+/** Memory for kept answers per instance; the oldest leave first past it. */
+export const KEPT_ANSWER_BYTES = 64 * 1024 * 1024;
+
+interface AnswerStore {
+  answers: Map<string, KeptAnswer>;
+  bytes: number;
+}
+
+/** Per instance: each application has its own file store object. */
+const stores = new WeakMap<ObjectStore, AnswerStore>();
+
+function storeOf(objectStore: ObjectStore): AnswerStore {
+  let store = stores.get(objectStore);
+  if (!store) {
+    store = { answers: new Map(), bytes: 0 };
+    stores.set(objectStore, store);
+  }
+  return store;
+}
+
+function forget(store: AnswerStore, key: string): void {
+  const answer = store.answers.get(key);
+  if (!answer) return;
+  store.answers.delete(key);
+  store.bytes -= answer.body.length;
+}
+
+/**
+ * A page's album or history as the JSON of the answer, made once and handed out again
+ * while it is current: a page of 200 photos and 500 entries answers some 200 kB, and making
+ * that on every read (serialisation, encoding, garbage) was most of a list call's time.
+ *
+ * Current means two things. The page's `lists_version`, which database triggers bump in the
+ * same transaction as every album or history change, still equals the one the caller's
+ * access query just read — so a change made through any instance is seen on the next read
+ * everywhere, and instances share nothing but the database. And every signed URL in it is
+ * still within the reuse window of viewUrls.ts, so a reader gets as much URL life as an
+ * answer made afresh would give. Whether the caller may see the page is decided before,
+ * on every call, by that access query.
+ */
+export async function keptListAnswer(
+  deps: MemorialDeps,
+  access: PageAccess,
+  list: KeptList,
+  make: (deps: MemorialDeps) => Promise<unknown>,
+): Promise<Buffer> {
+  const store = storeOf(deps.store);
+  const key = `${list}:${access.page.id}`;
+  const now = deps.clock.now().getTime();
+  const kept = store.answers.get(key);
+  if (
+    kept &&
+    kept.listsVersion === access.listsVersion &&
+    now >= kept.keptAt &&
+    now < kept.usableUntil
+  ) {
+    return kept.body;
+  }
+  const signings = { oldestSignedAt: Number.POSITIVE_INFINITY };
+  // The rows are read after the version: they are at least as new as it says, never older.
+  const body = Buffer.from(JSON.stringify(await make({ ...deps, signings })));
+  const newest = store.answers.get(key);
+  if (!newest || newest.listsVersion <= access.listsVersion) {
+    forget(store, key);
+    store.answers.set(key, {
+      listsVersion: access.listsVersion,
+      body,
+      keptAt: now,
+      usableUntil: signings.oldestSignedAt + URL_REUSE_MS,
+    });
+    store.bytes += body.length;
+    while (store.bytes > KEPT_ANSWER_BYTES) forget(store, store.answers.keys().next().value!);
+  }
+  return body;
+}

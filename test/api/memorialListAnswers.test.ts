@@ -1,0 +1,144 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import { createMember, type TestMember } from '../support/members';
+import { createTestApp, type TestApp } from '../support/testApp';
+import { jpegPhoto, upload } from './memorialSupport';
+
+// The album and history answers are kept and handed out again while the page's list version
+// is unchanged (server/domain/memorial/listAnswers.ts). Every change goes through instance A;
+// every read through instance B, a second application on the same database, so a read
+// finds B's kept answer unless the database said it was stale.
+
+let t: TestApp;
+let other: FastifyInstance;
+let owner: TestMember;
+let stranger: TestMember;
+beforeAll(async () => {
+  t = await createTestApp();
+  ({ app: other } = await buildApp(t.config, t.ctx.database, {
+    clock: t.clock,
+    mailer: { send: async () => undefined },
+    spaRoot: path.join(t.config.dataDir, 'no-spa'),
+  }));
+  await other.ready();
+  owner = await createMember(t);
+  stranger = await createMember(t);
+});
+afterAll(async () => {
+  await other.close();
+  await t.close();
+});
+
+interface Photo {
+  id: string;
+  caption: string;
+}
+interface Entry {
+  id: string;
+  body: string;
+}
+
+async function publicPage(): Promise<string> {
+  const created = await t.request({
+    method: 'POST',
+    url: '/v1/memorial_page',
+    token: owner.token,
+    body: {
+      type: 'other',
+      last_name: '佐藤',
+      first_name: '一郎',
+      last_name_kana: 'さとう',
+      first_name_kana: 'いちろう',
+      privacy: 'public',
+    },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json().memorialPageId;
+}
+
+/** A GET through the other instance, as the stranger (a public page). */
+async function readOther<T>(url: string): Promise<T> {
+  const response = await other.inject({
+    method: 'GET',
+    url,
+    headers: { authorization: `Bearer ${stranger.token}` },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  return response.json() as T;
+}
+
+async function change(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body?: object) {
+  const response = await t.request({ method, url, token: owner.token, body });
+  expect(response.statusCode, response.body).toBeLessThan(300);
+  return response;
+}
+
+describe('kept list answers', () => {
+  it('show every album change on the next read of another instance', async () => {
+    const pageId = await publicPage();
+    const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
+    const album = () => readOther<Photo[]>(albumUrl);
+    const addPhoto = async (caption: string) =>
+      (
+        await change('POST', albumUrl, {
+          image_name: await upload(t, await jpegPhoto(40, 30)),
+          caption,
+        })
+      ).json() as Photo;
+
+    expect(await album()).toEqual([]);
+    const first = await addPhoto('一枚目');
+    expect((await album()).map((photo) => photo.caption)).toEqual(['一枚目']);
+    expect((await album()).map((photo) => photo.caption)).toEqual(['一枚目']);
+    const second = await addPhoto('二枚目');
+    expect((await album()).map((photo) => photo.caption)).toEqual(['一枚目', '二枚目']);
+
+    await change('PATCH', `${albumUrl}/${first.id}`, { caption: '海にて' });
+    expect((await album()).map((photo) => photo.caption)).toEqual(['海にて', '二枚目']);
+
+    await change('PUT', `${albumUrl}/order`, { photo_ids: [second.id, first.id] });
+    expect((await album()).map((photo) => photo.id)).toEqual([second.id, first.id]);
+
+    await change('DELETE', `${albumUrl}/${second.id}`);
+    expect((await album()).map((photo) => photo.id)).toEqual([first.id]);
+  });
+
+  it('show every history change on the next read of another instance', async () => {
+    const pageId = await publicPage();
+    const base = `/v1/history/memorial_page_id/${pageId}/history`;
+    const history = () =>
+      readOther<Entry[]>(`/v1/history/get_histories_by_memorial_page_id/${pageId}`);
+
+    expect(await history()).toEqual([]);
+    const born = (await change('POST', base, { occurred_on: '1950-01-01', body: '誕生' })).json();
+    expect((await history()).map((entry) => entry.body)).toEqual(['誕生']);
+    await change('POST', base, { occurred_on: '1972-06-01', body: '結婚' });
+    expect((await history()).map((entry) => entry.body)).toEqual(['誕生', '結婚']);
+
+    await change('PATCH', `${base}/${born.id}`, { body: '東京で誕生' });
+    expect((await history()).map((entry) => entry.body)).toEqual(['東京で誕生', '結婚']);
+
+    await change('DELETE', `${base}/${born.id}`);
+    expect((await history()).map((entry) => entry.body)).toEqual(['結婚']);
+  });
+
+  it('still decide on every call who may see the list', async () => {
+    const pageId = await publicPage();
+    const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
+    await change('POST', albumUrl, { image_name: await upload(t, await jpegPhoto(40, 30)) });
+    expect(await readOther<Photo[]>(albumUrl)).toHaveLength(1);
+
+    await change('PATCH', `/v1/memorial_page/${pageId}`, { privacy: 'admins' });
+    const hidden = await other.inject({
+      method: 'GET',
+      url: albumUrl,
+      headers: { authorization: `Bearer ${stranger.token}` },
+    });
+    expect(hidden.statusCode).toBe(404);
+    const anonymous = await other.inject({ method: 'GET', url: albumUrl });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
