@@ -1,9 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { ApiGetProvider, type ApiGet } from '../ui/apiGet';
-import { DeathDetectionModals } from '../deathDetection/DeathDetectionModals';
 import { Banner } from './Banner';
 import { BurgerMenu } from './BurgerMenu';
 import { useChromeVisibility } from './chrome';
@@ -13,6 +12,14 @@ import type { ShellSession } from './session';
 import { TabBar } from './TabBar';
 import { MenuNavigationProvider } from './useMenuNavigation';
 import { useUnreadCount } from './useUnreadCount';
+
+// The death-detection flow talks to the API through the HTTP client: loaded after the first
+// paint, for members only, so that the entry route stays without axios.
+const DeathDetectionModals = lazy(() =>
+  import('../deathDetection/DeathDetectionModals').then((module) => ({
+    default: module.DeathDetectionModals,
+  })),
+);
 
 /** `?inflow=True` (a partner's embedded entry) hides the user menus and the bottom bars. */
 export function isInflow(search: string): boolean {
@@ -90,7 +97,11 @@ export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
               {!inflow && (
                 <BurgerMenu open={burgerOpen} onClose={() => setBurgerOpen(false)} user={user} />
               )}
-              {user && !inflow && <DeathDetectionModals key={user.id} userId={user.id} />}
+              {user && !inflow && (
+                <Suspense fallback={null}>
+                  <DeathDetectionModals key={user.id} userId={user.id} />
+                </Suspense>
+              )}
             </>
           )}
           <Content id="content" tabIndex={-1}>

@@ -88,13 +88,6 @@ export async function registerCertificate(registration: {
     .data;
 }
 
-export async function fetchCertificated(userId: string): Promise<boolean> {
-  const { data } = await http.get<{ certificated: boolean }>(
-    `/v1/identity_verification/certificated/${encodeURIComponent(userId)}`,
-  );
-  return data.certificated;
-}
-
 export async function requestDeathConfirmationSign(
   fields: DeathConfirmationFields,
 ): Promise<SignRequest> {
