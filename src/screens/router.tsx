@@ -1,13 +1,11 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from '../components/shell/AppLayout';
 import { RouteLoading } from '../components/shell/RouteLoading';
-import { comingSoon } from './comingSoon/lazyComingSoon';
 
 /**
  * Every route of the spec, each a lazy screen so that the entry bundle stays small, inside
- * the app frame (header, menus, footer). A screen module exports `Component`; a screen not
- * built yet is `comingSoon('<name>')` (its title is `screen-<name>` in translation.ftl).
- * One route per line.
+ * the app frame (header, menus, footer). A screen module exports `Component`. One route
+ * per line.
  */
 export const routes: RouteObject[] = [
   {

@@ -242,20 +242,7 @@ elapsed-hours = { $count }時間前
 elapsed-days = { $count }日前
 modal-close = 閉じる
 
-## Screens not built yet
-coming-soon-text = この機能は現在準備中です。公開まで今しばらくお待ちください。
-screen-dashboard = ホーム
-screen-mourning = 偲ぶ
-screen-memory-mourning = 追悼ページ
-screen-memory-top = わたしのメモリアルページ
-screen-memory = メモリアルページ
-screen-endingnote = エンディングノート
-screen-timecapsule = タイムカプセル
-screen-timecapsule-list = タイムカプセル一覧
-screen-connection = つながり
-screen-user-search = ユーザー検索
-screen-mypage = マイページ
-screen-notification = お知らせ
+## Full-screen flows
 screen-death-confirmation = ご逝去の確認
 screen-identity-verification = 本人確認
 
