@@ -13,6 +13,7 @@ export async function releaseLettersOnDeath(
   db: Db,
   userId: string,
   confirmedAt: Date,
+  dateOfDeath: string | null = null,
 ): Promise<number> {
   return db.transaction(async (tx) => {
     const waiting = await tx
@@ -36,7 +37,7 @@ export async function releaseLettersOnDeath(
     for (const letter of waiting) {
       await tx
         .update(timeCapsuleLetters)
-        .set({ dueAt: dueAtAfterDeath(letter as DeathRule, confirmedAt) })
+        .set({ dueAt: dueAtAfterDeath(letter as DeathRule, confirmedAt, dateOfDeath) })
         .where(eq(timeCapsuleLetters.id, letter.id));
     }
     return waiting.length;
