@@ -535,6 +535,9 @@ describe('confirmation by administrators', () => {
       .rows[0];
     expect(String(pageRow?.death_date)).toContain('2026-11-20');
     expect(pageRow?.mourning_since).not.toBeNull();
+    const pageRead = await get(first, `/v1/memorial_page/${member.memorialPageId}`);
+    expect(pageRead.statusCode).toBe(200);
+    expect(pageRead.json().mourningSince).toEqual(expect.any(String));
 
     // Read-only memorial content: the account is kept, and nobody signs into it.
     const login = await loginFrom(t, newClient(), member.email, PASSWORD);

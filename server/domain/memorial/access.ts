@@ -4,6 +4,7 @@ import { preparedPerDatabase } from '../../db/prepared';
 import {
   connections,
   memorialPageMembers,
+  memorialPageMourning,
   memorialPageProfiles,
   memorialPages,
   type Privacy,
@@ -28,6 +29,8 @@ export interface PageRow {
   animalKind: string | null;
   privacy: Privacy;
   searchable: boolean;
+  /** Set when the member's confirmed death was released: the page shows its mourning view. */
+  mourningSince: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -62,6 +65,7 @@ export const pageColumns = {
   animalKind: memorialPageProfiles.animalKind,
   privacy: memorialPageProfiles.privacy,
   searchable: memorialPageProfiles.searchable,
+  mourningSince: memorialPageMourning.mourningSince,
   createdAt: memorialPages.createdAt,
   updatedAt: memorialPages.updatedAt,
 };

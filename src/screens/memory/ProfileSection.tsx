@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import styled from 'styled-components';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
 import { Button } from '../../components/ui/Button';
@@ -54,6 +55,13 @@ const Portrait = styled.img`
 
 const Anniversaries = styled.section`
   margin-top: 20px;
+`;
+
+const MourningNotice = styled.p`
+  margin: 16px 0 0;
+  padding: 12px 16px;
+  border: 1px solid ${({ theme }) => theme.colours.border};
+  border-radius: 8px;
 `;
 
 const Facts = styled.dl`
@@ -114,6 +122,14 @@ export function ProfileSection({ page }: { page: MemorialPage }) {
           <p>{pageKana(page)}</p>
         </div>
       </Header>
+      {page.mourningSince && (
+        <MourningNotice role="note">
+          {t('memory-mourning-notice', { name })}{' '}
+          <Link to={`/memory/${encodeURIComponent(page.memorialPageId)}/mourning`}>
+            {t('memory-mourning-notice-link')}
+          </Link>
+        </MourningNotice>
+      )}
       <Facts>
         {isPet && page.animalKind && (
           <>

@@ -29,6 +29,8 @@ export interface MemorialPage {
   animalKind: string | null;
   privacy: Privacy;
   searchable: boolean;
+  /** UTC; set once the member's confirmed death was released (the page's mourning view). */
+  mourningSince: string | null;
   role: PageRole | null;
   mode: PageMode;
   anniversaries: Anniversary[];
