@@ -41,6 +41,13 @@ const Facts = styled.dl`
   }
 `;
 
+/** The text for a refusal: its own when the code has one, else the unexpected-error text. */
+function failureTextOf(t: ReturnType<typeof useT>, code: string): string {
+  const id = `death-confirmation-error-${code}`;
+  const text = t(id);
+  return text === id ? t('death-confirmation-error-unexpected') : text;
+}
+
 /** The server's reason for a refusal: a field's validation code, else the error code. */
 function refusalOf(error: unknown): ConfirmationFailure {
   if (error instanceof AxiosError && error.response) {
@@ -124,7 +131,7 @@ export function Component() {
   );
   const [snapshot, send] = useMachine(machine);
   const { subject, dateOfDeath, relationship, failure, outcome } = snapshot.context;
-  const failureText = failure ? t(`death-confirmation-error-${failure}`) : undefined;
+  const failureText = failure ? failureTextOf(t, failure) : undefined;
   const stepIndex = STEPS.findIndex((step) => snapshot.matches(step));
   const back = (
     <Button type="button" $variant="secondary" onClick={() => send({ type: 'BACK' })}>
