@@ -1,23 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expectNoSeriousA11yViolations } from './support/axe';
 import {
   accessTokenOf,
   linksMailedTo,
   registerMember,
+  sessionUser,
   signUpAndSignIn,
   type E2eMember,
 } from './support/members';
-import { keepScreenshot, VIEWPORTS } from './support/screens';
-
-async function expectFitsAndAccessible(page: Page): Promise<void> {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - window.innerWidth,
-  );
-  expect(overflow, 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(0);
-  await expectNoSeriousA11yViolations(page);
-}
+import { expectFitsAndAccessible, keepScreenshot, VIEWPORTS } from './support/screens';
 
 /** A signed-in member in a 360 px browser, with a bearer token for direct API calls. */
 async function mobileMember(browser: Browser) {
@@ -298,5 +290,39 @@ test('email change confirmed from the mail sent to the new address', async ({ br
   await expectSignIn(context.request, member, 401);
   await page.goto('/mypage');
   await expect(page.getByText(`現在のメールアドレス：${newEmail}`)).toBeVisible();
+  await context.close();
+});
+
+test('leaving: a failed deletion keeps everything, a confirmed one signs out for good', async ({
+  browser,
+}) => {
+  const { context, page, member } = await mobileMember(browser);
+  await page.goto('/mypage');
+  await page.evaluate(() => localStorage.setItem('isFirstTimeUser', 'false'));
+
+  // Asked first; keeping the account changes nothing.
+  await page.getByRole('button', { name: '退会する' }).click();
+  await expect(page.getByRole('alert')).toContainText('本当に退会しますか');
+  await expectFitsAndAccessible(page);
+  await page.getByRole('button', { name: 'やめる' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  // The network drops the deletion: the spec's failure text, still signed in.
+  await page.route('**/v1/user', (route) => route.abort('internetdisconnected'));
+  await page.getByRole('button', { name: '退会する' }).click();
+  await page.getByRole('button', { name: '退会する' }).last().click();
+  await expect(page.getByText('解約に失敗しました。')).toBeVisible();
+  expect(await sessionUser(page)).not.toBeNull();
+  await page.unroute('**/v1/user');
+
+  await page.getByRole('button', { name: '退会する' }).last().click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await sessionUser(page)).toBeNull();
+  expect(await page.evaluate(() => localStorage.getItem('isFirstTimeUser'))).toBeNull();
+
+  const login = await context.request.post('/v1/login', {
+    form: { username: member.email, password: member.password },
+  });
+  expect(login.status()).toBe(401);
   await context.close();
 });

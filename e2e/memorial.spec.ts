@@ -3,14 +3,13 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expectNoSeriousA11yViolations } from './support/axe';
 import {
   accessTokenOf,
   mailedActivationLink,
   registerMember,
   signUpAndSignIn,
 } from './support/members';
-import { keepScreenshot, VIEWPORTS } from './support/screens';
+import { expectFitsAndAccessible, keepScreenshot, VIEWPORTS } from './support/screens';
 
 const PASSWORD = 'a quiet evening by the river';
 
@@ -37,14 +36,6 @@ async function photoOnDisk(): Promise<string> {
 async function mobilePage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   return context.newPage();
-}
-
-async function expectFitsAndAccessible(page: Page): Promise<void> {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - window.innerWidth,
-  );
-  expect(overflow, 'no horizontal scrolling at 360 px').toBeLessThanOrEqual(0);
-  await expectNoSeriousA11yViolations(page);
 }
 
 /** The admin's invitation link, made on the page's sharing panel. */
