@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { OAuthProviderConfig, OAuthProviderId } from '../../config';
-import type { Clock } from '../clock';
 import type { ProviderIdentity } from './providerAssertion';
 
 /** The provider's endpoints: from OpenID Connect discovery, or fixed for plain OAuth 2.0. */
@@ -90,7 +89,7 @@ async function fetchJson(url: string, init?: RequestInit): Promise<Record<string
 }
 
 /** One OAuth 2.0 / OpenID Connect client per configured provider. */
-export function oauthClient(config: OAuthProviderConfig, redirectUri: string, clock: Clock) {
+export function oauthClient(config: OAuthProviderConfig, redirectUri: string) {
   const traits = TRAITS[config.id];
   const issuer = config.issuer ?? traits.issuer;
   let endpoints: Promise<Endpoints> | undefined;
@@ -121,7 +120,9 @@ export function oauthClient(config: OAuthProviderConfig, redirectUri: string, cl
     const options = {
       issuer: found.issuer,
       audience: config.clientId,
-      currentDate: clock.now(),
+      // The provider lives in real time: its tokens are checked against the real clock, not
+      // the server's own (which tests and demos may shift with CLOCK_OFFSET_MS or the test
+      // clock control).
       clockTolerance: 60,
     };
     // LINE signs web-login ID tokens with the channel secret (HS256); others publish keys.

@@ -39,7 +39,7 @@ export async function oauthRoutes(
   const clients = new Map<string, OAuthClient>(
     ctx.config.oauthProviders.map((config) => [
       config.id,
-      oauthClient(config, `${publicUrl}/api/auth/callback/${config.id}`, ctx.clock),
+      oauthClient(config, `${publicUrl}/api/auth/callback/${config.id}`),
     ]),
   );
   const stateCookie = { ...kit.cookieOptions, path: '/api/auth' };

@@ -12,6 +12,7 @@ import {
   registerCertificate,
 } from '../../services/api/deathDetection';
 import { bridge, BridgeError } from '../../services/bridge';
+import { isQuietHttpError } from '../../services/http';
 import { formatTokyoDate } from '../deathConfirmation/dates';
 import { Page, Panel } from '../endingnote/layout';
 
@@ -58,7 +59,9 @@ export function Component() {
             console.error('certificate registration', error);
             void showToast(t('identity-registration-failed'), 'error');
           },
-          reportLoadFailure: (_, { error }) => console.error('identity status', error),
+          reportLoadFailure: (_, { error }) => {
+            if (!isQuietHttpError(error)) console.error('identity status', error);
+          },
         },
       }),
     [t],

@@ -9,6 +9,7 @@ import {
   fetchReceivedLetters,
   fetchUnsentLetters,
 } from '../../services/api/timecapsule';
+import { isQuietHttpError } from '../../services/http';
 import { Page, Panel } from '../endingnote/layout';
 import { DeleteLetterButton } from './DeleteLetterButton';
 import { editLetterPath, letterPath } from './paths';
@@ -22,8 +23,10 @@ const listsMachine = timecapsuleListsMachine.provide({
     loadReceivedLetters: fromPromise(fetchReceivedLetters),
   },
   actions: {
-    reportLoadFailure: (_, { list, error }) =>
-      console.error(`time capsule: the ${list} letters could not be loaded`, error),
+    reportLoadFailure: (_, { list, error }) => {
+      if (!isQuietHttpError(error))
+        console.error(`time capsule: the ${list} letters could not be loaded`, error);
+    },
   },
 });
 

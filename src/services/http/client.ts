@@ -55,11 +55,12 @@ function sendsBodyAsIs(data: unknown): boolean {
 }
 
 /**
- * Queued calls of a refresh that failed reject as CanceledError (axios-auth-refresh, design
- * §8): they are not failures to show the user, the session outcome already speaks for them.
+ * Failures the session already answers, not ones to show or log again: queued calls of a
+ * refresh that failed reject as CanceledError (axios-auth-refresh, design §8), and a 401 that
+ * no refresh cured has signed the visitor out and sent them to /login.
  */
 export function isQuietHttpError(error: unknown): boolean {
-  return axios.isCancel(error);
+  return axios.isCancel(error) || (error instanceof AxiosError && error.response?.status === 401);
 }
 
 /** An axios instance that speaks the wire's casing: snake_case out, camelCase in. */
