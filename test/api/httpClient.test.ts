@@ -2,7 +2,7 @@ import type { AxiosError } from 'axios';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshTokens } from '../../server/db/schema';
-import { isQuietHttpError } from '../../src/services/http/client';
+import { isHandledBySession, isQuietHttpError } from '../../src/services/http/client';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { lastActivationLink, registrationBody } from './accountsSupport';
 import { sessionIn, startClient, type TestClient } from './httpClientHarness';
@@ -181,6 +181,7 @@ describe('HTTP client against the real server', () => {
     const cancelled = await rejection(queued);
     expect(isQuietHttpError(cancelled)).toBe(true);
     expect(isQuietHttpError(failure)).toBe(false);
+    expect(isHandledBySession(failure)).toBe(true);
 
     await sessionIn(client, { unauthenticated: 'idle' });
     expect(client.actor.getSnapshot().context.session).toBeNull();

@@ -12,7 +12,7 @@ import {
   registerCertificate,
 } from '../../services/api/deathDetection';
 import { bridge, BridgeError } from '../../services/bridge';
-import { isQuietHttpError } from '../../services/http';
+import { isHandledBySession } from '../../services/http';
 import { formatTokyoDate } from '../deathConfirmation/dates';
 import { Page, Panel } from '../endingnote/layout';
 
@@ -60,7 +60,7 @@ export function Component() {
             void showToast(t('identity-registration-failed'), 'error');
           },
           reportLoadFailure: (_, { error }) => {
-            if (!isQuietHttpError(error)) console.error('identity status', error);
+            if (!isHandledBySession(error)) console.error('identity status', error);
           },
         },
       }),

@@ -9,7 +9,7 @@ import {
   fetchReceivedLetters,
   fetchUnsentLetters,
 } from '../../services/api/timecapsule';
-import { isQuietHttpError } from '../../services/http';
+import { isHandledBySession } from '../../services/http';
 import { Page, Panel } from '../endingnote/layout';
 import { DeleteLetterButton } from './DeleteLetterButton';
 import { editLetterPath, letterPath } from './paths';
@@ -24,7 +24,7 @@ const listsMachine = timecapsuleListsMachine.provide({
   },
   actions: {
     reportLoadFailure: (_, { list, error }) => {
-      if (!isQuietHttpError(error))
+      if (!isHandledBySession(error))
         console.error(`time capsule: the ${list} letters could not be loaded`, error);
     },
   },

@@ -55,12 +55,19 @@ function sendsBodyAsIs(data: unknown): boolean {
 }
 
 /**
- * Failures the session already answers, not ones to show or log again: queued calls of a
- * refresh that failed reject as CanceledError (axios-auth-refresh, design §8), and a 401 that
- * no refresh cured has signed the visitor out and sent them to /login.
+ * Queued calls of a refresh that failed reject as CanceledError (axios-auth-refresh, design
+ * §8): they are not failures to show the user, the session outcome already speaks for them.
  */
 export function isQuietHttpError(error: unknown): boolean {
-  return axios.isCancel(error) || (error instanceof AxiosError && error.response?.status === 401);
+  return axios.isCancel(error);
+}
+
+/**
+ * Failures the session has already answered, so a screen need not log them: the quiet ones,
+ * and a 401 that no refresh cured (the visitor is signed out and sent to /login).
+ */
+export function isHandledBySession(error: unknown): boolean {
+  return isQuietHttpError(error) || (error instanceof AxiosError && error.response?.status === 401);
 }
 
 /** An axios instance that speaks the wire's casing: snake_case out, camelCase in. */

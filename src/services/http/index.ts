@@ -3,6 +3,7 @@ import { connectedSession } from './connection';
 
 export {
   callPath,
+  isHandledBySession,
   isQuietHttpError,
   type HttpClients,
   type HttpSession,
