@@ -70,8 +70,6 @@ export const invitationMachine = setup({
   actions: {
     /** Empties the invitation slice of the client state: the link has been used up. */
     clearInvitation: () => undefined,
-    /** Shows the invalid-invitation message. */
-    reportInvalidInvitation: () => undefined,
     markInvalid: assign({ error: 'invalid-invitation' as const }),
     rememberLink: assign(({ event }) =>
       event.type === 'LINK'
@@ -169,7 +167,8 @@ export const invitationMachine = setup({
     },
     accepted: { on: { LINK: receiveLink } },
     invalid: {
-      entry: ['markInvalid', 'clearInvitation', 'reportInvalidInvitation'],
+      // The screen shows the message of this state in its own alert: one announcement, not two.
+      entry: ['markInvalid', 'clearInvitation'],
       on: { LINK: receiveLink },
     },
   },

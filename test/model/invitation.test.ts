@@ -86,7 +86,7 @@ describeModel('invitation', {
     invalid: ({ context }, { event, actions }) => {
       expect(context.error).toBe('invalid-invitation');
       if (event?.type.startsWith('xstate.')) {
-        expect(ownActions(actions)).toEqual(['clearInvitation', 'reportInvalidInvitation']);
+        expect(ownActions(actions)).toEqual(['clearInvitation']);
       }
     },
   },

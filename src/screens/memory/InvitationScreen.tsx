@@ -5,7 +5,6 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { fromPromise } from 'xstate';
 import { RouteLoading } from '../../components/shell/RouteLoading';
 import { Button, ButtonLink } from '../../components/ui/Button';
-import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { invitationMachine, type InvitationLink } from '../../machines/invitation';
 import { initialSlices } from '../../machines/clientState';
@@ -42,11 +41,10 @@ function useInvitationLink(): { link: InvitationLink; isPet: boolean } {
 
 /** The invitation chart with the real calls; the slice is emptied once the link is used up. */
 function useInvitationMachine(userId: string | null) {
-  const t = useT();
   const sendClientState = useClientStateSend();
-  const latest = useRef({ t, sendClientState });
+  const latest = useRef({ sendClientState });
   useEffect(() => {
-    latest.current = { t, sendClientState };
+    latest.current = { sendClientState };
   });
   // eslint-disable-next-line react-hooks/refs -- read when an event runs an effect, not during render
   const [machine] = useState(() =>
@@ -69,8 +67,6 @@ function useInvitationMachine(userId: string | null) {
             slice: 'invitation',
             value: initialSlices.invitation,
           }),
-        reportInvalidInvitation: () =>
-          void showToast(latest.current.t('memorial-error-invalid-invitation'), 'error'),
       },
     }),
   );
