@@ -1,10 +1,58 @@
-import { defineConfig } from 'vite';
+import path from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { ROUTE_PRELOADS_FILE } from './server/paths';
+import { screenRoutes } from './src/screens/routeTable';
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;
 
+/**
+ * Writes `route-preloads.json`: for each route of `routeTable.ts`, its screen chunk and the
+ * chunks that one imports statically, less those index.html preloads already. The server
+ * names them as `modulepreload` in the page it serves, so the browser fetches the screen with
+ * the entry instead of after the entry has run and the router has asked for it (one round
+ * trip before the first paint of the route).
+ */
+function routePreloads(): Plugin {
+  let root = process.cwd();
+  return {
+    name: 'shinobu-route-preloads',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle).flatMap((item) => (item.type === 'chunk' ? [item] : []));
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const closure = (fileName: string, into = new Set<string>()) => {
+        if (into.has(fileName)) return into;
+        into.add(fileName);
+        for (const imported of byFile.get(fileName)?.imports ?? []) closure(imported, into);
+        return into;
+      };
+      const entry = chunks.find((chunk) => chunk.isEntry);
+      if (!entry) throw new Error('the build has no entry chunk');
+      const entryFiles = closure(entry.fileName);
+      const preloads: Record<string, string[]> = {};
+      for (const { path: routePath, screen } of screenRoutes) {
+        const module = path.join(root, 'src/screens', `${screen}.tsx`);
+        const chunk = chunks.find((candidate) => candidate.facadeModuleId === module);
+        if (!chunk) throw new Error(`no chunk for the screen of ${routePath}: ${module}`);
+        preloads[routePath] = [...closure(chunk.fileName)]
+          .filter((file) => !entryFiles.has(file))
+          .map((file) => `/${file}`);
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: ROUTE_PRELOADS_FILE,
+        source: `${JSON.stringify(preloads, null, 2)}\n`,
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), routePreloads()],
   build: {
     outDir: 'dist',
     sourcemap: true,
