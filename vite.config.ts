@@ -7,8 +7,8 @@ import { screenRoutes } from './src/screens/routeTable';
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;
 
 /**
- * Writes `route-preloads.json`: for each route of `routeTable.ts`, its screen chunk and the
- * chunks that one imports statically, less those index.html preloads already. The server
+ * Writes `route-preloads.json`: for each route of `routeTable.ts`, its screen chunk, the query
+ * client's, and the chunks those import statically, less those index.html preloads already. The server
  * names them as `modulepreload` in the page it serves, so the browser fetches the screen with
  * the entry instead of after the entry has run and the router has asked for it (one round
  * trip before the first paint of the route).
@@ -33,12 +33,18 @@ function routePreloads(): Plugin {
       const entry = chunks.find((chunk) => chunk.isEntry);
       if (!entry) throw new Error('the build has no entry chunk');
       const entryFiles = closure(entry.fileName);
+      const chunkOf = (source: string) => {
+        const module = path.join(root, source);
+        const chunk = chunks.find((candidate) => candidate.facadeModuleId === module);
+        if (!chunk) throw new Error(`no chunk for ${source}`);
+        return chunk.fileName;
+      };
+      // The router loads every screen together with the query client (src/screens/router.tsx).
+      const withEveryScreen = closure(chunkOf('src/services/queryClient.tsx'));
       const preloads: Record<string, string[]> = {};
       for (const { path: routePath, screen } of screenRoutes) {
-        const module = path.join(root, 'src/screens', `${screen}.tsx`);
-        const chunk = chunks.find((candidate) => candidate.facadeModuleId === module);
-        if (!chunk) throw new Error(`no chunk for the screen of ${routePath}: ${module}`);
-        preloads[routePath] = [...closure(chunk.fileName)]
+        const files = closure(chunkOf(`src/screens/${screen}.tsx`), new Set(withEveryScreen));
+        preloads[routePath] = [...files]
           .filter((file) => !entryFiles.has(file))
           .map((file) => `/${file}`);
       }
