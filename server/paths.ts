@@ -4,3 +4,5 @@ import { fileURLToPath } from 'node:url';
 /** The repository root: server/ sits directly below it. */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const distDir = path.join(projectRoot, 'dist');
+/** Written into the build by vite.config.ts, read by server/routes/spa.ts: route → screen JS. */
+export const ROUTE_PRELOADS_FILE = 'route-preloads.json';

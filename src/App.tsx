@@ -1,4 +1,3 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { I18nProvider } from './i18n/I18nProvider';
 import { ClientStateProvider } from './services/clientState';
@@ -6,21 +5,17 @@ import { SessionProvider } from './services/session/SessionProvider';
 import { router } from './screens/router';
 import { ThemeRoot } from './theme/ThemeRoot';
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: true, staleTime: 30_000 } },
-});
-
+// TanStack Query is provided by each screen and member-only part of the frame
+// (`services/queryClient.tsx`), so that it stays out of the entry route.
 export function App() {
   return (
     <ThemeRoot>
       <I18nProvider>
-        <QueryClientProvider client={queryClient}>
-          <ClientStateProvider fallback={<p>Loading...</p>}>
-            <SessionProvider navigate={(to) => void router.navigate(to)}>
-              <RouterProvider router={router} />
-            </SessionProvider>
-          </ClientStateProvider>
-        </QueryClientProvider>
+        <ClientStateProvider fallback={<p>Loading...</p>}>
+          <SessionProvider navigate={(to) => void router.navigate(to)}>
+            <RouterProvider router={router} />
+          </SessionProvider>
+        </ClientStateProvider>
       </I18nProvider>
     </ThemeRoot>
   );

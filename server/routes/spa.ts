@@ -2,13 +2,42 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { distDir } from '../paths';
+import { matchRoutes } from 'react-router';
+import { distDir, ROUTE_PRELOADS_FILE } from '../paths';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];
 
 /**
+ * index.html for each route: the built page with `modulepreload` links for the route's screen
+ * chunks, so that they download with the entry instead of after it (the router asks for the
+ * screen only once the entry has run). Routes are matched as the client's router matches
+ * them (react-router's ranking), and each route's page is made once.
+ */
+export function routePages(
+  indexHtml: string,
+  preloads: Record<string, string[]>,
+): (pathname: string) => string {
+  const routes = Object.keys(preloads).map((routePath) => ({ path: routePath }));
+  const pages = new Map<string, string>();
+  return (pathname) => {
+    const routePath = matchRoutes(routes, pathname)?.at(-1)?.route.path;
+    if (routePath === undefined) return indexHtml;
+    let page = pages.get(routePath);
+    if (page === undefined) {
+      const links = (preloads[routePath] ?? [])
+        .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
+        .join('');
+      page = indexHtml.replace('</head>', `${links}</head>`);
+      pages.set(routePath, page);
+    }
+    return page;
+  };
+}
+
+/**
  * The built SPA: hashed assets cached for a year, index.html never cached, and every other
- * GET that wants HTML falls back to index.html so client routes survive a reload.
+ * GET that wants HTML falls back to index.html (with the route's screen preloaded) so client
+ * routes survive a reload.
  */
 export async function spaRoutes(
   app: FastifyInstance,
@@ -16,10 +45,17 @@ export async function spaRoutes(
 ): Promise<void> {
   const root = options.root ?? distDir;
   const indexFile = path.join(root, 'index.html');
-  const indexHtml = existsSync(indexFile) ? readFileSync(indexFile) : undefined;
-  const hasBuild = indexHtml !== undefined;
+  const preloadsFile = path.join(root, ROUTE_PRELOADS_FILE);
+  const pageFor = existsSync(indexFile)
+    ? routePages(
+        readFileSync(indexFile, 'utf8'),
+        existsSync(preloadsFile)
+          ? (JSON.parse(readFileSync(preloadsFile, 'utf8')) as Record<string, string[]>)
+          : {},
+      )
+    : undefined;
 
-  if (hasBuild) {
+  if (pageFor) {
     await app.register(fastifyStatic, {
       root,
       wildcard: false,
@@ -38,11 +74,11 @@ export async function spaRoutes(
       (request.method === 'GET' || request.method === 'HEAD') &&
       !API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&
       (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage && hasBuild) {
+    if (wantsPage && pageFor) {
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
-        .send(indexHtml);
+        .send(pageFor(request.url.split('?')[0]!));
     }
     return reply.status(404).send({
       detail: `no route for ${request.method} ${request.url.split('?')[0]}`,

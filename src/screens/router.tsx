@@ -1,52 +1,44 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from '../components/shell/AppLayout';
 import { RouteLoading } from '../components/shell/RouteLoading';
+import { screenRoutes } from './routeTable';
+
+interface ScreenModule {
+  Component: ComponentType;
+}
+
+// Each screen is its own lazy chunk, so that the entry bundle stays small.
+const screenModules = import.meta.glob<ScreenModule>('./*/*Screen.tsx');
 
 /**
- * Every route of the spec, each a lazy screen so that the entry bundle stays small, inside
- * the app frame (header, menus, footer). A screen module exports `Component`. One route
- * per line.
+ * The route's screen, inside the app's TanStack Query client, which loads beside it (screens
+ * query the API; the entry route does not carry the query library).
  */
+function loadScreen(screen: string): () => Promise<Pick<RouteObject, 'Component'>> {
+  const load = screenModules[`./${screen}.tsx`];
+  if (!load) throw new Error(`routeTable names a screen that does not exist: ${screen}`);
+  return async () => {
+    const [{ Component: Screen }, { QueryLayer }] = await Promise.all([
+      load(),
+      import('../services/queryClient'),
+    ]);
+    return {
+      Component: () => (
+        <QueryLayer>
+          <Screen />
+        </QueryLayer>
+      ),
+    };
+  };
+}
+
+/** Every route of the spec (`routeTable.ts`) inside the app frame (header, menus, footer). */
 export const routes: RouteObject[] = [
   {
     Component: AppLayout,
     HydrateFallback: RouteLoading,
-    children: [
-      { path: '/', lazy: () => import('./home/HomeScreen') },
-      { path: '/login', lazy: () => import('./login/LoginScreen') },
-      { path: '/logout', lazy: () => import('./login/LogoutScreen') },
-      { path: '/register-top', lazy: () => import('./registerTop/RegisterTopScreen') },
-      { path: '/activate', lazy: () => import('./activate/ActivateScreen') },
-      { path: '/password-reset', lazy: () => import('./passwordReset/PasswordResetScreen') },
-      { path: '/dashboard', lazy: () => import('./dashboard/DashboardScreen') },
-      { path: '/mourning', lazy: () => import('./mourning/MourningScreen') },
-      { path: '/memory/:id/mourning', lazy: () => import('./memory/MourningScreen') },
-      { path: '/memory/top/me', lazy: () => import('./memory/MemoryTopScreen') },
-      { path: '/memory/new', lazy: () => import('./memory/MemoryNewScreen') },
-      { path: '/memory/invitation', lazy: () => import('./memory/InvitationScreen') },
-      { path: '/memory/:memorialPageId', lazy: () => import('./memory/MemoryScreen') },
-      { path: '/endingnote/:userId', lazy: () => import('./endingnote/EndingNoteScreen') },
-      { path: '/timecapsule', lazy: () => import('./timecapsule/TimecapsuleStartScreen') },
-      { path: '/timecapsule/list', lazy: () => import('./timecapsule/TimecapsuleListScreen') },
-      { path: '/timecapsule/new', lazy: () => import('./timecapsule/ComposeScreen') },
-      { path: '/timecapsule/letters/:letterId', lazy: () => import('./timecapsule/LetterScreen') },
-      { path: '/timecapsule/edit/:letterId', lazy: () => import('./timecapsule/ComposeScreen') },
-      { path: '/timecapsule/claim', lazy: () => import('./timecapsule/LetterClaimScreen') },
-      { path: '/connection', lazy: () => import('./connection/ConnectionScreen') },
-      { path: '/user-search', lazy: () => import('./userSearch/UserSearchScreen') },
-      { path: '/mypage', lazy: () => import('./mypage/MyPageScreen') },
-      { path: '/mypage/email-confirm', lazy: () => import('./mypage/EmailConfirmScreen') },
-      { path: '/notification/list', lazy: () => import('./notification/NotificationListScreen') },
-      {
-        path: '/death-confirmation',
-        lazy: () => import('./deathConfirmation/DeathConfirmationScreen'),
-      },
-      {
-        path: '/identity-verification',
-        lazy: () => import('./identityVerification/IdentityVerificationScreen'),
-      },
-      { path: '*', lazy: () => import('./notFound/NotFoundScreen') },
-    ],
+    children: screenRoutes.map(({ path, screen }) => ({ path, lazy: loadScreen(screen) })),
   },
 ];
 

@@ -1,9 +1,9 @@
-import { useRef } from 'react';
+import { Suspense, useRef } from 'react';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
-import { Avatar } from '../ui/Avatar';
 import { useBodyScrollLock, useFocusTrap } from '../ui/useFocusTrap';
 import { Icon } from './icons';
+import { MemberAvatar } from './lazyMemberParts';
 import { entries, otherEntries, serviceEntries, type MenuEntry } from './menu';
 import { MenuLink } from './MenuLink';
 import type { ShellUser } from './session';
@@ -153,7 +153,11 @@ export function BurgerMenu({ open, onClose, user }: BurgerMenuProps) {
         }}
       >
         <Top>
-          {user && <Avatar image={user.iconUrl} name={user.username} size={40} />}
+          {user && (
+            <Suspense fallback={null}>
+              <MemberAvatar image={user.iconUrl} name={user.username} size={40} />
+            </Suspense>
+          )}
           <Name>{user ? t('burger-user-name', { name: user.username }) : t('burger-guest')}</Name>
           <Close type="button" aria-label={t('burger-close')} onClick={onClose}>
             <Icon name="close" />

@@ -1,10 +1,10 @@
+import { Suspense } from 'react';
 import { Link } from 'react-router';
 import styled, { css } from 'styled-components';
 import { useT } from '../../i18n/useT';
-import { useCertificated } from '../deathDetection/useCertificated';
-import { Avatar } from '../ui/Avatar';
 import { Badge } from '../ui/Badge';
 import { Icon } from './icons';
+import { MemberAvatar } from './lazyMemberParts';
 import { headerEntries } from './menu';
 import { MenuLink } from './MenuLink';
 import type { ShellSession } from './session';
@@ -107,6 +107,13 @@ const IconButton = styled.button`
   cursor: pointer;
 `;
 
+/** Holds the avatar's place (the Avatar's default 44 px) while its module loads. */
+const AvatarSpace = styled.span`
+  display: inline-block;
+  width: 44px;
+  height: 44px;
+`;
+
 export interface HeaderProps {
   session: ShellSession;
   unreadCount: number;
@@ -121,7 +128,6 @@ export function Header({ session, unreadCount, inflow, burgerOpen, onToggleBurge
   const t = useT();
   const user = session.status === 'authenticated' ? session.user : null;
   const showMenus = !inflow && session.status !== 'loading';
-  const certificated = useCertificated(user?.id ?? null);
   return (
     <Bar>
       <Logo to="/" aria-label={t('header-logo-label')}>
@@ -149,7 +155,9 @@ export function Header({ session, unreadCount, inflow, burgerOpen, onToggleBurge
                   <Badge count={unreadCount} />
                 </IconLink>
                 <Link to="/mypage" aria-label={t('menu-mypage')}>
-                  <Avatar image={user.iconUrl} name={user.username} certificated={certificated} />
+                  <Suspense fallback={<AvatarSpace />}>
+                    <MemberAvatar userId={user.id} image={user.iconUrl} name={user.username} />
+                  </Suspense>
                 </Link>
               </>
             )}

@@ -2,16 +2,17 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
+import { useSlice } from '../../services/clientState';
 import { ApiGetProvider, type ApiGet } from '../ui/apiGet';
 import { Banner } from './Banner';
 import { BurgerMenu } from './BurgerMenu';
 import { useChromeVisibility } from './chrome';
 import { Footer } from './Footer';
 import { Header } from './Header';
+import { UnreadCountPoller } from './lazyMemberParts';
 import type { ShellSession } from './session';
 import { TabBar } from './TabBar';
 import { MenuNavigationProvider } from './useMenuNavigation';
-import { useUnreadCount } from './useUnreadCount';
 
 // The death-detection flow talks to the API through the HTTP client: loaded after the first
 // paint, for members only, so that the entry route stays without axios.
@@ -67,7 +68,8 @@ export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
   const chrome = useChromeVisibility(pathname);
   const inflow = isInflow(search);
   const user = session.status === 'authenticated' ? session.user : null;
-  const unreadCount = useUnreadCount(apiGet, user !== null);
+  const { count } = useSlice('unreadNotification');
+  const unreadCount = user ? count : 0;
 
   // The menu remembers the location it was opened on, so any navigation (even to the same
   // page, e.g. a followed link to it) closes it. Local
@@ -103,6 +105,11 @@ export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
                 </Suspense>
               )}
             </>
+          )}
+          {user && (
+            <Suspense fallback={null}>
+              <UnreadCountPoller apiGet={apiGet} />
+            </Suspense>
           )}
           <Content id="content" tabIndex={-1}>
             {children}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useClientStateSend, useSlice } from '../../services/clientState';
+import { useClientStateSend } from '../../services/clientState';
 import { ApiStatusError, type ApiGet } from '../ui/apiGet';
 
 /** How often the unread count is asked again while a member is logged in. */
@@ -13,16 +13,15 @@ function readCount(answer: unknown): number {
 }
 
 /**
- * The member's unread notifications: polled from the API into the `unreadNotification`
- * slice, which the notification screens also update when they mark something read. An API
- * without the endpoint (404) or any failure leaves the last known count.
+ * The member's unread notifications, polled from the API into the `unreadNotification`
+ * slice (which the notification screens also update when they mark something read) for as
+ * long as the caller is mounted: the frame mounts it for members only. An API without the
+ * endpoint (404) or any failure leaves the last known count.
  */
-export function useUnreadCount(apiGet: ApiGet, loggedIn: boolean): number {
+export function useUnreadCount(apiGet: ApiGet): void {
   const send = useClientStateSend();
-  const { count } = useSlice('unreadNotification');
   const polled = useQuery({
     queryKey: ['notification', 'unread-count'],
-    enabled: loggedIn,
     refetchInterval: UNREAD_POLL_MS,
     retry: (failures, error) =>
       !(error instanceof ApiStatusError && error.status === 404) && failures < 1,
@@ -35,5 +34,4 @@ export function useUnreadCount(apiGet: ApiGet, loggedIn: boolean): number {
     if (data === undefined) return;
     send({ type: 'UPDATE', slice: 'unreadNotification', value: { count: data } });
   }, [data, dataUpdatedAt, send]);
-  return loggedIn ? count : 0;
 }
