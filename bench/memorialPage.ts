@@ -87,10 +87,12 @@ export const memorialPageBench: BenchModule = {
     try {
       const pageId = await seedPage(server.url, site);
       const path = `/memory/${pageId}`;
-      const { score, lcpMs, landedPath } = await measureWithLighthouse(
-        `${server.url}${path}`,
-        DEBUGGING_PORT,
-      );
+      const measure = () => measureWithLighthouse(`${server.url}${path}`, DEBUGGING_PORT);
+      // On a loaded machine Lighthouse now and then loses the trace (NO_NAVSTART: no score,
+      // no LCP); one more run then gives a figure instead of a blank row.
+      let figures = await measure();
+      if (figures.lcpMs === undefined) figures = await measure();
+      const { score, lcpMs, landedPath } = figures;
       log(`lighthouse /memory/{id}: score ${score}, LCP ${lcpMs} ms, ended on ${landedPath}`);
       const note =
         landedPath === path

@@ -4,17 +4,17 @@
  */
 import { z } from 'zod';
 import { kanaSchema, nameSchema, requiredText, tokyoToday } from './account';
+import {
+  ALBUM_MAX_PHOTOS,
+  ANIMAL_KIND_MAX_LENGTH,
+  CAPTION_MAX_LENGTH,
+  CONDOLENCE_MAX_LENGTH,
+  HISTORY_BODY_MAX_LENGTH,
+  OBJECT_NAME_MAX_LENGTH,
+  PRIVACY_SETTINGS,
+} from './memorialLimits';
 
-export const PRIVACY_SETTINGS = ['public', 'link', 'connections', 'admins'] as const;
-export type Privacy = (typeof PRIVACY_SETTINGS)[number];
-
-export const CAPTION_MAX_LENGTH = 200;
-export const HISTORY_BODY_MAX_LENGTH = 2000;
-export const CONDOLENCE_MAX_LENGTH = 1000;
-export const ANIMAL_KIND_MAX_LENGTH = 30;
-export const OBJECT_NAME_MAX_LENGTH = 200;
-/** The most photos one reorder call may list (a page's whole album). */
-export const ALBUM_MAX_PHOTOS = 1000;
+export * from './memorialLimits';
 
 const dateSchema = z.iso.date({ error: 'invalid_date' });
 const objectName = z.string().max(OBJECT_NAME_MAX_LENGTH, 'too_long');

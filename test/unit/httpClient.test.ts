@@ -1,4 +1,4 @@
-import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
+import { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
 import { describe, expect, it } from 'vitest';
 import {
   camelCaseKey,
@@ -75,5 +75,43 @@ describe('HTTP client requests', () => {
     expect(String(sent[0]!.data)).toBe('username=a%40example.jp&password=p');
     expect(sent[0]!.headers.get('Content-Type')).toMatch(/application\/x-www-form-urlencoded/);
     expect(sent[0]!.headers.get('Authorization')).toBeUndefined();
+  });
+});
+
+describe('HTTP client 401s', () => {
+  /** A client whose every call answers 401, counting what it asked of the session. */
+  function refusing() {
+    const asked = { refreshes: 0, failures: [] as string[] };
+    const { http } = createHttpClients({
+      session: {
+        accessToken: async () => 'token-1',
+        refresh: async () => {
+          asked.refreshes += 1;
+          return { ok: false, loggedOut: true };
+        },
+        authorisationFailed: (path) => asked.failures.push(path),
+      },
+    });
+    http.defaults.adapter = async (config) => {
+      const response = { data: '{}', status: 401, statusText: 'Unauthorized', headers: {}, config };
+      throw new AxiosError('401', 'ERR_BAD_REQUEST', config, undefined, response);
+    };
+    return { http, asked };
+  }
+
+  it('refreshes, then reports a call that carried the session', async () => {
+    const { http, asked } = refusing();
+    await expect(http.get('/v1/memorial_page/m-1')).rejects.toMatchObject({
+      response: { status: 401 },
+    });
+    expect(asked).toEqual({ refreshes: 1, failures: ['/v1/memorial_page/m-1'] });
+  });
+
+  it('neither refreshes nor reports a call sent without the session', async () => {
+    const { http, asked } = refusing();
+    await expect(http.get('/v1/memorial_page/m-1', { authenticate: false })).rejects.toMatchObject({
+      response: { status: 401 },
+    });
+    expect(asked).toEqual({ refreshes: 0, failures: [] });
   });
 });

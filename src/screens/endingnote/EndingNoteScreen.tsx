@@ -1,11 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import axios from 'axios';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
 import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
 import { useT } from '../../i18n/useT';
+import { useSession } from '../../services/session/useSession';
 import {
   fetchConnectionChoices,
   fetchNote,
@@ -13,7 +14,7 @@ import {
   type SectionView,
 } from '../../services/api/endingnote';
 import { Page, Panel } from './layout';
-import { NoteTools } from './NoteTools';
+import { NoteTools, readersQuery } from './NoteTools';
 import { SectionForm } from './SectionForm';
 import { SectionReadOnly } from './SectionReadOnly';
 import { VisibilitySelect } from './VisibilitySelect';
@@ -80,6 +81,7 @@ export function Component() {
   const userId = useParams().userId!;
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
+  const { user: sessionUser } = useSession();
   const [dirtySection, setDirtySection] = useState<string | null>(null);
   // Moving to another section (after the guard let it go) leaves nothing unsaved behind.
   const [shownParam, setShownParam] = useState(params.get('section'));
@@ -89,11 +91,24 @@ export function Component() {
   }
   const note = useQuery({ queryKey: noteQueryKey(userId), queryFn: () => fetchNote(userId) });
   const isOwner = note.data?.viewer === 'owner';
+  // The signed-in member opening their own note is its owner: the owner's reads go out beside
+  // the note read instead of one round trip after it (issue 6, time to interactive).
+  const ownNote = isOwner || sessionUser?.id === userId;
   const connections = useQuery({
     queryKey: ['endingnote', 'connections'],
     queryFn: fetchConnectionChoices,
-    enabled: isOwner,
+    enabled: ownNote,
   });
+  // Only started here: NoteTools shows the readers, so this screen need not render on them.
+  useQuery({ ...readersQuery(userId), enabled: ownNote, notifyOnChangeProps: [] });
+  const choices = useMemo(
+    () =>
+      (connections.data ?? []).map((member) => ({
+        value: member.userId,
+        label: t('endingnote-member-name', { ...member }),
+      })),
+    [connections.data, t],
+  );
 
   if (note.isPending) {
     return (
@@ -140,10 +155,6 @@ export function Component() {
       return undefined;
     }
   };
-  const choices = (connections.data ?? []).map((member) => ({
-    value: member.userId,
-    label: t('endingnote-member-name', { ...member }),
-  }));
 
   return (
     <Page>

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import styled from 'styled-components';
 import { UserSelectField, type Choice } from '../../components/form/ChoiceFields';
@@ -20,6 +20,10 @@ const Actions = styled.div`
 `;
 
 const readersKey = (userId: string) => ['endingnote', userId, 'readers'] as const;
+
+/** Who may read the note; the screen asks for it beside the note read when it is the owner's. */
+export const readersQuery = (userId: string) =>
+  queryOptions({ queryKey: readersKey(userId), queryFn: () => fetchReaders(userId) });
 
 function ReadersForm({
   userId,
@@ -70,7 +74,7 @@ function ReadersForm({
 /** The owner's tools for the whole note: who may read it, and the export. */
 export function NoteTools({ userId, connections }: { userId: string; connections: Choice[] }) {
   const t = useT();
-  const readers = useQuery({ queryKey: readersKey(userId), queryFn: () => fetchReaders(userId) });
+  const readers = useQuery(readersQuery(userId));
   const [exportFailed, setExportFailed] = useState(false);
   const settle = (work: Promise<void>) =>
     work.then(

@@ -15,13 +15,13 @@ import {
   uploadImage,
   type AlbumPhoto,
 } from '../../services/api/memorial';
-import { albumPhotoCreateSchema, albumPhotoUpdateSchema } from '../../validation/memorial';
 import { Panel } from '../endingnote/layout';
 import { useAlbum } from './pageQuery';
 import {
   Actions,
   checkRequest,
   ImageFileField,
+  memorialSchemas,
   Muted,
   problemsOf,
   SectionTitle,
@@ -86,7 +86,7 @@ function UploadForm({ memorialPageId }: { memorialPageId: string }) {
   const upload = useMutation({
     mutationFn: async () => {
       if (!file) throw new Error('no file');
-      checkRequest(albumPhotoCreateSchema, {
+      checkRequest((await memorialSchemas()).albumPhotoCreateSchema, {
         image_name: file.name,
         caption,
         taken_on: takenOn || null,
@@ -168,7 +168,10 @@ function PhotoDetailsForm({
   const problem = useProblemText(problems);
   const save = useMutation({
     mutationFn: async () => {
-      checkRequest(albumPhotoUpdateSchema, { caption, taken_on: takenOn || null });
+      checkRequest((await memorialSchemas()).albumPhotoUpdateSchema, {
+        caption,
+        taken_on: takenOn || null,
+      });
       return updateAlbumPhoto(memorialPageId, photo.id, { caption, takenOn: takenOn || null });
     },
     onSuccess: async () => {

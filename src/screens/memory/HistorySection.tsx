@@ -16,13 +16,14 @@ import {
   type HistoryEntry,
   type HistoryInput,
 } from '../../services/api/memorial';
-import { HISTORY_BODY_MAX_LENGTH, historyCreateSchema } from '../../validation/memorial';
+import { HISTORY_BODY_MAX_LENGTH } from '../../validation/memorialLimits';
 import { Panel } from '../endingnote/layout';
 import { useHistories } from './pageQuery';
 import {
   Actions,
   checkRequest,
   ImageFileField,
+  memorialSchemas,
   Muted,
   problemsOf,
   SectionTitle,
@@ -92,7 +93,10 @@ function HistoryForm({
 
   const save = useMutation({
     mutationFn: async () => {
-      checkRequest(historyCreateSchema, { occurred_on: draft.occurredOn, body: draft.body });
+      checkRequest((await memorialSchemas()).historyCreateSchema, {
+        occurred_on: draft.occurredOn,
+        body: draft.body,
+      });
       const input: HistoryInput = { occurredOn: draft.occurredOn, body: draft.body.trim() };
       if (draft.photo) input.imageName = await uploadImage(draft.photo);
       else if (draft.removePhoto) input.imageName = null;

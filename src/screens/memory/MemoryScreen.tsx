@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { useLocation, useParams } from 'react-router';
+import { lazy, Suspense, useEffect } from 'react';
+import { useLocation, useParams, type LoaderFunctionArgs } from 'react-router';
 import styled from 'styled-components';
 import { ButtonLink } from '../../components/ui/Button';
 import { RouteLoading } from '../../components/shell/RouteLoading';
@@ -9,16 +9,36 @@ import { Page, Panel } from '../endingnote/layout';
 import { AdminsSection } from './AdminsSection';
 import { AlbumSection } from './AlbumSection';
 import { HistorySection } from './HistorySection';
-import { unavailableReason, usePageLists, usePageQuery } from './pageQuery';
+import { startVisitorReads, unavailableReason, usePageLists, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
 import { memoryPath, Actions } from './parts';
 import { ProfileSection } from './ProfileSection';
-import { SettingsSection } from './SettingsSection';
-import { ShareSection } from './ShareSection';
+
+// Sharing and privacy are offered to admins only: a visitor's page never loads them.
+const ShareSection = lazy(() =>
+  import('./ShareSection').then((module) => ({ default: module.ShareSection })),
+);
+const SettingsSection = lazy(() =>
+  import('./SettingsSection').then((module) => ({ default: module.SettingsSection })),
+);
+
+/** Holds the footer below the fold until the page is read, so it does not jump (CLS). */
+const LoadingPage = styled(Page)`
+  min-height: 100vh;
+`;
 
 const PageActions = styled(Actions)`
   margin: 16px 0;
 `;
+
+/**
+ * Runs as soon as this chunk is in, before the first render of the screen: a signed-out
+ * visitor's reads go out while the session check is still under way.
+ */
+export function loader({ params }: LoaderFunctionArgs) {
+  startVisitorReads(params.memorialPageId ?? '');
+  return null;
+}
 
 /**
  * /memory/{memorialPageId}: profile and anniversaries, album, history, admins, the way to
@@ -38,7 +58,13 @@ export function Component() {
     if (loaded && hash) document.getElementById(hash.slice(1))?.scrollIntoView();
   }, [loaded, hash]);
   if (page.isError) return <PageUnavailable reason={unavailableReason(page.error)} />;
-  if (!page.data) return <RouteLoading />;
+  if (!page.data) {
+    return (
+      <LoadingPage aria-busy="true">
+        <RouteLoading />
+      </LoadingPage>
+    );
+  }
   const canEdit = page.data.mode === 'admin_edit';
   return (
     <Page>
@@ -57,10 +83,10 @@ export function Component() {
       <HistorySection memorialPageId={memorialPageId} canEdit={canEdit} />
       <AdminsSection memorialPageId={memorialPageId} />
       {canEdit && (
-        <>
+        <Suspense fallback={null}>
           <ShareSection page={page.data} />
           <SettingsSection key={`${page.data.privacy}-${page.data.searchable}`} page={page.data} />
-        </>
+        </Suspense>
       )}
       {!canEdit && status === 'authenticated' && (
         <Panel>

@@ -1,35 +1,16 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import styled from 'styled-components';
-import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
-import { Button } from '../../components/ui/Button';
 import { formatCalendarDate } from '../../components/ui/calendarDate';
 import { useT } from '../../i18n/useT';
-import {
-  memorialKeys,
-  updatePage,
-  uploadImage,
-  type MemorialPage,
-} from '../../services/api/memorial';
-import { updatePageSchema } from '../../validation/memorial';
+import type { MemorialPage } from '../../services/api/memorial';
 import { Panel } from '../endingnote/layout';
-import {
-  checkRequest,
-  pageKana,
-  pageName,
-  PlainList,
-  problemsOf,
-  SectionTitle,
-  type Problems,
-} from './parts';
-import {
-  ProfileForm,
-  profileChanged,
-  profileRequestOf,
-  profileValuesOf,
-  type ProfileValues,
-} from './ProfileForm';
+import { pageKana, pageName, PlainList, SectionTitle } from './parts';
+
+// Editing (the form, its wire schemas and zod) is for admins only: a visitor never loads it.
+const ProfileEditor = lazy(() =>
+  import('./ProfileEditor').then((module) => ({ default: module.ProfileEditor })),
+);
 
 const Header = styled.div`
   display: flex;
@@ -80,32 +61,7 @@ const Facts = styled.dl`
 /** The profile: names with kana, photo, dates, the kind of animal; admins may edit it. */
 export function ProfileSection({ page }: { page: MemorialPage }) {
   const t = useT();
-  const queryClient = useQueryClient();
-  const [editing, setEditing] = useState(false);
-  const [values, setValues] = useState<ProfileValues>(() => profileValuesOf(page));
-  const [problems, setProblems] = useState<Problems>({});
   const isPet = page.type === 'pet';
-  const dirty = editing && profileChanged(values, profileValuesOf(page));
-
-  const save = useMutation({
-    mutationFn: async () => {
-      const request = profileRequestOf(values, isPet);
-      checkRequest(updatePageSchema(), request);
-      const photoName = values.photo ? await uploadImage(values.photo) : undefined;
-      return updatePage(page.memorialPageId, {
-        ...request,
-        ...(photoName ? { photo_name: photoName } : {}),
-      });
-    },
-    onSuccess: (saved) => {
-      queryClient.setQueryData(memorialKeys.page(page.memorialPageId), saved);
-      setValues(profileValuesOf(saved));
-      setProblems({});
-      setEditing(false);
-    },
-    onError: (error) => setProblems(problemsOf(error)),
-  });
-
   const name = pageName(page);
   return (
     <Panel aria-labelledby="memory-profile-title">
@@ -114,6 +70,8 @@ export function ProfileSection({ page }: { page: MemorialPage }) {
           <Portrait
             src={page.photoThumbnailUrl}
             alt={t('memory-photo-alt', { name })}
+            width={120}
+            height={120}
             fetchPriority="high"
           />
         )}
@@ -164,34 +122,11 @@ export function ProfileSection({ page }: { page: MemorialPage }) {
           </PlainList>
         </Anniversaries>
       )}
-      {page.mode === 'admin_edit' &&
-        (editing ? (
-          <>
-            <SectionTitle>{t('memory-profile-edit-title')}</SectionTitle>
-            <ProfileForm
-              idPrefix="memory-profile"
-              isPet={isPet}
-              values={values}
-              onChange={setValues}
-              problems={problems}
-              busy={save.isPending}
-              submitLabel={t('memory-save')}
-              onSubmit={() => save.mutate()}
-              onCancel={() => {
-                setValues(profileValuesOf(page));
-                setProblems({});
-                setEditing(false);
-              }}
-            />
-            <UnsavedChangesDialog when={dirty} />
-          </>
-        ) : (
-          <p>
-            <Button type="button" $variant="secondary" onClick={() => setEditing(true)}>
-              {t('memory-profile-edit')}
-            </Button>
-          </p>
-        ))}
+      {page.mode === 'admin_edit' && (
+        <Suspense fallback={null}>
+          <ProfileEditor page={page} />
+        </Suspense>
+      )}
     </Panel>
   );
 }

@@ -6,7 +6,13 @@ import {
   fetchHistories,
   fetchPage,
   memorialKeys,
+  type AlbumPhoto,
+  type HistoryEntry,
+  type MemorialPage,
+  type PageAdmin,
+  type ReadOptions,
 } from '../../services/api/memorial';
+import { PERSIST_ROOT_KEY } from '../../services/persistence/clientStorage';
 import { useSession } from '../../services/session/useSession';
 
 /** Why a page cannot be shown: it needs signing in, or it is not there for this reader. */
@@ -23,37 +29,115 @@ export function unavailableReason(error: unknown): PageUnavailable {
 const retryUnlessRefused = (count: number, error: unknown) =>
   count < 2 && unavailableReason(error) === 'failed';
 
-/**
- * The page read, once the session is known (a member's bearer must go with it: a page the
- * caller may not see answers 401 signed out and 404 signed in).
- */
-export function usePageQuery(memorialPageId: string) {
-  const { status } = useSession();
-  return useQuery({
-    queryKey: memorialKeys.page(memorialPageId),
-    queryFn: () => fetchPage(memorialPageId),
-    enabled: status !== 'loading' && memorialPageId !== '',
-    retry: retryUnlessRefused,
-  });
+/** One read of the page: its query key and how to make it. */
+interface PageRead<T> {
+  key: readonly unknown[];
+  read: (options?: ReadOptions) => Promise<T>;
 }
 
-/** A list read once the session is known (same rule as the page read). */
-function useListQuery<T>(key: readonly unknown[], read: () => Promise<T[]>, enabled: boolean) {
+const pageReads = {
+  page: (id: string): PageRead<MemorialPage> => ({
+    key: memorialKeys.page(id),
+    read: (options) => fetchPage(id, options),
+  }),
+  album: (id: string): PageRead<AlbumPhoto[]> => ({
+    key: memorialKeys.album(id),
+    read: (options) => fetchAlbum(id, options),
+  }),
+  histories: (id: string): PageRead<HistoryEntry[]> => ({
+    key: memorialKeys.histories(id),
+    read: (options) => fetchHistories(id, options),
+  }),
+  admins: (id: string): PageRead<PageAdmin[]> => ({
+    key: memorialKeys.admins(id),
+    read: (options) => fetchAdmins(id, options),
+  }),
+};
+
+/**
+ * Reads sent as a visitor before the session was known, by query key. They are kept for the
+ * first query of their key only, and only if it runs soon (the visit they were started for)
+ * and the session turned out signed out: a member's reads carry their bearer, and what a
+ * page shows (mode, privacy) depends on who reads it.
+ */
+const visitorReads = new Map<string, { startedAt: number; answer: Promise<unknown> }>();
+const VISITOR_READ_LIFETIME_MS = 10_000;
+
+/** True when this browser holds no signed-in user (the persisted client state). */
+function looksSignedOut(): boolean {
+  try {
+    const persisted = localStorage.getItem(PERSIST_ROOT_KEY);
+    return !persisted || !(JSON.parse(persisted) as { user?: unknown }).user;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts the page's reads as a visitor while the session check is still under way, so that
+ * a signed-out visitor's page read is not one more round trip after it (issue 5: the page
+ * photo, the LCP element, waits for the page read). Skipped when a member is remembered:
+ * their reads must wait for the bearer anyway.
+ */
+export function startVisitorReads(memorialPageId: string): void {
+  if (memorialPageId === '' || !looksSignedOut()) return;
+  for (const readOf of Object.values(pageReads)) {
+    const { key, read } = readOf(memorialPageId);
+    const answer = read({ asVisitor: true });
+    // Kept for a query that may never come; its failure is that query's to show.
+    answer.catch(() => undefined);
+    visitorReads.set(JSON.stringify(key), { startedAt: Date.now(), answer });
+  }
+  const page = visitorReads.get(JSON.stringify(memorialKeys.page(memorialPageId)));
+  void page?.answer.then(
+    (answer) => preloadImage((answer as MemorialPage).photoThumbnailUrl),
+    () => undefined,
+  );
+}
+
+/**
+ * Fetches the page photo (the LCP element) as soon as the read names it, while the screen
+ * still waits for the session check and its render; the <img> then finds it in the cache.
+ */
+function preloadImage(url: string | null): void {
+  if (!url) return;
+  const link = document.createElement('link');
+  link.rel = 'preload';
+  link.as = 'image';
+  link.href = url;
+  link.fetchPriority = 'high';
+  document.head.append(link);
+}
+
+/** The read of a query: the visitor read started for it when that still fits, else a new one. */
+function readFor<T>({ key, read }: PageRead<T>, signedOut: boolean): Promise<T> {
+  const id = JSON.stringify(key);
+  const started = visitorReads.get(id);
+  visitorReads.delete(id);
+  if (started && signedOut && Date.now() - started.startedAt < VISITOR_READ_LIFETIME_MS) {
+    return started.answer as Promise<T>;
+  }
+  return read();
+}
+
+/**
+ * A read of the page or one of its lists, once the session is known (a member's bearer must
+ * go with it: a page the caller may not see answers 401 signed out and 404 signed in).
+ */
+function usePageRead<T>(pageRead: PageRead<T>, enabled: boolean) {
   const { status } = useSession();
   return useQuery({
-    queryKey: key,
-    queryFn: read,
+    queryKey: pageRead.key,
+    queryFn: () => readFor(pageRead, status === 'unauthenticated'),
     enabled: enabled && status !== 'loading',
     retry: retryUnlessRefused,
   });
 }
 
-export const useAlbum = (id: string) =>
-  useListQuery(memorialKeys.album(id), () => fetchAlbum(id), id !== '');
-export const useHistories = (id: string) =>
-  useListQuery(memorialKeys.histories(id), () => fetchHistories(id), id !== '');
-export const useAdmins = (id: string) =>
-  useListQuery(memorialKeys.admins(id), () => fetchAdmins(id), id !== '');
+export const usePageQuery = (id: string) => usePageRead(pageReads.page(id), id !== '');
+export const useAlbum = (id: string) => usePageRead(pageReads.album(id), id !== '');
+export const useHistories = (id: string) => usePageRead(pageReads.histories(id), id !== '');
+export const useAdmins = (id: string) => usePageRead(pageReads.admins(id), id !== '');
 
 /**
  * The page's album, history and admin lists, asked for together with the page read rather

@@ -1,4 +1,4 @@
-import type { Privacy } from '../../validation/memorial';
+import type { Privacy } from '../../validation/memorialLimits';
 import type { MemoryProfile } from '../../machines/memoryCreation';
 import { http } from '../http';
 
@@ -110,8 +110,19 @@ function listOf<T>(answer: unknown): T[] {
   return Array.isArray(answer) ? (answer as T[]) : [];
 }
 
-export async function fetchPage(id: string): Promise<MemorialPage> {
-  const { data } = await http.get<MemorialPage>(pagePath(id));
+/**
+ * How a page read goes out. `asVisitor`: without the session's bearer and without waiting
+ * for the session check, as a signed-out visitor reads (src/screens/memory/pageQuery.ts
+ * starts these before the session is known and keeps them only for a visitor).
+ */
+export interface ReadOptions {
+  asVisitor?: boolean;
+}
+
+const readConfig = (options: ReadOptions) => (options.asVisitor ? { authenticate: false } : {});
+
+export async function fetchPage(id: string, options: ReadOptions = {}): Promise<MemorialPage> {
+  const { data } = await http.get<MemorialPage>(pagePath(id), readConfig(options));
   return data;
 }
 
@@ -132,8 +143,8 @@ export async function updatePage(
   return data;
 }
 
-export async function fetchAlbum(id: string): Promise<AlbumPhoto[]> {
-  const { data } = await http.get<unknown>(albumPath(id));
+export async function fetchAlbum(id: string, options: ReadOptions = {}): Promise<AlbumPhoto[]> {
+  const { data } = await http.get<unknown>(albumPath(id), readConfig(options));
   return listOf<AlbumPhoto>(data);
 }
 
@@ -166,9 +177,13 @@ export async function reorderAlbum(id: string, photoIds: string[]): Promise<Albu
   return listOf<AlbumPhoto>(data);
 }
 
-export async function fetchHistories(id: string): Promise<HistoryEntry[]> {
+export async function fetchHistories(
+  id: string,
+  options: ReadOptions = {},
+): Promise<HistoryEntry[]> {
   const { data } = await http.get<unknown>(
     `/v1/history/get_histories_by_memorial_page_id/${encodeURIComponent(id)}`,
+    readConfig(options),
   );
   return listOf<HistoryEntry>(data);
 }
@@ -201,9 +216,10 @@ export async function deleteHistory(id: string, entryId: string): Promise<void> 
   await http.delete(`${historyPath(id)}/${encodeURIComponent(entryId)}`);
 }
 
-export async function fetchAdmins(id: string): Promise<PageAdmin[]> {
+export async function fetchAdmins(id: string, options: ReadOptions = {}): Promise<PageAdmin[]> {
   const { data } = await http.get<unknown>(
     `/v1/memorial_page/get_memorial_page_admin/${encodeURIComponent(id)}`,
+    readConfig(options),
   );
   return listOf<PageAdmin>(data);
 }

@@ -45,6 +45,14 @@ function isTokenEndpoint(config: InternalAxiosRequestConfig | undefined): boolea
   return TOKEN_ENDPOINTS.includes(callPath(config));
 }
 
+/**
+ * A call sent without the bearer (`authenticate: false`) says nothing about the session: its
+ * 401 is the caller's answer, neither a token to refresh nor a reason to sign out.
+ */
+function carriedSession(config: InternalAxiosRequestConfig | undefined): boolean {
+  return config?.authenticate !== false;
+}
+
 function sendsBodyAsIs(data: unknown): boolean {
   return (
     typeof data === 'string' ||
@@ -146,7 +154,10 @@ export function createHttpClients({
       // deduplicateRefresh: false retries every call whose 401 arrives during the refresh
       // (with true they are rejected, design §8); the session keeps the refresh single-flight.
       deduplicateRefresh: false,
-      shouldRefresh: (error) => error.response?.status === 401 && !isTokenEndpoint(error.config),
+      shouldRefresh: (error) =>
+        error.response?.status === 401 &&
+        !isTokenEndpoint(error.config) &&
+        carriedSession(error.config),
     },
   );
 
@@ -155,6 +166,7 @@ export function createHttpClients({
       error instanceof AxiosError &&
       error.response?.status === 401 &&
       !isTokenEndpoint(error.config) &&
+      carriedSession(error.config) &&
       !reported.has(error)
     ) {
       reported.add(error);
