@@ -1,21 +1,17 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../server/db/database';
+import { queryRows } from '../../server/db/rows';
 
 /*
  * Set-based seeding of many time-capsule letters, shared by the delivery tests that run real
  * server processes and by bench/timecapsule.ts (so it has no test-runner imports).
  */
 
-/** The rows of a raw query (PGlite and node-postgres both answer `{ rows }`). */
-export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
 /** Active members named after `usernames` (username@example.jp); answers their ids in order. */
 export async function seedMembers(db: Db, usernames: string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const username of usernames) {
-    const [row] = await rows<{ id: string }>(
+    const [row] = await queryRows<{ id: string }>(
       db,
       sql`insert into users (email, username, last_name, first_name, status)
           values (${`${username}@example.jp`}, ${username}, '佐藤', ${username}, 'active')

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/database';
-import { rows } from './letterDeliverySeed';
+import { queryRows } from '../../server/db/rows';
 
 /**
  * Real Shinobu processes for the delivery tests that kill and multiply servers, stopped by
@@ -92,7 +92,7 @@ export const loggedDeliveries = (server: ServerProcess) =>
 
 /** Every letter delivered, each exactly once, with one mail and one notification per delivery. */
 export async function expectDeliveredExactlyOnce(db: Db, count: number): Promise<void> {
-  const result = await rows<Record<string, number>>(
+  const result = await queryRows<Record<string, number>>(
     db,
     sql`
     select

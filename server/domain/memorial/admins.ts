@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { preparedPerDatabase } from '../../db/prepared';
 import { memorialPageMembers, shareTokens, users } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { areConnected } from '../connections';
@@ -17,9 +18,12 @@ export interface AdminView {
   role: 'admin';
 }
 
-/** The page's admins, earliest first, in one query; a member who left is not listed. */
-export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<AdminView[]> {
-  const rows = await deps.db
+/**
+ * The page's admins, earliest first; a member who left is not listed. One query, prepared
+ * once per database: it runs on every page view.
+ */
+const pageAdmins = preparedPerDatabase((db) =>
+  db
     .select({
       userId: users.id,
       lastName: users.lastName,
@@ -32,12 +36,18 @@ export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<Ad
     .innerJoin(users, eq(users.id, memorialPageMembers.userId))
     .where(
       and(
-        eq(memorialPageMembers.memorialPageId, pageId),
+        eq(memorialPageMembers.memorialPageId, sql.placeholder('pageId')),
         eq(memorialPageMembers.role, 'admin'),
         ne(users.status, 'deleted'),
       ),
     )
-    .orderBy(asc(memorialPageMembers.createdAt));
+    .orderBy(asc(memorialPageMembers.createdAt))
+    .prepare('memorial_page_admins'),
+);
+
+/** The page's admins, earliest first, each with a signed icon URL. */
+export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<AdminView[]> {
+  const rows = await pageAdmins(deps.db).execute({ pageId });
   return Promise.all(
     rows.map(async ({ iconName, ...admin }) => ({
       ...admin,
