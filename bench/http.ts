@@ -151,12 +151,18 @@ async function benchDatabase(
     if (probe.status === 200) {
       const loaded = await measure(read, options, authorization);
       const readShare = loaded.requestsPerSecond / healthz.requestsPerSecond;
+      // On a busy machine /healthz collapses more than the read does (the read waits on the
+      // database anyway), and the share then looks better than it is: it is judged only in a
+      // run where /healthz itself kept its share of the bare server.
+      const quiet = share >= HEALTHZ_SHARE_TARGET;
       rows.push(...loadRows(`GET /v1/user/{id} (${kind})`, loaded), {
         name: `GET /v1/user/{id} (${kind}) vs GET /healthz`,
         value: readShare * 100,
         unit: '%',
         target: `>= ${READ_SHARE_TARGET * 100} %`,
-        met: readShare >= READ_SHARE_TARGET && loaded.failures === 0,
+        ...(quiet
+          ? { met: readShare >= READ_SHARE_TARGET && loaded.failures === 0 }
+          : { note: 'not judged: /healthz below its share of bare node:http (busy machine)' }),
       });
     } else {
       rows.push({
