@@ -8,6 +8,8 @@ const CONNECTIONS = 50;
 const WARM_UP_SECONDS = 2;
 const HEALTHZ_SHARE_TARGET = 0.8;
 const HEALTHZ_P99_LIMIT_MS = 20;
+/** Issue 3: the authenticated read at half of /healthz's throughput or more. */
+const READ_SHARE_TARGET = 0.5;
 const ROUNDS = 2;
 
 const best = (rounds: Load[]) =>
@@ -147,9 +149,21 @@ async function benchDatabase(
     const authorization = { authorization: `Bearer ${site.member.token}` };
     const probe = await fetch(read, { headers: authorization });
     if (probe.status === 200) {
-      rows.push(
-        ...loadRows(`GET /v1/user/{id} (${kind})`, await measure(read, options, authorization)),
-      );
+      const loaded = await measure(read, options, authorization);
+      const readShare = loaded.requestsPerSecond / healthz.requestsPerSecond;
+      // On a busy machine /healthz collapses more than the read does (the read waits on the
+      // database anyway), and the share then looks better than it is: it is judged only in a
+      // run where /healthz itself kept its share of the bare server.
+      const quiet = share >= HEALTHZ_SHARE_TARGET;
+      rows.push(...loadRows(`GET /v1/user/{id} (${kind})`, loaded), {
+        name: `GET /v1/user/{id} (${kind}) vs GET /healthz`,
+        value: readShare * 100,
+        unit: '%',
+        target: `>= ${READ_SHARE_TARGET * 100} %`,
+        ...(quiet
+          ? { met: readShare >= READ_SHARE_TARGET && loaded.failures === 0 }
+          : { note: 'not judged: /healthz below its share of bare node:http (busy machine)' }),
+      });
     } else {
       rows.push({
         name: `GET /v1/user/{id} (${kind})`,

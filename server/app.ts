@@ -41,14 +41,16 @@ export async function buildApp(
   database: Database,
   overrides: AppOverrides = {},
 ): Promise<App> {
+  const logController = new RequestLogController();
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     trustProxy: config.production,
-    logController: new RequestLogController(),
+    logController,
   });
+  logController.attach(app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
