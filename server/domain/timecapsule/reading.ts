@@ -10,67 +10,16 @@ import {
 import { notFound } from '../../http/errors';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
-import type { LetterEnvelope, PersonName } from '../../../src/validation/timecapsule';
+import type {
+  AdminView,
+  LetterPhoto,
+  LetterView,
+  RecipientView,
+  WriterView,
+} from '../../../src/validation/timecapsule';
 import { letterEnvelope } from './letters';
 
 type Letter = typeof timeCapsuleLetters.$inferSelect;
-
-export interface LetterPhoto {
-  name: string;
-  /** A signed GET URL that expires (design §5). */
-  url: string;
-}
-
-export interface RecipientStatus extends PersonName {
-  kind: 'member' | 'guest';
-  userId: string | null;
-  email: string | null;
-  deliveredAt: string | null;
-  openedAt: string | null;
-  late: boolean | null;
-}
-
-/** The writer sees everything, and for each recipient when it was delivered and opened. */
-export interface WriterView extends LetterEnvelope {
-  role: 'writer';
-  body: string;
-  photos: LetterPhoto[];
-  rule: Letter['rule'];
-  delayDays: number | null;
-  anniversaryYears: number | null;
-  afterDeathDate: string | null;
-  adminUserIds: string[];
-  recipients: RecipientStatus[];
-  deliveredAt: string | null;
-  updatedAt: string;
-}
-
-/** A recipient reads the letter once it is delivered; reading it marks it opened. */
-export interface RecipientView {
-  role: 'recipient';
-  timeCapsuleLetterId: string;
-  senderFirstName: string;
-  senderLastName: string;
-  title: string;
-  body: string;
-  photos: LetterPhoto[];
-  createdAt: string;
-  dueAt: string;
-  deliveredAt: string;
-  openedAt: string;
-  /** Delivered more than LATE_AFTER_MINUTES after it was due; the screen says so. */
-  late: boolean;
-}
-
-/** An admin sees the envelope; the body only once the letter is delivered. */
-export interface AdminView extends LetterEnvelope {
-  role: 'admin';
-  deliveredAt: string | null;
-  body: string | null;
-  photos: LetterPhoto[];
-}
-
-export type LetterView = WriterView | RecipientView | AdminView;
 
 async function signedPhotos(store: ObjectStore, names: string[]): Promise<LetterPhoto[]> {
   return Promise.all(

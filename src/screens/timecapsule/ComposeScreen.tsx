@@ -12,9 +12,8 @@ import {
   timecapsuleKeys,
   updateLetter,
   type LetterSaveOutcome,
-  type WriterView,
 } from '../../services/api/timecapsule';
-import type { LetterInput } from '../../validation/timecapsule';
+import type { LetterInput, WriterView } from '../../validation/timecapsule';
 import { Page, Panel } from '../endingnote/layout';
 import { Notice } from './layout';
 import { letterPath } from './paths';

@@ -4,14 +4,13 @@ import { Link, useNavigate, useParams } from 'react-router';
 import styled from 'styled-components';
 import { ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import {
-  fetchLetter,
-  timecapsuleKeys,
-  type AdminView,
-  type LetterPhoto,
-  type RecipientView,
-  type WriterView,
-} from '../../services/api/timecapsule';
+import { fetchLetter, timecapsuleKeys } from '../../services/api/timecapsule';
+import type {
+  AdminView,
+  LetterPhoto,
+  RecipientView,
+  WriterView,
+} from '../../validation/timecapsule';
 import { Page, Panel } from '../endingnote/layout';
 import { DeleteLetterButton } from './DeleteLetterButton';
 import { editLetterPath } from './paths';

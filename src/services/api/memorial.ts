@@ -1,4 +1,4 @@
-import type { Privacy } from '../../validation/memorial';
+import type { CondolenceFields, Privacy } from '../../validation/memorial';
 import type { MemoryProfile } from '../../machines/memoryCreation';
 import { http } from '../http';
 
@@ -68,14 +68,8 @@ export interface PageAdmin {
   role: PageRole;
 }
 
-export interface Condolence {
-  id: string;
-  authorUserId: string;
-  authorLastName: string;
-  authorFirstName: string;
-  body: string;
+export interface Condolence extends CondolenceFields<string> {
   status: 'pending' | 'approved' | 'hidden';
-  createdAt: string;
 }
 
 export interface ShareToken {
