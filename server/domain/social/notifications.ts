@@ -129,6 +129,29 @@ export async function markAllRead(db: Db, userId: string, at: Date): Promise<num
   return rows.length;
 }
 
+/**
+ * Marks read the member's unread notice of a delivered letter: reading the letter answers
+ * it. The unread partial index narrows the update to the member's few unread rows.
+ */
+export async function markLetterNotificationRead(
+  db: Db,
+  userId: string,
+  letterId: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ readAt: at })
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        isNull(notifications.readAt),
+        eq(notifications.kind, 'letter_delivered'),
+        sql`${notifications.payload} ->> 'letterId' = ${letterId}`,
+      ),
+    );
+}
+
 /** Withdraws the request notification of a request that was cancelled before it was seen. */
 export async function withdrawRequestNotification(
   db: Db,

@@ -17,6 +17,7 @@ import type {
   RecipientView,
   WriterView,
 } from '../../../src/validation/timecapsule';
+import { markLetterNotificationRead } from '../social/notifications';
 import { letterEnvelope } from './letters';
 
 type Letter = typeof timeCapsuleLetters.$inferSelect;
@@ -79,7 +80,10 @@ async function writerView(db: Db, store: ObjectStore, letter: Letter): Promise<W
   };
 }
 
-/** Marks the caller's delivery opened (the first read only) and answers the letter. */
+/**
+ * Marks the caller's delivery opened (the first read only), with the notice of its delivery
+ * read in the same transaction (the unread badge drops), and answers the letter.
+ */
 async function recipientView(
   db: Db,
   clock: Clock,
@@ -89,11 +93,16 @@ async function recipientView(
 ): Promise<RecipientView> {
   let openedAt = delivery.openedAt;
   if (!openedAt) {
-    const [marked] = await db
-      .update(letterDeliveries)
-      .set({ openedAt: clock.now() })
-      .where(and(eq(letterDeliveries.id, delivery.id), isNull(letterDeliveries.openedAt)))
-      .returning({ openedAt: letterDeliveries.openedAt });
+    const now = clock.now();
+    const marked = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(letterDeliveries)
+        .set({ openedAt: now })
+        .where(and(eq(letterDeliveries.id, delivery.id), isNull(letterDeliveries.openedAt)))
+        .returning({ openedAt: letterDeliveries.openedAt });
+      if (row) await markLetterNotificationRead(tx, delivery.recipientUserId!, letter.id, now);
+      return row;
+    });
     // A concurrent first read may have won; its time stands.
     openedAt =
       marked?.openedAt ??
