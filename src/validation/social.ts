@@ -44,6 +44,7 @@ export const NOTIFICATION_KINDS = [
   'letter_delivered',
   'anniversary_coming',
   'death_suspected',
+  'death_cancelled',
   'death_confirmed',
 ] as const;
 export type NotificationKindValue = (typeof NOTIFICATION_KINDS)[number];

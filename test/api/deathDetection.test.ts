@@ -301,9 +301,10 @@ describe('signals of suspicion', () => {
 });
 
 describe('the member can always cancel', () => {
-  it('the cancel call clears it', async () => {
-    const { member, first } = await family();
+  it('the cancel call clears it and tells the administrators in the app', async () => {
+    const { member, first, second } = await family();
     await reportSuspicion(t, first, member);
+    expect(await notificationKinds(first)).not.toContain('death_cancelled');
     const cancelled = await post(member, '/v1/fpos/cancel_death_suspected_at', {
       death_suspected_user_id: member.id,
     });
@@ -312,6 +313,17 @@ describe('the member can always cancel', () => {
     expect((await get(member, '/v1/fpos/death_suspected_user')).json().userId).toBeNull();
     expect((await caseOf(first, member)).state).toBe('alive');
     expect(await auditActions(member, member)).toContain('suspicion_cancelled');
+    for (const administrator of [first, second]) {
+      const items = (await get(administrator, '/v1/notification/user_notifications')).json().items;
+      const cancelledNotice = items.find(
+        (item: { kind: string }) => item.kind === 'death_cancelled',
+      );
+      expect(cancelledNotice).toMatchObject({
+        payload: { userId: member.id, name: '佐藤 花子' },
+        readAt: null,
+      });
+    }
+    expect(await notificationKinds(member)).not.toContain('death_cancelled');
   });
 
   it('signing in clears it', async () => {

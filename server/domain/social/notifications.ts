@@ -28,6 +28,8 @@ export interface NotificationPayloads {
   };
   /** A member this member administers may have died. */
   death_suspected: { userId: string; memorialPageId: string; name: string };
+  /** A member this member administers cancelled the suspicion (they are alive). */
+  death_cancelled: { userId: string; memorialPageId: string; name: string };
   /** The death of a member this member administers was confirmed. */
   death_confirmed: { userId: string; memorialPageId: string; name: string };
 }
