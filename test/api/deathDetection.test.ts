@@ -606,3 +606,44 @@ describe('device tokens', () => {
     expect(invalid.statusCode).toBe(422);
   });
 });
+
+describe('the certificated badge where members are listed', () => {
+  it('search results, connections and memorial page admins carry each avatar flag', async () => {
+    const reading = { lastNameKana: 'ばっじ', nameReading: 'ばっじ証明' };
+    const verified = await createMember(t, { lastName: '証明', firstName: '済', ...reading });
+    const unverified = await createMember(t, { lastName: '証明', firstName: '未', ...reading });
+    const viewer = await createMember(t);
+    await connectMembers(t, viewer, verified);
+    await connectMembers(t, viewer, unverified);
+    await verifyIdentity(t, verified);
+    // Another page admin, so the admin list shows both flags.
+    await t.ctx.database.db.execute(
+      sql`insert into memorial_page_members (memorial_page_id, user_id, role)
+          values (${verified.memorialPageId}, ${unverified.id}, 'admin')`,
+    );
+    const flags = (items: { userId: string; certificated?: boolean }[]) =>
+      Object.fromEntries(
+        items
+          .filter((item) => [verified.id, unverified.id].includes(item.userId))
+          .map((item) => [item.userId, item.certificated]),
+      );
+    const expected = { [verified.id]: true, [unverified.id]: false };
+
+    const search = await get(viewer, `/v1/user_search?q=${encodeURIComponent('ばっじ')}`);
+    expect(search.statusCode, search.body).toBe(200);
+    expect(flags(search.json().items)).toEqual(expected);
+    expect(flags((await get(viewer, '/v1/connection/connections')).json().items)).toEqual(expected);
+    const admins = await get(
+      viewer,
+      `/v1/memorial_page/get_memorial_page_admin/${verified.memorialPageId}`,
+    );
+    expect(flags(admins.json())).toEqual(expected);
+
+    // An expired certificate no longer earns the badge (last in the file: the clock jumps a year).
+    t.clock.advance(366 * DAY_MS);
+    expect(flags((await get(viewer, '/v1/connection/connections')).json().items)).toEqual({
+      [verified.id]: false,
+      [unverified.id]: false,
+    });
+  });
+});

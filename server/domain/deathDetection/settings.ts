@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import {
   CHECK_IN_PERIOD_DAYS_MAX,
   CHECK_IN_PERIOD_DAYS_MIN,
@@ -32,6 +32,23 @@ export function certificatedSql(userIdColumn: unknown, now: Date) {
   return sql<boolean>`exists (select 1 from identity_verifications iv
     where iv.user_id = ${userIdColumn} and iv.status = 'ACTIVE'
       and iv.not_after > ${now.toISOString()}::timestamptz)`;
+}
+
+/**
+ * The avatar badge of each listed member (search results, connections): true when their
+ * identity certificate is ACTIVE at `now`, in one query for the whole list.
+ */
+export async function certificatedOf(
+  db: Db,
+  userIds: string[],
+  now: Date,
+): Promise<Map<string, boolean>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ userId: users.id, certificated: certificatedSql(users.id, now) })
+    .from(users)
+    .where(inArray(users.id, userIds));
+  return new Map(rows.map((row) => [row.userId, row.certificated]));
 }
 
 /** How many confirmations a rule needs. */

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database';
 import { memorialPageMembers, shareTokens, users } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { areConnected } from '../connections';
+import { certificatedSql } from '../deathDetection/settings';
 import { isUuid, requireAdmin } from './access';
 import type { MemorialDeps } from './deps';
 import { viewUrl } from '../../storage/viewUrls';
@@ -14,6 +15,8 @@ export interface AdminView {
   lastNameKana: string;
   firstNameKana: string;
   iconUrl: string | null;
+  /** The avatar's badge: an ACTIVE identity certificate (docs/death-detection.md). */
+  certificated: boolean;
   role: 'admin';
 }
 
@@ -27,6 +30,7 @@ export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<Ad
       lastNameKana: users.lastNameKana,
       firstNameKana: users.firstNameKana,
       iconName: users.iconName,
+      certificated: certificatedSql(users.id, deps.clock.now()),
     })
     .from(memorialPageMembers)
     .innerJoin(users, eq(users.id, memorialPageMembers.userId))

@@ -65,6 +65,7 @@ export interface PageAdmin {
   lastNameKana: string;
   firstNameKana: string;
   iconUrl: string | null;
+  certificated: boolean;
   role: PageRole;
 }
 
