@@ -11,10 +11,11 @@ import type {
   RecipientView,
   WriterView,
 } from '../../validation/timecapsule';
-import { Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../endingnote/layout';
 import { DeleteLetterButton } from './DeleteLetterButton';
 import { editLetterPath } from './paths';
-import { Actions, LetterItem, LetterList, Notice } from './layout';
+import { Notice } from '../../components/ui/Notice';
+import { LetterItem, LetterList } from './layout';
 import {
   adminsOf,
   deliveryText,
