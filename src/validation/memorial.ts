@@ -110,7 +110,7 @@ export const historyUpdateSchema = z.object({
   image_name: objectName.nullish(),
 });
 
-/** A condolence (記帳) as the guest book and the mourning tab show it; `At` as in MourningOf. */
+/** A condolence as the guest book and the mourning tab show it; `At` as in MourningOf. */
 export interface CondolenceFields<At> {
   id: string;
   memorialPageId: string;

@@ -146,7 +146,7 @@ export interface NewsItemOf<Card, At> {
 }
 
 export interface DashboardOf<Card, Notification, At> {
-  /** The member's own memorial page (わたしのページ). */
+  /** The member's own memorial page. */
   memorialPageId: string | null;
   unreadCount: number;
   recentNotifications: Notification[];
