@@ -257,6 +257,12 @@ test('a letter for a minute ahead is delivered once the clock passes it; read an
   await expect(received.getByRole('link', { name: '【未開封】 一分後の手紙' })).toBeVisible();
   await expect(received.getByText('手紙 送子 さんから')).toBeVisible();
   await check(readerPage, 'timecapsule-received-list-mobile');
+  // Opening the letter from the list answers its notification too: the badge counts one.
+  await received.getByRole('link', { name: '【未開封】 一分後の手紙' }).click();
+  await expect(readerPage).toHaveURL(letterUrl);
+  await expect(readerPage.getByText('きっと桜が咲いています。')).toBeVisible();
+  await readerPage.goto('/');
+  await expect(readerPage.getByTestId('tab-bar').getByLabel('未読 1 件')).toBeVisible();
   await readerPage.goto('/notification/list');
   await readerPage
     .getByRole('link', { name: /手紙 送子 さんから手紙「一分後の手紙」が届きました。/ })
