@@ -4,8 +4,10 @@ import sharp from 'sharp';
 import {
   accessTokenOf,
   linksMailedTo,
+  registerApart,
   registerMember,
   sessionUser,
+  signInOnLoginScreen,
   signUpAndSignIn,
   type E2eMember,
 } from './support/members';
@@ -28,19 +30,11 @@ function tokyoDate(years: number, days: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-async function signInOnLoginScreen(page: Page, email: string, password: string) {
-  await page.getByLabel('メールアドレス').fill(email);
-  await page.getByLabel('パスワード', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'ログインする' }).click();
-}
-
 test('a visitor asking for the dashboard is sent to /login and brought back after signing in', async ({
   browser,
   playwright,
 }) => {
-  const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
-  const member = await registerMember(api);
-  await api.dispose();
+  const member = await registerApart(playwright);
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   const page = await context.newPage();
   await page.goto('/dashboard');

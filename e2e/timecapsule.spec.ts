@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { accessTokenOf, linksMailedTo, registerMember, signUpAndSignIn } from './support/members';
+import {
+  accessTokenOf,
+  linksMailedTo,
+  registerApart,
+  signInOnLoginScreen,
+  signUpAndSignIn,
+} from './support/members';
 import { keepScreenshot, VIEWPORTS } from './support/screens';
 
 /** A 1×1 PNG: the photo attached to a letter. */
@@ -251,6 +257,12 @@ test('a letter for a minute ahead is delivered once the clock passes it; read an
   await expect(received.getByRole('link', { name: '【未開封】 一分後の手紙' })).toBeVisible();
   await expect(received.getByText('手紙 送子 さんから')).toBeVisible();
   await check(readerPage, 'timecapsule-received-list-mobile');
+  // Opening the letter from the list answers its notification too: the badge counts one.
+  await received.getByRole('link', { name: '【未開封】 一分後の手紙' }).click();
+  await expect(readerPage).toHaveURL(letterUrl);
+  await expect(readerPage.getByText('きっと桜が咲いています。')).toBeVisible();
+  await readerPage.goto('/');
+  await expect(readerPage.getByTestId('tab-bar').getByLabel('未読 1 件')).toBeVisible();
   await readerPage.goto('/notification/list');
   await readerPage
     .getByRole('link', { name: /手紙 送子 さんから手紙「一分後の手紙」が届きました。/ })
@@ -278,18 +290,18 @@ test('a letter for a minute ahead is delivered once the clock passes it; read an
   await admin.context.close();
 });
 
-test('a letter mailed to someone not yet a member opens after they register and sign in', async ({
-  browser,
-  playwright,
-}) => {
+/**
+ * A member writes a letter to an e-mail address as a guest recipient (not one of their
+ * connections), the server delivers it, and the claim link mailed to that address is answered.
+ */
+async function letterMailedTo(browser: Browser, email: string): Promise<URL> {
   const writer = await signedInPage(browser);
-  const guestEmail = `guest-${randomUUID()}@example.jp`;
   const written = await writer.context.request.post('/v1/time_capsule_letter', {
     headers: { authorization: `Bearer ${writer.token.accessToken}` },
     data: {
       title: 'まだ見ぬあなたへ',
       body: '会える日を楽しみにしています。',
-      recipients: [{ kind: 'guest', last_name: '未来', first_name: '花', email: guestEmail }],
+      recipients: [{ kind: 'guest', last_name: '未来', first_name: '花', email }],
       delivery: {
         rule: 'date',
         send_at: japanInput((await serverNow(writer.page.request)) + 120_000),
@@ -299,32 +311,60 @@ test('a letter mailed to someone not yet a member opens after they register and 
   expect(written.status(), await written.text()).toBe(201);
   await advanceServerClock(writer.page.request, 180_000);
   await expect
-    .poll(() => linksMailedTo(guestEmail, /^\/timecapsule\/claim\?token=/).length, {
+    .poll(() => linksMailedTo(email, /^\/timecapsule\/claim\?token=/).length, {
       timeout: 30_000,
     })
     .toBe(1);
-  const [claimLink] = linksMailedTo(guestEmail, /^\/timecapsule\/claim\?token=/);
   await writer.context.close();
+  return linksMailedTo(email, /^\/timecapsule\/claim\?token=/)[0]!;
+}
+
+test('a letter mailed to someone not yet a member opens after they register and sign in', async ({
+  browser,
+  playwright,
+}) => {
+  const guestEmail = `guest-${randomUUID()}@example.jp`;
+  const claimLink = await letterMailedTo(browser, guestEmail);
 
   // A visitor opens the link and chooses to register; the account is made with that address.
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   const page = await context.newPage();
-  await page.goto(claimLink!.pathname + claimLink!.search);
+  await page.goto(claimLink.pathname + claimLink.search);
   await expect(page.getByText('あなたあてに手紙が届いています。')).toBeVisible();
   await check(page, 'timecapsule-claim-visitor-mobile');
   await page.getByRole('button', { name: '新規登録して読む' }).click();
   await expect(page).toHaveURL(/\/register-top/);
-  const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
-  const guest = await registerMember(api, guestEmail);
-  await api.dispose();
+  const guest = await registerApart(playwright, guestEmail);
 
   // The first sign-in afterwards goes on to the letter.
   await page.goto('/login');
-  await page.getByLabel('メールアドレス').fill(guest.email);
-  await page.getByLabel('パスワード', { exact: true }).fill(guest.password);
-  await page.getByRole('button', { name: 'ログインする' }).click();
+  await signInOnLoginScreen(page, guest.email, guest.password);
   await expect(page).toHaveURL(/\/timecapsule\/letters\/[0-9a-f-]+$/);
   await expect(page.getByText('会える日を楽しみにしています。')).toBeVisible();
   await check(page, 'timecapsule-claimed-letter-mobile');
+  await context.close();
+});
+
+test('a letter mailed to an address that already has an account opens after signing in', async ({
+  browser,
+  playwright,
+}) => {
+  // The address belongs to a member, but the writer addressed the letter by mail: the
+  // delivery mails a claim link, as to anyone not chosen among the writer's connections.
+  const member = await registerApart(playwright);
+  const claimLink = await letterMailedTo(browser, member.email);
+
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto(claimLink.pathname + claimLink.search);
+  await expect(page.getByText('あなたあてに手紙が届いています。')).toBeVisible();
+  await page.getByRole('link', { name: 'ログインして読む' }).click();
+  await expect(page).toHaveURL(/\/login\?callbackUrl=/);
+  await signInOnLoginScreen(page, member.email, member.password);
+
+  // Signing in comes back to the link, which claims the letter and opens it.
+  await expect(page).toHaveURL(/\/timecapsule\/letters\/[0-9a-f-]+$/);
+  await expect(page.getByText('会える日を楽しみにしています。')).toBeVisible();
+  await check(page, 'timecapsule-claimed-by-sign-in-mobile');
   await context.close();
 });

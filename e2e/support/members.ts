@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type Page,
+  type PlaywrightWorkerArgs,
+} from '@playwright/test';
 
 export interface E2eMember {
   email: string;
@@ -137,5 +142,23 @@ export async function signUpAndSignIn(request: APIRequestContext): Promise<E2eMe
     },
   });
   expect(signedIn.status(), await signedIn.text()).toBe(200);
+  return member;
+}
+
+/** Fills and sends the login screen's form (the page is on /login). */
+export async function signInOnLoginScreen(page: Page, email: string, password: string) {
+  await page.getByLabel('メールアドレス').fill(email);
+  await page.getByLabel('パスワード', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'ログインする' }).click();
+}
+
+/** Registers and activates a member through a request context of its own, leaving no session behind. */
+export async function registerApart(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  email?: string,
+): Promise<E2eMember> {
+  const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const member = await registerMember(api, email);
+  await api.dispose();
   return member;
 }

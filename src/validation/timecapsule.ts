@@ -178,3 +178,60 @@ export interface ReceivedLetter {
   openedAt: string | null;
   late: boolean;
 }
+
+export interface LetterPhoto {
+  name: string;
+  /** A signed GET URL that expires (design §5). */
+  url: string;
+}
+
+export interface RecipientStatus extends PersonName {
+  kind: 'member' | 'guest';
+  userId: string | null;
+  email: string | null;
+  deliveredAt: string | null;
+  openedAt: string | null;
+  late: boolean | null;
+}
+
+/** GET /v1/time_capsule_letter/{id} as the writer: everything, and per recipient when it was delivered and opened. */
+export interface WriterView extends LetterEnvelope {
+  role: 'writer';
+  body: string;
+  photos: LetterPhoto[];
+  rule: LetterDelivery['rule'];
+  delayDays: number | null;
+  anniversaryYears: number | null;
+  afterDeathDate: string | null;
+  adminUserIds: string[];
+  recipients: RecipientStatus[];
+  deliveredAt: string | null;
+  updatedAt: string;
+}
+
+/** GET /v1/time_capsule_letter/{id} as a recipient, once it is delivered; reading it marks it opened. */
+export interface RecipientView {
+  role: 'recipient';
+  timeCapsuleLetterId: string;
+  senderFirstName: string;
+  senderLastName: string;
+  title: string;
+  body: string;
+  photos: LetterPhoto[];
+  createdAt: string;
+  dueAt: string;
+  deliveredAt: string;
+  openedAt: string;
+  /** Delivered more than LATE_AFTER_MINUTES after it was due; the screen says so. */
+  late: boolean;
+}
+
+/** GET /v1/time_capsule_letter/{id} as an admin: the envelope; the body only once the letter is delivered. */
+export interface AdminView extends LetterEnvelope {
+  role: 'admin';
+  deliveredAt: string | null;
+  body: string | null;
+  photos: LetterPhoto[];
+}
+
+export type LetterView = WriterView | RecipientView | AdminView;

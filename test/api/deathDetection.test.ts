@@ -301,9 +301,10 @@ describe('signals of suspicion', () => {
 });
 
 describe('the member can always cancel', () => {
-  it('the cancel call clears it', async () => {
-    const { member, first } = await family();
+  it('the cancel call clears it and tells the administrators in the app', async () => {
+    const { member, first, second } = await family();
     await reportSuspicion(t, first, member);
+    expect(await notificationKinds(first)).not.toContain('death_cancelled');
     const cancelled = await post(member, '/v1/fpos/cancel_death_suspected_at', {
       death_suspected_user_id: member.id,
     });
@@ -312,6 +313,17 @@ describe('the member can always cancel', () => {
     expect((await get(member, '/v1/fpos/death_suspected_user')).json().userId).toBeNull();
     expect((await caseOf(first, member)).state).toBe('alive');
     expect(await auditActions(member, member)).toContain('suspicion_cancelled');
+    for (const administrator of [first, second]) {
+      const items = (await get(administrator, '/v1/notification/user_notifications')).json().items;
+      const cancelledNotice = items.find(
+        (item: { kind: string }) => item.kind === 'death_cancelled',
+      );
+      expect(cancelledNotice).toMatchObject({
+        payload: { userId: member.id, name: '佐藤 花子' },
+        readAt: null,
+      });
+    }
+    expect(await notificationKinds(member)).not.toContain('death_cancelled');
   });
 
   it('signing in clears it', async () => {
@@ -592,5 +604,46 @@ describe('device tokens', () => {
     ]);
     const invalid = await post(member, '/v1/device_tokens', { token: 'x', platform: 'web' });
     expect(invalid.statusCode).toBe(422);
+  });
+});
+
+describe('the certificated badge where members are listed', () => {
+  it('search results, connections and memorial page admins carry each avatar flag', async () => {
+    const reading = { lastNameKana: 'ばっじ', nameReading: 'ばっじ証明' };
+    const verified = await createMember(t, { lastName: '証明', firstName: '済', ...reading });
+    const unverified = await createMember(t, { lastName: '証明', firstName: '未', ...reading });
+    const viewer = await createMember(t);
+    await connectMembers(t, viewer, verified);
+    await connectMembers(t, viewer, unverified);
+    await verifyIdentity(t, verified);
+    // Another page admin, so the admin list shows both flags.
+    await t.ctx.database.db.execute(
+      sql`insert into memorial_page_members (memorial_page_id, user_id, role)
+          values (${verified.memorialPageId}, ${unverified.id}, 'admin')`,
+    );
+    const flags = (items: { userId: string; certificated?: boolean }[]) =>
+      Object.fromEntries(
+        items
+          .filter((item) => [verified.id, unverified.id].includes(item.userId))
+          .map((item) => [item.userId, item.certificated]),
+      );
+    const expected = { [verified.id]: true, [unverified.id]: false };
+
+    const search = await get(viewer, `/v1/user_search?q=${encodeURIComponent('ばっじ')}`);
+    expect(search.statusCode, search.body).toBe(200);
+    expect(flags(search.json().items)).toEqual(expected);
+    expect(flags((await get(viewer, '/v1/connection/connections')).json().items)).toEqual(expected);
+    const admins = await get(
+      viewer,
+      `/v1/memorial_page/get_memorial_page_admin/${verified.memorialPageId}`,
+    );
+    expect(flags(admins.json())).toEqual(expected);
+
+    // An expired certificate no longer earns the badge (last in the file: the clock jumps a year).
+    t.clock.advance(366 * DAY_MS);
+    expect(flags((await get(viewer, '/v1/connection/connections')).json().items)).toEqual({
+      [verified.id]: false,
+      [unverified.id]: false,
+    });
   });
 });

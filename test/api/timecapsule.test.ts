@@ -49,6 +49,30 @@ async function renewTokens(): Promise<void> {
     member.token = await issueAccessToken(member.id, t.config.authSecret, t.clock);
 }
 
+async function unreadCount(member: TestMember): Promise<number> {
+  const response = await t.request({
+    method: 'GET',
+    url: '/v1/notification/user_notifications/unread/count',
+    token: member.token,
+  });
+  return response.json().count;
+}
+
+/** The member's notice that the letter reached them. */
+async function letterNotice(member: TestMember, letterId: string): Promise<unknown> {
+  const response = await t.request({
+    method: 'GET',
+    url: '/v1/notification/user_notifications?per_page=50',
+    token: member.token,
+  });
+  return response
+    .json()
+    .items.find(
+      (item: { kind: string; payload: { letterId?: string } }) =>
+        item.kind === 'letter_delivered' && item.payload.letterId === letterId,
+    );
+}
+
 const deliver = () => deliverAllDueLetters(t.ctx.database.db, t.clock, { publicUrl: 'http://x' });
 
 describe('composing letters', () => {
@@ -341,6 +365,9 @@ describe('who sees what', () => {
       unsent.json().map((l: { timeCapsuleLetterId: string }) => l.timeCapsuleLetterId),
     ).not.toContain(id);
 
+    const unreadBefore = await unreadCount(reader);
+    expect(await letterNotice(reader, id)).toMatchObject({ readAt: null });
+
     t.clock.advance(5 * 60_000);
     const read = await t.request({ method: 'GET', url: `${BASE}/${id}`, token: reader.token });
     expect(read.statusCode).toBe(200);
@@ -350,6 +377,9 @@ describe('who sees what', () => {
       openedAt: '2026-12-01T00:05:00.000Z',
       late: false,
     });
+    // Reading the letter answers its notice: the badge drops by one.
+    expect(await letterNotice(reader, id)).toMatchObject({ readAt: '2026-12-01T00:05:00.000Z' });
+    expect(await unreadCount(reader)).toBe(unreadBefore - 1);
     t.clock.advance(60_000);
     const again = await t.request({ method: 'GET', url: `${BASE}/${id}`, token: reader.token });
     expect(again.json().openedAt).toBe('2026-12-01T00:05:00.000Z');

@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { Modal } from '../../src/components/ui/Modal';
@@ -19,7 +19,8 @@ describe('modal', () => {
     );
     const dialog = await screen.findByRole('dialog', { name: 'Notice' });
     expect(getComputedStyle(dialog.parentElement!).zIndex).toBe('1000000');
-    expect(dialog.contains(document.activeElement)).toBe(true);
+    // Focus moves in an effect after the dialog's first paint.
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
     swipe(dialog, 100, 149);
     expect(onClose).not.toHaveBeenCalled();
     swipe(dialog, 100, 50);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { WriterView } from '../../src/services/api/timecapsule';
+import type { WriterView } from '../../src/validation/timecapsule';
 import {
   letterClaimPath,
   rememberLetterClaim,

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql, type Placeholder } from 'drizzle-orm';
 import {
   CHECK_IN_PERIOD_DAYS_MAX,
   CHECK_IN_PERIOD_DAYS_MIN,
@@ -28,10 +28,29 @@ export interface DeathSettingsView {
 }
 
 /** SQL: true when the member's identity certificate is ACTIVE and not expired at `now`. */
-export function certificatedSql(userIdColumn: unknown, now: Date) {
+export function certificatedSql(userIdColumn: unknown, now: Date | Placeholder) {
+  // A prepared statement passes the moment as a placeholder, filled in on each execution.
+  const at = now instanceof Date ? now.toISOString() : now;
   return sql<boolean>`exists (select 1 from identity_verifications iv
     where iv.user_id = ${userIdColumn} and iv.status = 'ACTIVE'
-      and iv.not_after > ${now.toISOString()}::timestamptz)`;
+      and iv.not_after > ${at}::timestamptz)`;
+}
+
+/**
+ * The avatar badge of each listed member (search results, connections): true when their
+ * identity certificate is ACTIVE at `now`, in one query for the whole list.
+ */
+export async function certificatedOf(
+  db: Db,
+  userIds: string[],
+  now: Date,
+): Promise<Map<string, boolean>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ userId: users.id, certificated: certificatedSql(users.id, now) })
+    .from(users)
+    .where(inArray(users.id, userIds));
+  return new Map(rows.map((row) => [row.userId, row.certificated]));
 }
 
 /** How many confirmations a rule needs. */

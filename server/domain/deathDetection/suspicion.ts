@@ -108,15 +108,24 @@ export async function raiseSuspicion(
       },
       at: now,
     });
-    if (opened) await notifySuspicion(deps, tx, userId, now);
+    if (opened) await notifyAbout(tx, userId, 'death_suspected', now, { member: true });
     return opened ? ('opened' as const) : ('added' as const);
   });
   if (outcome === 'opened') await mailAndPushSuspicion(deps, userId);
   return outcome;
 }
 
-/** In-app notifications, inside the transaction that opened the case. */
-async function notifySuspicion(deps: DeathDeps, tx: Db, userId: string, now: Date) {
+/**
+ * In-app notifications about the member to their administrators (and to the member when
+ * `member` is set), inside the transaction that opened or cancelled the case.
+ */
+async function notifyAbout(
+  tx: Db,
+  userId: string,
+  kind: 'death_suspected' | 'death_cancelled',
+  now: Date,
+  also: { member: boolean },
+) {
   const [member] = await peopleByIds(tx, [userId]);
   if (!member) return;
   const payload = {
@@ -124,8 +133,9 @@ async function notifySuspicion(deps: DeathDeps, tx: Db, userId: string, now: Dat
     memorialPageId: member.memorialPageId ?? '',
     name: fullName(member),
   };
-  for (const recipient of [userId, ...(await administratorsOf(tx, userId))]) {
-    await notify(tx, recipient, 'death_suspected', payload, now);
+  const administrators = await administratorsOf(tx, userId);
+  for (const recipient of also.member ? [userId, ...administrators] : administrators) {
+    await notify(tx, recipient, kind, payload, now);
   }
 }
 
@@ -201,6 +211,7 @@ export async function cancelSuspicion(
       detail: { by },
       at: now,
     });
+    await notifyAbout(tx, userId, 'death_cancelled', now, { member: false });
     return true;
   });
   if (cancelled) {

@@ -4,6 +4,7 @@ import { preparedPerDatabase } from '../../db/prepared';
 import { memorialPageMembers, shareTokens, users } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { areConnected } from '../connections';
+import { certificatedSql } from '../deathDetection/settings';
 import { isUuid, requireAdmin } from './access';
 import type { MemorialDeps } from './deps';
 import { viewUrl } from '../../storage/viewUrls';
@@ -15,6 +16,8 @@ export interface AdminView {
   lastNameKana: string;
   firstNameKana: string;
   iconUrl: string | null;
+  /** The avatar's badge: an ACTIVE identity certificate (docs/death-detection.md). */
+  certificated: boolean;
   role: 'admin';
 }
 
@@ -31,6 +34,7 @@ const pageAdmins = preparedPerDatabase((db) =>
       lastNameKana: users.lastNameKana,
       firstNameKana: users.firstNameKana,
       iconName: users.iconName,
+      certificated: certificatedSql(users.id, sql.placeholder('now')),
     })
     .from(memorialPageMembers)
     .innerJoin(users, eq(users.id, memorialPageMembers.userId))
@@ -47,7 +51,10 @@ const pageAdmins = preparedPerDatabase((db) =>
 
 /** The page's admins, earliest first, each with a signed icon URL. */
 export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<AdminView[]> {
-  const rows = await pageAdmins(deps.db).execute({ pageId });
+  const rows = await pageAdmins(deps.db).execute({
+    pageId,
+    now: deps.clock.now().toISOString(),
+  });
   return Promise.all(
     rows.map(async ({ iconName, ...admin }) => ({
       ...admin,

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   albumOrderSchema,
@@ -6,12 +6,9 @@ import type {
   albumPhotoUpdateSchema,
 } from '../../../src/validation/memorial';
 import { albumPhotos } from '../../db/schema';
-import { invalid, notFound } from '../../http/errors';
-import { isUuid } from './access';
+import { invalid } from '../../http/errors';
 import type { MemorialDeps } from './deps';
-import { deleteImage, registerUploadedImage } from './images';
-import { assertImageUnused } from './imageUse';
-import { viewUrl } from '../../storage/viewUrls';
+import { deleteItemOfPage, imageUrls, itemOfPage, verifiedImage } from './pageItems';
 
 export interface AlbumPhotoView {
   id: string;
@@ -31,10 +28,7 @@ export interface AlbumPhotoView {
 type PhotoRow = typeof albumPhotos.$inferSelect;
 
 async function toView(deps: MemorialDeps, row: PhotoRow): Promise<AlbumPhotoView> {
-  const [url, thumbnailUrl] = await Promise.all([
-    viewUrl(deps, row.imageName),
-    viewUrl(deps, row.thumbnailName),
-  ]);
+  const { url, thumbnailUrl } = await imageUrls(deps, row);
   return {
     id: row.id,
     memorialPageId: row.memorialPageId,
@@ -68,8 +62,7 @@ export async function addPhoto(
   userId: string,
   input: z.infer<typeof albumPhotoCreateSchema>,
 ): Promise<AlbumPhotoView> {
-  await assertImageUnused(deps.db, input.image_name, 'image_name');
-  const image = await registerUploadedImage(deps.store, input.image_name, 'image_name');
+  const image = await verifiedImage(deps, input.image_name);
   const [row] = await deps.db
     .insert(albumPhotos)
     .values({
@@ -86,23 +79,13 @@ export async function addPhoto(
   return toView(deps, row);
 }
 
-async function photoOfPage(deps: MemorialDeps, pageId: string, photoId: string) {
-  if (!isUuid(photoId)) throw notFound('album photo');
-  const [row] = await deps.db
-    .select()
-    .from(albumPhotos)
-    .where(and(eq(albumPhotos.id, photoId), eq(albumPhotos.memorialPageId, pageId)));
-  if (!row) throw notFound('album photo');
-  return row;
-}
-
 export async function updatePhoto(
   deps: MemorialDeps,
   pageId: string,
   photoId: string,
   input: z.infer<typeof albumPhotoUpdateSchema>,
 ): Promise<AlbumPhotoView> {
-  await photoOfPage(deps, pageId, photoId);
+  await itemOfPage(deps, albumPhotos, pageId, photoId, 'album photo');
   const [row] = await deps.db
     .update(albumPhotos)
     .set({
@@ -120,9 +103,7 @@ export async function deletePhoto(
   pageId: string,
   photoId: string,
 ): Promise<void> {
-  const row = await photoOfPage(deps, pageId, photoId);
-  await deps.db.delete(albumPhotos).where(eq(albumPhotos.id, photoId));
-  await deleteImage(deps.store, row);
+  await deleteItemOfPage(deps, albumPhotos, pageId, photoId, 'album photo');
 }
 
 /**

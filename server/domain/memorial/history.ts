@@ -1,13 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { historyCreateSchema, historyUpdateSchema } from '../../../src/validation/memorial';
 import { historyEntries } from '../../db/schema';
-import { notFound } from '../../http/errors';
-import { isUuid } from './access';
 import type { MemorialDeps } from './deps';
-import { deleteImage, registerUploadedImage } from './images';
-import { assertImageUnused } from './imageUse';
-import { viewUrl } from '../../storage/viewUrls';
+import { deleteImage } from './images';
+import { deleteItemOfPage, imageUrls, itemOfPage, verifiedImage } from './pageItems';
 
 export interface HistoryEntryView {
   id: string;
@@ -24,18 +21,13 @@ export interface HistoryEntryView {
 type EntryRow = typeof historyEntries.$inferSelect;
 
 async function toView(deps: MemorialDeps, row: EntryRow): Promise<HistoryEntryView> {
-  const [url, thumbnailUrl] = await Promise.all([
-    viewUrl(deps, row.imageName),
-    viewUrl(deps, row.thumbnailName),
-  ]);
   return {
     id: row.id,
     memorialPageId: row.memorialPageId,
     occurredOn: row.occurredOn,
     body: row.body,
     imageName: row.imageName,
-    url,
-    thumbnailUrl,
+    ...(await imageUrls(deps, row)),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -51,9 +43,9 @@ export async function listHistory(deps: MemorialDeps, pageId: string): Promise<H
   return Promise.all(rows.map((row) => toView(deps, row)));
 }
 
-async function verifiedImage(deps: MemorialDeps, imageName: string) {
-  await assertImageUnused(deps.db, imageName, 'image_name');
-  const image = await registerUploadedImage(deps.store, imageName, 'image_name');
+/** The upload's names, as an entry keeps them. */
+async function entryImage(deps: MemorialDeps, imageName: string) {
+  const image = await verifiedImage(deps, imageName);
   return { imageName: image.imageName, thumbnailName: image.thumbnailName };
 }
 
@@ -63,7 +55,7 @@ export async function addHistoryEntry(
   userId: string,
   input: z.infer<typeof historyCreateSchema>,
 ): Promise<HistoryEntryView> {
-  const image = input.image_name ? await verifiedImage(deps, input.image_name) : {};
+  const image = input.image_name ? await entryImage(deps, input.image_name) : {};
   const [row] = await deps.db
     .insert(historyEntries)
     .values({
@@ -77,16 +69,6 @@ export async function addHistoryEntry(
   return toView(deps, row!);
 }
 
-async function entryOfPage(deps: MemorialDeps, pageId: string, entryId: string) {
-  if (!isUuid(entryId)) throw notFound('history entry');
-  const [row] = await deps.db
-    .select()
-    .from(historyEntries)
-    .where(and(eq(historyEntries.id, entryId), eq(historyEntries.memorialPageId, pageId)));
-  if (!row) throw notFound('history entry');
-  return row;
-}
-
 /** Changes text, date or photo; `image_name: null` removes the photo. */
 export async function updateHistoryEntry(
   deps: MemorialDeps,
@@ -94,12 +76,12 @@ export async function updateHistoryEntry(
   entryId: string,
   input: z.infer<typeof historyUpdateSchema>,
 ): Promise<HistoryEntryView> {
-  const current = await entryOfPage(deps, pageId, entryId);
+  const current = await itemOfPage(deps, historyEntries, pageId, entryId, 'history entry');
   const photoChanged = input.image_name !== undefined && input.image_name !== current.imageName;
   const image = !photoChanged
     ? {}
     : input.image_name
-      ? await verifiedImage(deps, input.image_name)
+      ? await entryImage(deps, input.image_name)
       : { imageName: null, thumbnailName: null };
   const [row] = await deps.db
     .update(historyEntries)
@@ -120,7 +102,5 @@ export async function deleteHistoryEntry(
   pageId: string,
   entryId: string,
 ): Promise<void> {
-  const row = await entryOfPage(deps, pageId, entryId);
-  await deps.db.delete(historyEntries).where(eq(historyEntries.id, entryId));
-  await deleteImage(deps.store, row);
+  await deleteItemOfPage(deps, historyEntries, pageId, entryId, 'history entry');
 }

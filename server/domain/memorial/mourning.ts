@@ -1,19 +1,13 @@
 import { and, count, desc, eq, or } from 'drizzle-orm';
 import { tokyoToday } from '../../../src/validation/account';
+import type { CondolenceFields } from '../../../src/validation/memorial';
 import { condolences, flowerOfferings, users } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { isUuid, type PageAccess } from './access';
 import type { MemorialDeps } from './deps';
 
-export interface CondolenceView {
-  id: string;
-  memorialPageId: string;
-  authorUserId: string;
-  authorLastName: string;
-  authorFirstName: string;
-  body: string;
+export interface CondolenceView extends CondolenceFields<Date> {
   status: 'pending' | 'approved' | 'hidden';
-  createdAt: Date;
 }
 
 const condolenceColumns = {

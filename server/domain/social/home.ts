@@ -9,7 +9,13 @@ import {
   users,
 } from '../../db/schema';
 import { tokyoToday } from '../../../src/validation/account';
-import { anniversariesBetween, addDays, type AnniversaryCode } from '../memorial/anniversaries';
+import type {
+  DashboardOf,
+  MourningOf,
+  MourningPageFields,
+  NewsItemOf,
+} from '../../../src/validation/social';
+import { anniversariesBetween, addDays } from '../memorial/anniversaries';
 import { pageAccess, pageColumns } from '../memorial/access';
 import { memberCardColumns, ownMemorialPage, type MemberCard } from './members';
 import { listNotifications, unreadCount, type NotificationItem } from './notifications';
@@ -24,38 +30,11 @@ const RECENT_CONDOLENCES = 10;
 /** Bounds the mourning tab; a member remembers far fewer pages than this. */
 const MOURNING_PAGES = 100;
 
-export interface MourningPage {
-  memorialPageId: string;
-  type: 'self' | 'other' | 'pet';
-  lastName: string;
-  firstName: string;
+export interface MourningPage extends MourningPageFields {
   photoName: string | null;
-  birthDate: string | null;
-  deathDate: string | null;
-  animalKind: string | null;
-  /** The member's role on the page; null when they see it as a connection of its admins. */
-  role: 'admin' | 'viewer' | null;
 }
 
-export interface Mourning {
-  pages: MourningPage[];
-  upcomingAnniversaries: {
-    memorialPageId: string;
-    lastName: string;
-    firstName: string;
-    code: AnniversaryCode;
-    date: string;
-  }[];
-  recentCondolences: {
-    id: string;
-    memorialPageId: string;
-    authorUserId: string;
-    authorLastName: string;
-    authorFirstName: string;
-    body: string;
-    createdAt: Date;
-  }[];
-}
+export type Mourning = MourningOf<MourningPage, Date>;
 
 /**
  * The mourning tab (偲ぶ): pages of people who have passed (a date of death) that the member
@@ -159,18 +138,9 @@ async function recentCondolences(db: Db, pages: MourningPage[]) {
     .limit(RECENT_CONDOLENCES);
 }
 
-export type NewsItem =
-  | { kind: 'connected'; at: Date; member: MemberCard }
-  | { kind: 'page_updated'; at: Date; member: MemberCard };
+export type NewsItem = NewsItemOf<MemberCard, Date>;
 
-export interface Dashboard {
-  /** The member's own memorial page (わたしのページ). */
-  memorialPageId: string | null;
-  unreadCount: number;
-  recentNotifications: NotificationItem[];
-  /** New connections and connections' own pages changed lately, newest first. */
-  connectionsNews: NewsItem[];
-}
+export type Dashboard = DashboardOf<MemberCard, NotificationItem, Date>;
 
 /** The home tab's summary. Ending-note and time-capsule status come from their own calls. */
 export async function dashboard(db: Db, userId: string, now: Date): Promise<Dashboard> {

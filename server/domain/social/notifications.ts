@@ -28,6 +28,8 @@ export interface NotificationPayloads {
   };
   /** A member this member administers may have died. */
   death_suspected: { userId: string; memorialPageId: string; name: string };
+  /** A member this member administers cancelled the suspicion (they are alive). */
+  death_cancelled: { userId: string; memorialPageId: string; name: string };
   /** The death of a member this member administers was confirmed. */
   death_confirmed: { userId: string; memorialPageId: string; name: string };
 }
@@ -127,6 +129,29 @@ export async function markAllRead(db: Db, userId: string, at: Date): Promise<num
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
     .returning({ id: notifications.id });
   return rows.length;
+}
+
+/**
+ * Marks read the member's unread notice of a delivered letter: reading the letter answers
+ * it. The unread partial index narrows the update to the member's few unread rows.
+ */
+export async function markLetterNotificationRead(
+  db: Db,
+  userId: string,
+  letterId: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ readAt: at })
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        isNull(notifications.readAt),
+        eq(notifications.kind, 'letter_delivered'),
+        sql`${notifications.payload} ->> 'letterId' = ${letterId}`,
+      ),
+    );
 }
 
 /** Withdraws the request notification of a request that was cancelled before it was seen. */

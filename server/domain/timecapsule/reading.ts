@@ -10,67 +10,17 @@ import {
 import { notFound } from '../../http/errors';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
-import type { LetterEnvelope, PersonName } from '../../../src/validation/timecapsule';
+import type {
+  AdminView,
+  LetterPhoto,
+  LetterView,
+  RecipientView,
+  WriterView,
+} from '../../../src/validation/timecapsule';
+import { markLetterNotificationRead } from '../social/notifications';
 import { letterEnvelope } from './letters';
 
 type Letter = typeof timeCapsuleLetters.$inferSelect;
-
-export interface LetterPhoto {
-  name: string;
-  /** A signed GET URL that expires (design §5). */
-  url: string;
-}
-
-export interface RecipientStatus extends PersonName {
-  kind: 'member' | 'guest';
-  userId: string | null;
-  email: string | null;
-  deliveredAt: string | null;
-  openedAt: string | null;
-  late: boolean | null;
-}
-
-/** The writer sees everything, and for each recipient when it was delivered and opened. */
-export interface WriterView extends LetterEnvelope {
-  role: 'writer';
-  body: string;
-  photos: LetterPhoto[];
-  rule: Letter['rule'];
-  delayDays: number | null;
-  anniversaryYears: number | null;
-  afterDeathDate: string | null;
-  adminUserIds: string[];
-  recipients: RecipientStatus[];
-  deliveredAt: string | null;
-  updatedAt: string;
-}
-
-/** A recipient reads the letter once it is delivered; reading it marks it opened. */
-export interface RecipientView {
-  role: 'recipient';
-  timeCapsuleLetterId: string;
-  senderFirstName: string;
-  senderLastName: string;
-  title: string;
-  body: string;
-  photos: LetterPhoto[];
-  createdAt: string;
-  dueAt: string;
-  deliveredAt: string;
-  openedAt: string;
-  /** Delivered more than LATE_AFTER_MINUTES after it was due; the screen says so. */
-  late: boolean;
-}
-
-/** An admin sees the envelope; the body only once the letter is delivered. */
-export interface AdminView extends LetterEnvelope {
-  role: 'admin';
-  deliveredAt: string | null;
-  body: string | null;
-  photos: LetterPhoto[];
-}
-
-export type LetterView = WriterView | RecipientView | AdminView;
 
 async function signedPhotos(store: ObjectStore, names: string[]): Promise<LetterPhoto[]> {
   return Promise.all(
@@ -130,7 +80,10 @@ async function writerView(db: Db, store: ObjectStore, letter: Letter): Promise<W
   };
 }
 
-/** Marks the caller's delivery opened (the first read only) and answers the letter. */
+/**
+ * Marks the caller's delivery opened (the first read only), with the notice of its delivery
+ * read in the same transaction (the unread badge drops), and answers the letter.
+ */
 async function recipientView(
   db: Db,
   clock: Clock,
@@ -140,11 +93,16 @@ async function recipientView(
 ): Promise<RecipientView> {
   let openedAt = delivery.openedAt;
   if (!openedAt) {
-    const [marked] = await db
-      .update(letterDeliveries)
-      .set({ openedAt: clock.now() })
-      .where(and(eq(letterDeliveries.id, delivery.id), isNull(letterDeliveries.openedAt)))
-      .returning({ openedAt: letterDeliveries.openedAt });
+    const now = clock.now();
+    const marked = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(letterDeliveries)
+        .set({ openedAt: now })
+        .where(and(eq(letterDeliveries.id, delivery.id), isNull(letterDeliveries.openedAt)))
+        .returning({ openedAt: letterDeliveries.openedAt });
+      if (row) await markLetterNotificationRead(tx, delivery.recipientUserId!, letter.id, now);
+      return row;
+    });
     // A concurrent first read may have won; its time stands.
     openedAt =
       marked?.openedAt ??

@@ -1,3 +1,5 @@
+import type { Db } from '../../db/database';
+import { certificatedOf } from '../../domain/deathDetection/settings';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { MemberCard } from '../../domain/social/members';
 
@@ -17,4 +19,21 @@ export function withIconUrls<T extends MemberCard>(
   cards: T[],
 ): Promise<WireCard<T>[]> {
   return Promise.all(cards.map((card) => withIconUrl(store, card)));
+}
+
+/**
+ * Adds each member's certificated badge (an ACTIVE identity certificate, docs/death-detection.md)
+ * to the cards of a member list: true certificated, false not; the avatar shows either mark.
+ */
+export async function withCertificated<T extends { userId: string }>(
+  db: Db,
+  now: Date,
+  cards: T[],
+): Promise<(T & { certificated: boolean })[]> {
+  const certificated = await certificatedOf(
+    db,
+    cards.map((card) => card.userId),
+    now,
+  );
+  return cards.map((card) => ({ ...card, certificated: certificated.get(card.userId) ?? false }));
 }

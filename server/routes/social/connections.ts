@@ -14,7 +14,7 @@ import {
   setRelationship,
 } from '../../domain/social/connections';
 import { currentUserId, requireUser } from '../../http/authenticate';
-import { withIconUrl, withIconUrls } from './cards';
+import { withCertificated, withIconUrl, withIconUrls } from './cards';
 
 const requestParams = z.object({ request_id: z.uuid({ error: 'request_id_invalid' }) });
 const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
@@ -27,7 +27,9 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
 
   api.get('/v1/connection/connections', { preHandler }, async (request) => {
     const items = await listConnections(db, currentUserId(request));
-    return { items: await withIconUrls(ctx.store, items) };
+    return {
+      items: await withCertificated(db, ctx.clock.now(), await withIconUrls(ctx.store, items)),
+    };
   });
 
   api.patch(

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context';
 import { searchMembers, type SearchCursor } from '../../domain/social/search';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { invalid } from '../../http/errors';
-import { withIconUrls } from './cards';
+import { withCertificated, withIconUrls } from './cards';
 
 const cursorSchema = z.object({
   group: z.enum(['prefix', 'inner']),
@@ -42,10 +42,12 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promi
           q,
           { cursor: cursor ? decodeCursor(cursor) : undefined, limit: perPage },
         );
-        // Identity verification belongs to the death-detection area: until it records a
-        // status, results carry no `certificated` flag and the avatar shows no badge.
         return {
-          items: await withIconUrls(ctx.store, items),
+          items: await withCertificated(
+            ctx.database.db,
+            ctx.clock.now(),
+            await withIconUrls(ctx.store, items),
+          ),
           nextCursor: nextCursor ? encodeCursor(nextCursor) : null,
         };
       },

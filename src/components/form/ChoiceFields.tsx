@@ -1,11 +1,12 @@
 import styled from 'styled-components';
 import {
-  ChoiceGroup,
+  ChoiceField,
   ChoiceLabel,
   controlLook,
   describedBy,
   FieldFrame,
-  Label,
+  LabelledField,
+  textControlProps,
   type FieldProps,
 } from './FieldFrame';
 
@@ -25,26 +26,10 @@ const Select = styled.select`
 `;
 
 /** Field kind `dropdown`: one choice from a list, or none. */
-export function DropdownField({
-  id,
-  label,
-  value,
-  onChange,
-  error,
-  disabled,
-  choices,
-  noneLabel,
-}: SingleChoiceProps) {
+export function DropdownField({ choices, noneLabel, ...field }: SingleChoiceProps) {
   return (
-    <FieldFrame id={id} error={error}>
-      <Label htmlFor={id}>{label}</Label>
-      <Select
-        id={id}
-        value={value}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
-        {...describedBy(id, error)}
-      >
+    <LabelledField {...field}>
+      <Select {...textControlProps(field)}>
         <option value="">{noneLabel}</option>
         {choices.map((choice) => (
           <option key={choice.value} value={choice.value}>
@@ -52,39 +37,28 @@ export function DropdownField({
           </option>
         ))}
       </Select>
-    </FieldFrame>
+    </LabelledField>
   );
 }
 
 /** Field kind `radio`: one choice, all shown; "none" clears an earlier choice. */
-export function RadioField({
-  id,
-  label,
-  value,
-  onChange,
-  error,
-  disabled,
-  choices,
-  noneLabel,
-}: SingleChoiceProps) {
+export function RadioField({ choices, noneLabel, ...field }: SingleChoiceProps) {
+  const { id, value, onChange } = field;
   return (
-    <FieldFrame id={id} error={error}>
-      <ChoiceGroup id={id} disabled={disabled} {...describedBy(id, error)}>
-        <legend>{label}</legend>
-        {[...choices, { value: '', label: noneLabel }].map((choice) => (
-          <ChoiceLabel key={choice.value}>
-            <input
-              type="radio"
-              name={id}
-              value={choice.value}
-              checked={value === choice.value}
-              onChange={() => onChange(choice.value)}
-            />
-            {choice.label}
-          </ChoiceLabel>
-        ))}
-      </ChoiceGroup>
-    </FieldFrame>
+    <ChoiceField {...field}>
+      {[...choices, { value: '', label: noneLabel }].map((choice) => (
+        <ChoiceLabel key={choice.value}>
+          <input
+            type="radio"
+            name={id}
+            value={choice.value}
+            checked={value === choice.value}
+            onChange={() => onChange(choice.value)}
+          />
+          {choice.label}
+        </ChoiceLabel>
+      ))}
+    </ChoiceField>
   );
 }
 
@@ -129,37 +103,26 @@ function toggled(value: string[], choices: Choice[], choice: string, on: boolean
 }
 
 /** Field kind `checklist`: any number of choices. */
-export function ChecklistField({
-  id,
-  label,
-  value,
-  onChange,
-  error,
-  disabled,
-  choices,
-  emptyText,
-}: ManyChoicesProps) {
+export function ChecklistField({ choices, emptyText, ...field }: ManyChoicesProps) {
+  const { id, value, onChange } = field;
   return (
-    <FieldFrame id={id} error={error}>
-      <ChoiceGroup id={id} disabled={disabled} {...describedBy(id, error)}>
-        <legend>{label}</legend>
-        {choices.length === 0 && emptyText && <p>{emptyText}</p>}
-        {choices.map((choice) => (
-          <ChoiceLabel key={choice.value}>
-            <input
-              type="checkbox"
-              name={id}
-              value={choice.value}
-              checked={value.includes(choice.value)}
-              onChange={(event) =>
-                onChange(toggled(value, choices, choice.value, event.target.checked))
-              }
-            />
-            {choice.label}
-          </ChoiceLabel>
-        ))}
-      </ChoiceGroup>
-    </FieldFrame>
+    <ChoiceField {...field}>
+      {choices.length === 0 && emptyText && <p>{emptyText}</p>}
+      {choices.map((choice) => (
+        <ChoiceLabel key={choice.value}>
+          <input
+            type="checkbox"
+            name={id}
+            value={choice.value}
+            checked={value.includes(choice.value)}
+            onChange={(event) =>
+              onChange(toggled(value, choices, choice.value, event.target.checked))
+            }
+          />
+          {choice.label}
+        </ChoiceLabel>
+      ))}
+    </ChoiceField>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ChangeEvent, ReactNode } from 'react';
 import styled, { css } from 'styled-components';
 
 /** What every field kind takes: a stable id, its visible label, the value and its change. */
@@ -91,5 +91,50 @@ export function FieldFrame({
       {children}
       {error && <ErrorText id={errorId(id)}>{error}</ErrorText>}
     </Frame>
+  );
+}
+
+/** A field whose control carries the label (input, textarea, select): label, control, error. */
+export function LabelledField({
+  id,
+  label,
+  error,
+  children,
+}: Pick<FieldProps<unknown>, 'id' | 'label' | 'error'> & { children: ReactNode }) {
+  return (
+    <FieldFrame id={id} error={error}>
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+    </FieldFrame>
+  );
+}
+
+/** The props every text-valued control takes from its field: id, value, change, error wiring. */
+export function textControlProps({ id, value, onChange, error, disabled }: FieldProps<string>) {
+  return {
+    id,
+    value,
+    disabled,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
+      onChange(event.target.value),
+    ...describedBy(id, error),
+  };
+}
+
+/** A field of several controls (radio buttons, check boxes) under one legend. */
+export function ChoiceField({
+  id,
+  label,
+  error,
+  disabled,
+  children,
+}: Pick<FieldProps<unknown>, 'id' | 'label' | 'error' | 'disabled'> & { children: ReactNode }) {
+  return (
+    <FieldFrame id={id} error={error}>
+      <ChoiceGroup id={id} disabled={disabled} {...describedBy(id, error)}>
+        <legend>{label}</legend>
+        {children}
+      </ChoiceGroup>
+    </FieldFrame>
   );
 }

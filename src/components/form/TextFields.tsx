@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { controlLook, describedBy, FieldFrame, Label, type FieldProps } from './FieldFrame';
+import { controlLook, LabelledField, textControlProps, type FieldProps } from './FieldFrame';
 
 const Input = styled.input`
   ${controlLook}
@@ -16,15 +16,13 @@ interface TextFieldProps extends FieldProps<string> {
 }
 
 function TypedInput({
-  type,
-  id,
-  label,
-  value,
-  onChange,
-  error,
-  disabled,
   maxLength,
-  ...rest
+  type,
+  inputMode,
+  placeholder,
+  min,
+  max,
+  ...field
 }: TextFieldProps & {
   type: 'text' | 'date' | 'datetime-local' | 'number' | 'url';
   inputMode?: 'url' | 'numeric';
@@ -33,19 +31,14 @@ function TypedInput({
   max?: number;
 }) {
   return (
-    <FieldFrame id={id} error={error}>
-      <Label htmlFor={id}>{label}</Label>
+    <LabelledField {...field}>
       <Input
-        id={id}
         type={type}
-        value={value}
         maxLength={maxLength}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
-        {...describedBy(id, error)}
-        {...rest}
+        {...{ inputMode, placeholder, min, max }}
+        {...textControlProps(field)}
       />
-    </FieldFrame>
+    </LabelledField>
   );
 }
 
@@ -78,26 +71,10 @@ export function LinkField(props: TextFieldProps) {
 }
 
 /** Field kind `textarea`: several lines of text. */
-export function TextareaField({
-  id,
-  label,
-  value,
-  onChange,
-  error,
-  disabled,
-  maxLength,
-}: TextFieldProps) {
+export function TextareaField({ maxLength, ...field }: TextFieldProps) {
   return (
-    <FieldFrame id={id} error={error}>
-      <Label htmlFor={id}>{label}</Label>
-      <Area
-        id={id}
-        value={value}
-        maxLength={maxLength}
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
-        {...describedBy(id, error)}
-      />
-    </FieldFrame>
+    <LabelledField {...field}>
+      <Area maxLength={maxLength} {...textControlProps(field)} />
+    </LabelledField>
   );
 }

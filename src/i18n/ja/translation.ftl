@@ -438,6 +438,7 @@ notification-kind-condolence_posted = 「{ $pageName }」に記帳がありま�
 notification-kind-letter_delivered = { $senderName } さんから手紙「{ $title }」が届きました。
 notification-kind-anniversary_coming = 「{ $pageName }」の法要の日({ $date })が近づいています。
 notification-kind-death_suspected = { $name } さんについて、ご逝去の可能性があるとのお知らせがありました。
+notification-kind-death_cancelled = { $name } さんのご無事が確認され、ご逝去の可能性についてのお知らせは取り消されました。
 notification-kind-death_confirmed = { $name } さんのご逝去が確認されました。
 notification-kind-unknown = 新しいお知らせがあります。
 validation-connection_to_self = ご自身にはつながり申請を送れません。

@@ -11,9 +11,8 @@ import {
   Links,
   PasswordField,
 } from '../login/authFormParts';
-import { SIGN_IN_FAILURE_TEXT } from '../login/signInFailure';
 import { SocialSignIn } from '../login/SocialSignIn';
-import { useSignInAndGo } from '../login/useSignInAndGo';
+import { useSignInForm } from '../login/useSignInAndGo';
 import { liveRegistrationMachine } from '../registerTop/registrationSetup';
 
 /**
@@ -27,31 +26,16 @@ export function Component() {
   const [search] = useSearchParams();
   const email = search.get('email') ?? '';
   const [snapshot, send] = useMachine(liveRegistrationMachine);
-  const { signInAndGo } = useSignInAndGo();
+  const { submit, submitting: signingIn, failure } = useSignInForm();
   const [password, setPassword] = useState('');
-  const [signingIn, setSigningIn] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
 
   useEffect(() => {
     send({ type: 'ACTIVATE', link: { token: search.get('token') ?? '', email } });
   }, [search, email, send]);
 
-  const signIn = async (event: FormEvent) => {
+  const signIn = (event: FormEvent) => {
     event.preventDefault();
-    if (password === '') {
-      setFailure('login-required');
-      return;
-    }
-    setSigningIn(true);
-    setFailure(null);
-    try {
-      const result = await signInAndGo({ username: email, password });
-      if (result.ok) return;
-      setFailure(SIGN_IN_FAILURE_TEXT[result.error ?? 'unexpected']);
-    } catch {
-      setFailure('error-unexpected');
-    }
-    setSigningIn(false);
+    void submit({ username: email, password });
   };
 
   return (

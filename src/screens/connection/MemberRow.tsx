@@ -42,7 +42,7 @@ export function MemberRow({ member, children }: { member: MemberCard; children?:
   const name = fullName(member);
   return (
     <Row>
-      <Avatar image={member.iconUrl} name={name} />
+      <Avatar image={member.iconUrl} name={name} certificated={member.certificated} />
       <Names>
         <p>{name}</p>
         <small>{`${member.lastNameKana} ${member.firstNameKana}`.trim()}</small>

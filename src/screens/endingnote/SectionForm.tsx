@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import styled from 'styled-components';
 import type { Choice } from '../../components/form/ChoiceFields';
 import { Button } from '../../components/ui/Button';
+import { Notice } from '../../components/ui/Notice';
 import { useT } from '../../i18n/useT';
 import { saveSection, type FieldProblem, type SectionView } from '../../services/api/endingnote';
 import {
@@ -9,22 +9,8 @@ import {
   type FieldValue,
   type SectionValues,
 } from '../../validation/endingnote';
+import { Actions } from './layout';
 import { SectionFieldControl } from './SectionFieldControl';
-
-const Notice = styled.p<{ $tone: 'attention' | 'success' }>`
-  margin: 16px 0;
-  padding: 12px 16px;
-  border-radius: 8px;
-  border: 1px solid ${({ theme, $tone }) => theme.colours[$tone]};
-  background: ${({ theme }) => theme.colours.surface};
-`;
-
-const Actions = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  gap: 12px;
-  margin-top: 8px;
-`;
 
 type Status =
   | { kind: 'editing' }

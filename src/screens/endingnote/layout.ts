@@ -16,3 +16,11 @@ export const Panel = styled.section`
     padding: 24px;
   }
 `;
+
+/** The buttons under a form or a panel, wrapping on narrow screens. */
+export const Actions = styled.div`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 12px;
+  margin-top: 8px;
+`;

@@ -13,10 +13,10 @@ import {
   Links,
   PasswordField,
 } from './authFormParts';
-import { failureFromQuery, SIGN_IN_FAILURE_TEXT } from './signInFailure';
+import { failureFromQuery } from './signInFailure';
 import { afterLoginTarget } from './redirect';
 import { SocialSignIn } from './SocialSignIn';
-import { useSignInAndGo } from './useSignInAndGo';
+import { useSignInForm } from './useSignInAndGo';
 
 /** /login — email and password sign-in (spec §2, §5, §8). */
 export function Component() {
@@ -24,34 +24,18 @@ export function Component() {
   const [search] = useSearchParams();
   const { status } = useSession();
   const nav = useSlice('nav');
-  const { signInAndGo, goOn } = useSignInAndGo();
+  const { submit: signIn, submitting, failure, goOn } = useSignInForm(failureFromQuery(search));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [failure, setFailure] = useState<string | null>(() => failureFromQuery(search));
 
   // Already signed in (another tab, or back-navigation): go on at once.
   useEffect(() => {
     if (status === 'authenticated' && !submitting) goOn();
   }, [status, submitting, goOn]);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (email.trim() === '' || password === '') {
-      setFailure('login-required');
-      return;
-    }
-    setSubmitting(true);
-    setFailure(null);
-    // On success the screen is left; `submitting` stays set so that it is not left twice.
-    try {
-      const result = await signInAndGo({ username: email.trim(), password });
-      if (result.ok) return;
-      setFailure(SIGN_IN_FAILURE_TEXT[result.error ?? 'unexpected']);
-    } catch {
-      setFailure('error-unexpected');
-    }
-    setSubmitting(false);
+    void signIn({ username: email.trim(), password });
   };
 
   return (

@@ -1,9 +1,10 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useClientStateSend, useSlice } from '../../services/clientState';
 import { takeLetterClaim } from '../../services/pendingLetterClaim';
 import { useSession } from '../../services/session/useSession';
 import { afterLoginTarget } from './redirect';
+import { SIGN_IN_FAILURE_TEXT } from './signInFailure';
 
 /**
  * Signs in and, on success, goes to the page first asked for (the postLoginRedirectUrl is
@@ -35,4 +36,32 @@ export function useSignInAndGo() {
     [goOn, signIn],
   );
   return { signInAndGo, goOn };
+}
+
+/**
+ * A password sign-in form (login, activation): both fields required, then the sign-in, its
+ * failure as a Fluent id. On success the screen is left; `submitting` stays set so that it
+ * is not left twice.
+ */
+export function useSignInForm(initialFailure: string | null = null) {
+  const { signInAndGo, goOn } = useSignInAndGo();
+  const [submitting, setSubmitting] = useState(false);
+  const [failure, setFailure] = useState<string | null>(initialFailure);
+  const submit = async (credentials: { username: string; password: string }) => {
+    if (credentials.username === '' || credentials.password === '') {
+      setFailure('login-required');
+      return;
+    }
+    setSubmitting(true);
+    setFailure(null);
+    try {
+      const result = await signInAndGo(credentials);
+      if (result.ok) return;
+      setFailure(SIGN_IN_FAILURE_TEXT[result.error ?? 'unexpected']);
+    } catch {
+      setFailure('error-unexpected');
+    }
+    setSubmitting(false);
+  };
+  return { submit, submitting, failure, goOn };
 }

@@ -15,14 +15,13 @@ import {
   uploadImage,
   type AlbumPhoto,
 } from '../../services/api/memorial';
-import { Panel } from '../endingnote/layout';
 import { useAlbum } from './pageQuery';
+import { EditAndDelete, ListSection, SmallButton } from './sectionParts';
 import {
   Actions,
   checkRequest,
   ImageFileField,
   memorialSchemas,
-  Muted,
   problemsOf,
   SectionTitle,
   useProblemText,
@@ -56,11 +55,6 @@ const Caption = styled.p`
     display: block;
     color: ${({ theme }) => theme.colours.textMuted};
   }
-`;
-
-const SmallButton = styled(Button)`
-  padding: 6px 12px;
-  font-size: 0.85rem;
 `;
 
 /** Swaps a photo with its neighbour; answers the new order of ids. */
@@ -234,7 +228,6 @@ function PhotoItem({
 }) {
   const t = useT();
   const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
   const [editing, setEditing] = useState(false);
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: memorialKeys.album(memorialPageId) });
@@ -292,28 +285,14 @@ function PhotoItem({
           >
             →
           </SmallButton>
-          <SmallButton
-            type="button"
-            $variant="secondary"
-            aria-label={t('memory-album-edit', { photo: label })}
-            onClick={() => setEditing(true)}
-          >
-            {t('memory-edit')}
-          </SmallButton>
-          {confirming ? (
-            <SmallButton type="button" disabled={busy} onClick={() => remove.mutate()}>
-              {t('memory-delete-confirm')}
-            </SmallButton>
-          ) : (
-            <SmallButton
-              type="button"
-              $variant="secondary"
-              aria-label={t('memory-album-delete', { photo: label })}
-              onClick={() => setConfirming(true)}
-            >
-              {t('memory-delete')}
-            </SmallButton>
-          )}
+          <EditAndDelete
+            small
+            editLabel={t('memory-album-edit', { photo: label })}
+            deleteLabel={t('memory-album-delete', { photo: label })}
+            busy={busy}
+            onEdit={() => setEditing(true)}
+            onDelete={() => remove.mutate()}
+          />
         </Actions>
       )}
     </li>
@@ -328,16 +307,10 @@ export function AlbumSection({
   memorialPageId: string;
   canEdit: boolean;
 }) {
-  const t = useT();
   const album = useAlbum(memorialPageId);
   const photos = album.data ?? [];
   return (
-    <Panel id="album" aria-labelledby="memory-album-title">
-      <SectionTitle id="memory-album-title">{t('memory-album-title')}</SectionTitle>
-      {album.isError && <p role="alert">{t('memory-load-error')}</p>}
-      {album.isSuccess && photos.length === 0 && (
-        <Muted>{t(canEdit ? 'memory-album-empty-admin' : 'memory-album-empty')}</Muted>
-      )}
+    <ListSection id="album" list={album} canEdit={canEdit}>
       {photos.length > 0 && (
         <Grid>
           {photos.map((photo, index) => (
@@ -353,6 +326,6 @@ export function AlbumSection({
         </Grid>
       )}
       {canEdit && <UploadForm memorialPageId={memorialPageId} />}
-    </Panel>
+    </ListSection>
   );
 }

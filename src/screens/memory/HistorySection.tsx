@@ -17,14 +17,13 @@ import {
   type HistoryInput,
 } from '../../services/api/memorial';
 import { HISTORY_BODY_MAX_LENGTH } from '../../validation/memorialLimits';
-import { Panel } from '../endingnote/layout';
 import { useHistories } from './pageQuery';
+import { EditAndDelete, ListSection } from './sectionParts';
 import {
   Actions,
   checkRequest,
   ImageFileField,
   memorialSchemas,
-  Muted,
   problemsOf,
   SectionTitle,
   useProblemText,
@@ -181,7 +180,6 @@ function HistoryItem({
   const t = useT();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => deleteHistory(memorialPageId, entry.id),
     onSettled: () =>
@@ -208,28 +206,13 @@ function HistoryItem({
       )}
       {canEdit && (
         <Actions>
-          <Button
-            type="button"
-            $variant="secondary"
-            aria-label={t('memory-history-edit', { date })}
-            onClick={() => setEditing(true)}
-          >
-            {t('memory-edit')}
-          </Button>
-          {confirming ? (
-            <Button type="button" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              {t('memory-delete-confirm')}
-            </Button>
-          ) : (
-            <Button
-              type="button"
-              $variant="secondary"
-              aria-label={t('memory-history-delete', { date })}
-              onClick={() => setConfirming(true)}
-            >
-              {t('memory-delete')}
-            </Button>
-          )}
+          <EditAndDelete
+            editLabel={t('memory-history-edit', { date })}
+            deleteLabel={t('memory-history-delete', { date })}
+            busy={remove.isPending}
+            onEdit={() => setEditing(true)}
+            onDelete={() => remove.mutate()}
+          />
         </Actions>
       )}
     </li>
@@ -248,12 +231,7 @@ export function HistorySection({
   const histories = useHistories(memorialPageId);
   const entries = histories.data ?? [];
   return (
-    <Panel id="history" aria-labelledby="memory-history-title">
-      <SectionTitle id="memory-history-title">{t('memory-history-title')}</SectionTitle>
-      {histories.isError && <p role="alert">{t('memory-load-error')}</p>}
-      {histories.isSuccess && entries.length === 0 && (
-        <Muted>{t(canEdit ? 'memory-history-empty-admin' : 'memory-history-empty')}</Muted>
-      )}
+    <ListSection id="history" list={histories} canEdit={canEdit}>
       {entries.length > 0 && (
         <Timeline>
           {entries.map((entry) => (
@@ -272,6 +250,6 @@ export function HistorySection({
           <HistoryForm memorialPageId={memorialPageId} />
         </>
       )}
-    </Panel>
+    </ListSection>
   );
 }

@@ -12,11 +12,10 @@ import {
   timecapsuleKeys,
   updateLetter,
   type LetterSaveOutcome,
-  type WriterView,
 } from '../../services/api/timecapsule';
-import type { LetterInput } from '../../validation/timecapsule';
+import type { LetterInput, WriterView } from '../../validation/timecapsule';
 import { Page, Panel } from '../endingnote/layout';
-import { Notice } from './layout';
+import { Notice } from '../../components/ui/Notice';
 import { letterPath } from './paths';
 import { draftOf, emptyDraft, sameLetter, type FieldProblem } from './letterDraft';
 import { LetterForm } from './LetterForm';

@@ -5,9 +5,8 @@ import { useT } from '../../i18n/useT';
 import { claimLetter } from '../../services/api/timecapsule';
 import { letterClaimPath, rememberLetterClaim } from '../../services/pendingLetterClaim';
 import { useSession } from '../../services/session/useSession';
-import { Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../endingnote/layout';
 import { letterPath } from './paths';
-import { Actions } from './layout';
 
 type ClaimState = 'claiming' | 'notYours' | 'failed';
 

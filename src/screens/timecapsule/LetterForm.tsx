@@ -20,7 +20,8 @@ import {
   LETTER_TITLE_MAX_LENGTH,
   type LetterInput,
 } from '../../validation/timecapsule';
-import { Actions, Notice } from './layout';
+import { Notice } from '../../components/ui/Notice';
+import { Actions } from '../endingnote/layout';
 import {
   checkDraft,
   DELIVERY_RULES,

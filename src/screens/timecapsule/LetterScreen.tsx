@@ -4,18 +4,18 @@ import { Link, useNavigate, useParams } from 'react-router';
 import styled from 'styled-components';
 import { ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import {
-  fetchLetter,
-  timecapsuleKeys,
-  type AdminView,
-  type LetterPhoto,
-  type RecipientView,
-  type WriterView,
-} from '../../services/api/timecapsule';
-import { Page, Panel } from '../endingnote/layout';
+import { fetchLetter, timecapsuleKeys } from '../../services/api/timecapsule';
+import type {
+  AdminView,
+  LetterPhoto,
+  RecipientView,
+  WriterView,
+} from '../../validation/timecapsule';
+import { Actions, Page, Panel } from '../endingnote/layout';
 import { DeleteLetterButton } from './DeleteLetterButton';
 import { editLetterPath } from './paths';
-import { Actions, LetterItem, LetterList, Notice } from './layout';
+import { Notice } from '../../components/ui/Notice';
+import { LetterItem, LetterList } from './layout';
 import {
   adminsOf,
   deliveryText,

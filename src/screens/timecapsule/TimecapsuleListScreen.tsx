@@ -10,10 +10,10 @@ import {
   fetchUnsentLetters,
 } from '../../services/api/timecapsule';
 import { isHandledBySession } from '../../services/http';
-import { Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../endingnote/layout';
 import { DeleteLetterButton } from './DeleteLetterButton';
 import { editLetterPath, letterPath } from './paths';
-import { Actions, LetterItem, LetterLink, LetterList } from './layout';
+import { LetterItem, LetterLink, LetterList } from './layout';
 import { adminsOf, deliveryText, japanTime, namesText, personName } from './letterText';
 
 const listsMachine = timecapsuleListsMachine.provide({

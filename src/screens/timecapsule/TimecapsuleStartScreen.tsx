@@ -1,7 +1,6 @@
 import { ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { Page, Panel } from '../endingnote/layout';
-import { Actions } from './layout';
+import { Actions, Page, Panel } from '../endingnote/layout';
 
 const POINTS = ['when', 'who', 'after'] as const;
 

@@ -31,19 +31,3 @@ export const LetterLink = styled(Link)`
   color: ${({ theme }) => theme.colours.text};
   font-weight: bold;
 `;
-
-export const Actions = styled.div`
-  display: flex;
-  flex-wrap: wrap;
-  gap: 12px;
-  margin-top: 8px;
-`;
-
-/** A short notice: attention for problems, success for what went well. */
-export const Notice = styled.p<{ $tone: 'attention' | 'success' }>`
-  margin: 16px 0;
-  padding: 12px 16px;
-  border-radius: 8px;
-  border: 1px solid ${({ theme, $tone }) => theme.colours[$tone]};
-  background: ${({ theme }) => theme.colours.surface};
-`;

@@ -1,9 +1,11 @@
-import type { FieldProblem, LetterPhoto, WriterView } from '../../services/api/timecapsule';
+import type { FieldProblem } from '../../services/api/timecapsule';
 import {
   japanDateTimeInputOf,
   letterInputSchema,
   type LetterDelivery,
   type LetterInput,
+  type LetterPhoto,
+  type WriterView,
 } from '../../validation/timecapsule';
 
 /**

@@ -1,46 +1,17 @@
 import type { SexCode } from '../../validation/account';
+import type { DashboardOf, MourningOf, MourningPageFields } from '../../validation/social';
 import { http } from '../http';
 import type { MemberCard, NotificationItem } from './social';
 
 /** The member's home calls (docs/social.md "Dashboard, mourning tab, my page"; docs/accounts.md). */
 
-export interface Dashboard {
-  memorialPageId: string | null;
-  unreadCount: number;
-  recentNotifications: NotificationItem[];
-  connectionsNews: { kind: 'connected' | 'page_updated'; at: string; member: MemberCard }[];
-}
+export type Dashboard = DashboardOf<MemberCard, NotificationItem, string>;
 
-export interface MourningPage {
-  memorialPageId: string;
-  type: 'self' | 'other' | 'pet';
-  lastName: string;
-  firstName: string;
+export interface MourningPage extends MourningPageFields {
   photoUrl: string | null;
-  birthDate: string | null;
-  deathDate: string | null;
-  animalKind: string | null;
-  role: 'admin' | 'viewer' | null;
 }
 
-export interface Mourning {
-  pages: MourningPage[];
-  upcomingAnniversaries: {
-    memorialPageId: string;
-    lastName: string;
-    firstName: string;
-    code: string;
-    date: string;
-  }[];
-  recentCondolences: {
-    id: string;
-    memorialPageId: string;
-    authorLastName: string;
-    authorFirstName: string;
-    body: string;
-    createdAt: string;
-  }[];
-}
+export type Mourning = MourningOf<MourningPage, string>;
 
 export interface Profile {
   userId: string;

@@ -1,3 +1,4 @@
+import type { CondolenceFields } from '../../validation/memorial';
 import type { Privacy } from '../../validation/memorialLimits';
 import type { MemoryProfile } from '../../machines/memoryCreation';
 import { http } from '../http';
@@ -65,17 +66,12 @@ export interface PageAdmin {
   lastNameKana: string;
   firstNameKana: string;
   iconUrl: string | null;
+  certificated: boolean;
   role: PageRole;
 }
 
-export interface Condolence {
-  id: string;
-  authorUserId: string;
-  authorLastName: string;
-  authorFirstName: string;
-  body: string;
+export interface Condolence extends CondolenceFields<string> {
   status: 'pending' | 'approved' | 'hidden';
-  createdAt: string;
 }
 
 export interface ShareToken {

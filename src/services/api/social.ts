@@ -11,6 +11,8 @@ export interface MemberCard {
   firstNameKana: string;
   iconUrl: string | null;
   memorialPageId: string | null;
+  /** The avatar's badge where the list carries it (search, connections); absent: no badge. */
+  certificated?: boolean;
 }
 
 export interface Connection extends MemberCard {

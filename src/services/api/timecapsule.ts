@@ -1,9 +1,8 @@
 import axios from 'axios';
 import type {
-  LetterDelivery,
   LetterEnvelope,
   LetterInput,
-  PersonName,
+  LetterView,
   ReceivedLetter,
   UnsentLetter,
 } from '../../validation/timecapsule';
@@ -13,62 +12,6 @@ import { http } from '../http';
 
 const BASE = '/v1/time_capsule_letter';
 const letterPath = (letterId: string) => `${BASE}/${encodeURIComponent(letterId)}`;
-
-export interface LetterPhoto {
-  name: string;
-  /** A signed GET URL that expires. */
-  url: string;
-}
-
-export interface RecipientStatus extends PersonName {
-  kind: 'member' | 'guest';
-  userId: string | null;
-  email: string | null;
-  deliveredAt: string | null;
-  openedAt: string | null;
-  late: boolean | null;
-}
-
-/** What the writer reads: everything, and per recipient when it was delivered and opened. */
-export interface WriterView extends LetterEnvelope {
-  role: 'writer';
-  body: string;
-  photos: LetterPhoto[];
-  rule: LetterDelivery['rule'];
-  delayDays: number | null;
-  anniversaryYears: number | null;
-  afterDeathDate: string | null;
-  adminUserIds: string[];
-  recipients: RecipientStatus[];
-  deliveredAt: string | null;
-  updatedAt: string;
-}
-
-/** What a recipient reads once it is delivered (the read marks it opened). */
-export interface RecipientView {
-  role: 'recipient';
-  timeCapsuleLetterId: string;
-  senderFirstName: string;
-  senderLastName: string;
-  title: string;
-  body: string;
-  photos: LetterPhoto[];
-  createdAt: string;
-  dueAt: string;
-  deliveredAt: string;
-  openedAt: string;
-  late: boolean;
-}
-
-/** What an admin reads: the envelope, and the body only once the letter is delivered. */
-export interface AdminView extends LetterEnvelope {
-  role: 'admin';
-  deliveredAt: string | null;
-  body: string | null;
-  photos: LetterPhoto[];
-}
-
-export type LetterView = WriterView | RecipientView | AdminView;
 
 export const timecapsuleKeys = {
   letter: (letterId: string) => ['timecapsule', 'letter', letterId] as const,
