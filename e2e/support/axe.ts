@@ -16,6 +16,17 @@ interface AxeViolation {
  * must be created with `bypassCSP: true`: axe is injected as a script the CSP would refuse.
  */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  // Judge the page as it settles: a toast still fading in is half transparent, and axe would
+  // measure the contrast of that passing frame. Endless animations (spinners) are not waited on.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  );
   await page.addScriptTag({ path: axePath });
   const violations = await page.evaluate(async () => {
     const axe = (
