@@ -35,7 +35,9 @@ describe('modal', () => {
         <p>text</p>
       </Modal>,
     );
-    await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
+    // Escape reaches the dialog once its effect has moved the focus inside.
+    await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true));
     await user.keyboard('{Escape}');
     await user.click(screen.getByRole('button', { name: '閉じる' }));
     expect(onClose).toHaveBeenCalledTimes(2);
