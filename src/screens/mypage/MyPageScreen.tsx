@@ -24,18 +24,25 @@ const POLICY_LINKS = [
 function SearchVisibility({ searchable }: { searchable: boolean }) {
   const t = useT();
   const queryClient = useQueryClient();
+  // The box shows the choice at once: a controlled checkbox whose state changes only when the
+  // mutation's pending state arrives, a tick later, is first reverted by React.
+  const [requested, setRequested] = useState<boolean | null>(null);
   const save = useMutation({
     mutationFn: (value: boolean) => updateProfile({ searchable: value }),
     onSuccess: (saved) => queryClient.setQueryData(homeKeys.profile, saved),
     onError: () => void showToast(t('mypage-save-failed'), 'error'),
+    onSettled: () => setRequested(null),
   });
   return (
     <CheckboxField
       id="mypage-searchable"
       label={t('mypage-searchable')}
-      value={save.isPending ? Boolean(save.variables) : searchable}
-      onChange={(value) => save.mutate(value)}
-      disabled={save.isPending}
+      value={requested ?? searchable}
+      onChange={(value) => {
+        setRequested(value);
+        save.mutate(value);
+      }}
+      disabled={requested !== null}
     />
   );
 }
