@@ -566,6 +566,26 @@ describe('GET /v1/user/{userId}', () => {
     }
     expect((await t.request({ method: 'GET', url: `/v1/user/${viewer.id}` })).statusCode).toBe(401);
   });
+
+  it('answers each of many reads arriving together with its own member (they share one query)', async () => {
+    const viewer = await createMember(t);
+    const usernames = ['sato', 'suzuki', 'takahashi'].map(
+      (name) => `${name}-${viewer.id.slice(0, 8)}`,
+    );
+    const members = await Promise.all(usernames.map((username) => createMember(t, { username })));
+    const expected = new Map(members.map((member, index) => [member.id, usernames[index]]));
+    const inactive = await createMember(t, { status: 'inactive' });
+    const asked = [...expected.keys(), inactive.id, '00000000-0000-4000-8000-000000000001'];
+    const reads = Array.from({ length: 30 }, (_, index) => asked[index % asked.length]!);
+    const answers = await Promise.all(
+      reads.map((id) => t.request({ method: 'GET', url: `/v1/user/${id}`, token: viewer.token })),
+    );
+    answers.forEach((answer, index) => {
+      const username = expected.get(reads[index]!);
+      expect(answer.statusCode).toBe(username ? 200 : 404);
+      if (username) expect(answer.json()).toMatchObject({ id: reads[index], username });
+    });
+  });
 });
 
 describe('DELETE /v1/user', () => {
