@@ -12,6 +12,7 @@ import {
   sexCodeSchema,
   tokyoToday,
 } from './account';
+import type { SexCode } from './account';
 import type { CondolenceFields } from './memorial';
 
 /** Shown through Fluent ids `relationship-<value>`; mirrors RELATIONSHIPS of the connections table. */
@@ -152,4 +153,19 @@ export interface DashboardOf<Card, Notification, At> {
   recentNotifications: Notification[];
   /** New connections and connections' own pages changed lately, newest first. */
   connectionsNews: NewsItemOf<Card, At>[];
+}
+
+/** The member's own profile as my page reads it; `GET /v1/mypage/profile` adds `iconUrl`. */
+export interface ProfileFields {
+  userId: string;
+  email: string;
+  lastName: string;
+  firstName: string;
+  lastNameKana: string;
+  firstNameKana: string;
+  address: string | null;
+  birthdate: string | null;
+  sexCode: SexCode | null;
+  iconName: string | null;
+  searchable: boolean;
 }

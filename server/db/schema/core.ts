@@ -9,6 +9,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { SexCode } from '../../../src/validation/account';
 
 /** Mirrors migrations/0001_foundation.sql (and the columns later migrations add). */
 export const users = pgTable('users', {
@@ -25,7 +26,7 @@ export const users = pgTable('users', {
   nameReading: text('name_reading').notNull().default(''),
   address: text('address'),
   birthdate: date('birthdate', { mode: 'string' }),
-  sexCode: smallint('sex_code'),
+  sexCode: smallint('sex_code').$type<SexCode>(),
   iconName: text('icon_name'),
   status: text('status', { enum: ['inactive', 'active', 'deleted'] })
     .notNull()

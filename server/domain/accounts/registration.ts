@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
+import type { SexCode } from '../../../src/validation/account';
 import { nameReadingOf } from '../../../src/validation/nameReading';
 import { externalIdentities, memorialPageMembers, memorialPages, users } from '../../db/schema';
 import { invalid } from '../../http/errors';
@@ -21,7 +22,7 @@ export interface NewAccount {
   lastNameKana: string;
   address: string;
   birthdate: string;
-  sexCode: number;
+  sexCode: SexCode;
   iconName?: string | null | undefined;
   adminPetId?: string | null | undefined;
   inflowId?: string | null | undefined;

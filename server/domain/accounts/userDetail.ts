@@ -3,17 +3,8 @@ import { createKeyBatcher } from '../../db/keyBatcher';
 import { preparedPerDatabase } from '../../db/prepared';
 import { users } from '../../db/schema';
 import { viewUrl } from '../../storage/viewUrls';
+import type { UserDetail } from '../../../src/validation/account';
 import type { AccountDeps } from './deps';
-
-export interface UserDetail {
-  id: string;
-  username: string;
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  userIconUrl: string | null;
-}
 
 const detailsQuery = preparedPerDatabase((db) =>
   db

@@ -4,21 +4,9 @@ import { users } from '../../db/schema';
 import { invalid, notFound } from '../../http/errors';
 import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
 import { nameReadingOf } from '../../../src/validation/nameReading';
-import type { ProfileUpdateInput } from '../../../src/validation/social';
+import type { ProfileFields, ProfileUpdateInput } from '../../../src/validation/social';
 
-export interface Profile {
-  userId: string;
-  email: string;
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  address: string | null;
-  birthdate: string | null;
-  sexCode: number | null;
-  iconName: string | null;
-  searchable: boolean;
-}
+export type Profile = ProfileFields;
 
 const profileColumns = {
   userId: users.id,

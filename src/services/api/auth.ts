@@ -1,4 +1,5 @@
 import { httpClients, type HttpClients } from '../http';
+import type { UserDetail } from '../../validation/account';
 
 /** Answer of POST /v1/login and of the activation link (GET /v1/user/confirm/…). */
 export interface LoginResponse {
@@ -45,15 +46,7 @@ export type RegistrationRequest =
   | { variant: 'inflow'; user: RegistrationPayload; inflowId: string }
   | { variant: 'external'; user: RegistrationPayload; provider: ProviderRequest };
 
-export interface UserDetail {
-  id: string;
-  username: string;
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  userIconUrl: string | null;
-}
+export type { UserDetail };
 
 /** The account calls of the product API over given clients (the app's, or a test's). */
 export function authApi({ http: client, tokens }: HttpClients) {

@@ -1,5 +1,9 @@
-import type { SexCode } from '../../validation/account';
-import type { DashboardOf, MourningOf, MourningPageFields } from '../../validation/social';
+import type {
+  DashboardOf,
+  MourningOf,
+  MourningPageFields,
+  ProfileFields,
+} from '../../validation/social';
 import { http } from '../http';
 import type { MemberCard, NotificationItem } from './social';
 
@@ -13,19 +17,8 @@ export interface MourningPage extends MourningPageFields {
 
 export type Mourning = MourningOf<MourningPage, string>;
 
-export interface Profile {
-  userId: string;
-  email: string;
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  address: string | null;
-  birthdate: string | null;
-  sexCode: SexCode | null;
-  iconName: string | null;
+export interface Profile extends ProfileFields {
   iconUrl: string | null;
-  searchable: boolean;
 }
 
 export type ProfileUpdate = Partial<
