@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import { connectionRequests, connections, memorialPages, shareTokens } from '../../db/schema';
 import { ApiError } from '../../http/errors';
+import { pendingRequestsBetween } from '../connections';
 import { isUuid } from './access';
 import { makeAdmin } from './admins';
 import type { MemorialDeps } from './deps';
@@ -113,21 +114,7 @@ export async function connectToInvitingUser(
     await tx
       .update(connectionRequests)
       .set({ status: 'accepted', respondedAt: now })
-      .where(
-        and(
-          eq(connectionRequests.status, 'pending'),
-          or(
-            and(
-              eq(connectionRequests.fromUserId, userId),
-              eq(connectionRequests.toUserId, inviter),
-            ),
-            and(
-              eq(connectionRequests.fromUserId, inviter),
-              eq(connectionRequests.toUserId, userId),
-            ),
-          ),
-        ),
-      );
+      .where(pendingRequestsBetween(userId, [inviter]));
     await tx.update(shareTokens).set({ redeemedBy: userId }).where(eq(shareTokens.id, row.id));
   });
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import { connectionRequests, connections, memorialPages, users } from '../../db/schema';
 import type { Relationship } from '../../db/schema';
 import { conflict, invalid, notFound } from '../../http/errors';
-import { areConnected } from '../connections';
+import { areConnected, pendingRequestsBetween } from '../connections';
 import {
   displayName,
   isActiveMember,
@@ -237,15 +237,7 @@ async function openRequestBetween(db: Db, a: string, b: string) {
   const [open] = await db
     .select()
     .from(connectionRequests)
-    .where(
-      and(
-        eq(connectionRequests.status, 'pending'),
-        or(
-          and(eq(connectionRequests.fromUserId, a), eq(connectionRequests.toUserId, b)),
-          and(eq(connectionRequests.fromUserId, b), eq(connectionRequests.toUserId, a)),
-        ),
-      ),
-    )
+    .where(pendingRequestsBetween(a, [b]))
     .limit(1);
   return open;
 }

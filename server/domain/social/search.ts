@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { connectionRequests, connections, userSearchGrams, users } from '../../db/schema';
 import { normalizeReading } from '../../../src/validation/nameReading';
+import { pendingRequestsBetween } from '../connections';
 import { memberCards, type MemberCard } from './members';
 
 /** Where the searching member stands with a member found. */
@@ -166,21 +167,7 @@ async function connectionStates(
       toUserId: connectionRequests.toUserId,
     })
     .from(connectionRequests)
-    .where(
-      and(
-        eq(connectionRequests.status, 'pending'),
-        or(
-          and(
-            eq(connectionRequests.fromUserId, userId),
-            inArray(connectionRequests.toUserId, others),
-          ),
-          and(
-            eq(connectionRequests.toUserId, userId),
-            inArray(connectionRequests.fromUserId, others),
-          ),
-        ),
-      ),
-    );
+    .where(pendingRequestsBetween(userId, others));
   for (const request of pending) {
     const sent = request.fromUserId === userId;
     states.set(sent ? request.toUserId : request.fromUserId, {
