@@ -423,6 +423,40 @@ describe('identity verification', () => {
   });
 });
 
+describe('the certificated badge on member lists', () => {
+  it('marks the members of connections, requests and dashboard news, certificated or not', async () => {
+    const { member, friend, stranger } = await family();
+    await verifyIdentity(t, member);
+    const connected = (await get(friend, '/v1/connection/connections')).json().items;
+    expect(connected).toEqual([expect.objectContaining({ userId: member.id, certificated: true })]);
+    const news = (await get(friend, '/v1/dashboard')).json().connectionsNews;
+    expect(news).toEqual([
+      expect.objectContaining({
+        kind: 'connected',
+        member: expect.objectContaining({ userId: member.id, certificated: true }),
+      }),
+    ]);
+
+    const sent = await post(member, '/v1/connection/requests', {
+      to_user_id: stranger.id,
+      relationship: 'acquaintance',
+    });
+    expect(sent.statusCode).toBeLessThan(300);
+    const received = (await get(stranger, '/v1/connection/requests')).json().received;
+    expect(received).toEqual([
+      expect.objectContaining({
+        member: expect.objectContaining({ userId: member.id, certificated: true }),
+      }),
+    ]);
+    const ownSent = (await get(member, '/v1/connection/requests')).json().sent;
+    expect(ownSent).toEqual([
+      expect.objectContaining({
+        member: expect.objectContaining({ userId: stranger.id, certificated: false }),
+      }),
+    ]);
+  });
+});
+
 describe('confirmation by administrators', () => {
   it('is refused without an ACTIVE certificate of the administrator', async () => {
     const { member, first } = await family();

@@ -6,7 +6,7 @@ import type { MemberCard } from '../../domain/social/members';
 /** A member card on the wire: the icon's object name exchanged for a signed GET URL. */
 export type WireCard<T extends MemberCard> = Omit<T, 'iconName'> & { iconUrl: string | null };
 
-export async function withIconUrl<T extends MemberCard>(
+async function withIconUrl<T extends MemberCard>(
   store: ObjectStore,
   card: T,
 ): Promise<WireCard<T>> {
@@ -36,4 +36,22 @@ export async function withCertificated<T extends { userId: string }>(
     now,
   );
   return cards.map((card) => ({ ...card, certificated: certificated.get(card.userId) ?? false }));
+}
+
+/** Items that carry a member (requests, dashboard news): the member as a wire card with its badge. */
+export async function withWireMembers<T extends { member: MemberCard }>(
+  db: Db,
+  store: ObjectStore,
+  now: Date,
+  items: T[],
+): Promise<(Omit<T, 'member'> & { member: WireCard<MemberCard> & { certificated: boolean } })[]> {
+  const members = await withCertificated(
+    db,
+    now,
+    await withIconUrls(
+      store,
+      items.map((item) => item.member),
+    ),
+  );
+  return items.map((item, index) => ({ ...item, member: members[index]! }));
 }

@@ -14,7 +14,7 @@ import {
   setRelationship,
 } from '../../domain/social/connections';
 import { currentUserId, requireUser } from '../../http/authenticate';
-import { withCertificated, withIconUrl, withIconUrls } from './cards';
+import { withCertificated, withIconUrls, withWireMembers } from './cards';
 
 const requestParams = z.object({ request_id: z.uuid({ error: 'request_id_invalid' }) });
 const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
@@ -57,11 +57,8 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
 
   api.get('/v1/connection/requests', { preHandler }, async (request) => {
     const { received, sent } = await listRequests(db, currentUserId(request));
-    const withIcons = (items: typeof received) =>
-      Promise.all(
-        items.map(async (item) => ({ ...item, member: await withIconUrl(ctx.store, item.member) })),
-      );
-    return { received: await withIcons(received), sent: await withIcons(sent) };
+    const wire = (items: typeof received) => withWireMembers(db, ctx.store, ctx.clock.now(), items);
+    return { received: await wire(received), sent: await wire(sent) };
   });
 
   api.post(

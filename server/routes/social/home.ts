@@ -7,7 +7,7 @@ import { dashboard, mourning } from '../../domain/social/home';
 import { registerUploadedImage } from '../../domain/memorial/images';
 import { readProfile, updateProfile, type Profile } from '../../domain/social/profile';
 import { currentUserId, requireUser } from '../../http/authenticate';
-import { withIconUrl } from './cards';
+import { withWireMembers } from './cards';
 
 /** The member's home: dashboard (ホーム), mourning tab (偲ぶ) and my page's profile. */
 export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -18,11 +18,11 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.get('/v1/dashboard', { preHandler }, async (request) => {
     const summary = await dashboard(db, currentUserId(request), ctx.clock.now());
-    const connectionsNews = await Promise.all(
-      summary.connectionsNews.map(async (news) => ({
-        ...news,
-        member: await withIconUrl(ctx.store, news.member),
-      })),
+    const connectionsNews = await withWireMembers(
+      db,
+      ctx.store,
+      ctx.clock.now(),
+      summary.connectionsNews,
     );
     return { ...summary, connectionsNews };
   });

@@ -11,7 +11,7 @@ export interface MemberCard {
   firstNameKana: string;
   iconUrl: string | null;
   memorialPageId: string | null;
-  /** The avatar's badge where the list carries it (search, connections); absent: no badge. */
+  /** The avatar's badge where the list carries it (search, connections, requests, dashboard news); absent: no badge. */
   certificated?: boolean;
 }
 
