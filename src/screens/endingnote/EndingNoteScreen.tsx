@@ -6,6 +6,7 @@ import styled from 'styled-components';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
 import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
 import { useT } from '../../i18n/useT';
+import { whenSessionConnected } from '../../services/http/connection';
 import { queryClient } from '../../services/queryClient';
 import { useSession } from '../../services/session/useSession';
 import {
@@ -71,7 +72,13 @@ const noteQuery = (userId: string) => ({
  * read again here; the screen's query refreshes it as before.
  */
 export function loader({ params }: LoaderFunctionArgs) {
-  if (params.userId) queryClient.ensureQueryData(noteQuery(params.userId)).catch(() => undefined);
+  const { userId } = params;
+  // The router starts before the app's first render has connected the session.
+  if (userId) {
+    void whenSessionConnected()
+      .then(() => queryClient.ensureQueryData(noteQuery(userId)))
+      .catch(() => undefined);
+  }
   return null;
 }
 
