@@ -11,6 +11,17 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** The encodings an Accept-Encoding header accepts (a `q=0` refuses one). */
+export function acceptedEncodings(header: string | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of (header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    if (name && (q === undefined || Number(q.slice(2)) > 0)) accepted.add(name);
+  }
+  return accepted;
+}
+
 interface Asset {
   type: string;
   plain: Buffer;
@@ -54,11 +65,11 @@ export function serveAssetsFromMemory(app: FastifyInstance, root: string): void 
     if (request.method !== 'GET' && request.method !== 'HEAD') return;
     const asset = assets.get(request.url);
     if (!asset) return;
-    const accepted = request.headers['accept-encoding'] ?? '';
+    const accepted = acceptedEncodings(request.headers['accept-encoding']);
     const [body, encoding] =
-      asset.br && /\bbr\b/.test(accepted)
+      asset.br && accepted.has('br')
         ? [asset.br, 'br']
-        : asset.gzip && /\bgzip\b/.test(accepted)
+        : asset.gzip && accepted.has('gzip')
           ? [asset.gzip, 'gzip']
           : [asset.plain, undefined];
     reply

@@ -1,12 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { sealSession } from '../../server/domain/accounts/sessionCookie';
 import { manualClock } from '../../server/domain/clock';
 import { MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from '../../server/paths';
+import { acceptedEncodings } from '../../server/routes/assetMemory';
 import { jsonForScript } from '../../server/routes/memberPage';
 import { createTestDatabase } from '../support/testDatabase';
 
@@ -15,6 +17,7 @@ const INDEX = '<!doctype html><html><head><title>t</title></head><body></body></
 const PRELOADS = { '/endingnote/:userId': ['/assets/EndingNoteScreen-a.js', '/assets/query-b.js'] };
 const MEMBER = ['/assets/memberParts-c.js', '/assets/query-b.js', '/assets/DeathModals-d.js'];
 const SESSION_COOKIE = 'shinobu.session-token';
+const MEMBER_SOURCE = 'export const memberParts = 1;\n'.repeat(20);
 const user = {
   id: 'u-1',
   // Whatever a member calls themselves must not end the element it is written in.
@@ -40,6 +43,10 @@ describe("a member's page", () => {
     writeFileSync(path.join(spaRoot, 'index.html'), INDEX);
     writeFileSync(path.join(spaRoot, ROUTE_PRELOADS_FILE), JSON.stringify(PRELOADS));
     writeFileSync(path.join(spaRoot, MEMBER_PRELOADS_FILE), JSON.stringify(MEMBER));
+    const asset = path.join(spaRoot, 'assets', 'memberParts-c.js');
+    writeFileSync(asset, MEMBER_SOURCE);
+    writeFileSync(`${asset}.br`, brotliCompressSync(MEMBER_SOURCE));
+    writeFileSync(`${asset}.gz`, gzipSync(MEMBER_SOURCE));
     const database = await createTestDatabase();
     closeDatabase = () => database.close();
     app = await buildApp(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), database, {
@@ -111,11 +118,44 @@ describe("a member's page", () => {
     }
   });
 
+  it('answers the hashed assets from memory, compressed as the browser accepts', async () => {
+    const asset = (encoding?: string) =>
+      app.app.inject({
+        method: 'GET',
+        url: '/assets/memberParts-c.js',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const br = await asset('gzip, br');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.headers['x-content-type-options']).toBe('nosniff');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(MEMBER_SOURCE);
+    const gzip = await asset('br;q=0, gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(MEMBER_SOURCE);
+    const plain = await asset();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toContain('text/javascript');
+    expect(plain.body).toBe(MEMBER_SOURCE);
+  });
+
   it('is the everyone-page once the session cookie has expired', async () => {
     const cookie = await cookieOf();
     clock.advance(400 * 24 * 60 * 60 * 1000);
     const response = await page({ [SESSION_COOKIE]: cookie });
     expect(sessionElement(response.body)).toBeUndefined();
     expect(response.headers['cache-control']).toBe('no-cache');
+  });
+});
+
+describe('the hashed assets, answered from memory', () => {
+  it('negotiates the encoding, a q=0 refusing one', () => {
+    expect([...acceptedEncodings('gzip, deflate, br, zstd')]).toEqual(
+      expect.arrayContaining(['gzip', 'br']),
+    );
+    expect(acceptedEncodings('br;q=0, gzip').has('br')).toBe(false);
+    expect(acceptedEncodings('br;q=0, gzip').has('gzip')).toBe(true);
+    expect(acceptedEncodings(undefined).size).toBe(0);
   });
 });
