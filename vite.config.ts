@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { ROUTE_PRELOADS_FILE } from './server/paths';
+import { MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from './server/paths';
+import { memberFrameModules } from './src/components/shell/memberFrameModules';
 import { screenRoutes } from './src/screens/routeTable';
 
 /** The libraries every page runs before its first paint. */
@@ -16,6 +17,10 @@ const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;
  * names them as `modulepreload` in the page it serves, so the browser fetches the screen with
  * the entry instead of after the entry has run and the router has asked for it (one round
  * trip before the first paint of the route).
+ *
+ * Writes `member-preloads.json` beside it: the chunks of the frame's member-only parts
+ * (`memberFrameModules.ts`) and what they import, less the entry's. The server names them
+ * only in a page served to a valid session cookie (server/routes/memberPage.ts).
  */
 function routePreloads(): Plugin {
   let root = process.cwd();
@@ -37,10 +42,11 @@ function routePreloads(): Plugin {
       const entry = chunks.find((chunk) => chunk.isEntry);
       if (!entry) throw new Error('the build has no entry chunk');
       const entryFiles = closure(entry.fileName);
+      // The chunk holding a module: its own, or the group's that took it in (codeSplitting).
       const chunkOf = (source: string) => {
         const module = path.join(root, source);
-        const chunk = chunks.find((candidate) => candidate.facadeModuleId === module);
-        if (!chunk) throw new Error(`no chunk for ${source}`);
+        const chunk = chunks.find((candidate) => candidate.moduleIds.includes(module));
+        if (!chunk) throw new Error(`no chunk holds ${source}`);
         return chunk.fileName;
       };
       // The router loads every screen together with the query client (src/screens/router.tsx).
@@ -57,12 +63,37 @@ function routePreloads(): Plugin {
         fileName: ROUTE_PRELOADS_FILE,
         source: `${JSON.stringify(preloads, null, 2)}\n`,
       });
+      const memberFiles = new Set<string>();
+      for (const source of memberFrameModules) closure(chunkOf(source), memberFiles);
+      this.emitFile({
+        type: 'asset',
+        fileName: MEMBER_PRELOADS_FILE,
+        source: `${JSON.stringify(
+          [...memberFiles].filter((file) => !entryFiles.has(file)).map((file) => `/${file}`),
+          null,
+          2,
+        )}\n`,
+      });
     },
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), routePreloads()],
+  resolve: {
+    // react-router 7's package exports name its development build for every condition (its
+    // issues #12532, #14102): a production build takes the production one, without the dev
+    // warnings and checks the framework chunk otherwise runs on every navigation.
+    alias:
+      command === 'build'
+        ? [
+            {
+              find: /^react-router$/,
+              replacement: path.resolve('node_modules/react-router/dist/production/index.mjs'),
+            },
+          ]
+        : [],
+  },
   build: {
     outDir: 'dist',
     sourcemap: true,
@@ -76,7 +107,23 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'framework', test: FRAMEWORK_PACKAGES },
-            { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/ },
+            { name: 'app', test: /[\\/]src[\\/]/, tags: ['$initial'] },
+            {
+              name: 'query',
+              test: /node_modules[\\/]@tanstack[\\/]|src[\\/]services[\\/]queryClient\.tsx$/,
+            },
+            {
+              name: 'http',
+              test: /node_modules[\\/]axios(-auth-refresh)?[\\/]|src[\\/]services[\\/]http[\\/]/,
+            },
+            {
+              name: 'kit',
+              test: /src[\\/]components[\\/](form[\\/]|ui[\\/](Modal|Notice|elapsedTime|calendarDate)\.)/,
+            },
+            {
+              name: 'member',
+              test: /src[\\/](components[\\/](shell[\\/]memberParts|deathDetection|appStore)|services[\\/](bridge[\\/]deviceToken|persistence[\\/]deathConfirmationStorage))/,
+            },
           ],
         },
       },
@@ -91,4 +138,4 @@ export default defineConfig({
       ]),
     ),
   },
-});
+}));

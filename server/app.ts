@@ -16,6 +16,9 @@ import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
 import { i18nRoutes } from './routes/i18n';
 import { apiRoutes } from './routes';
+import { distDir } from './paths';
+import { serveAssetsFromMemory } from './routes/assetMemory';
+import { memberPageHead } from './routes/memberPage';
 import { spaRoutes } from './routes/spa';
 import { testClockRoutes } from './routes/testClock';
 import { createLocalStore } from './storage/localStore';
@@ -109,6 +112,7 @@ export async function buildApp(
     crossOriginEmbedderPolicy: false,
     frameguard: { action: 'deny' },
   });
+  serveAssetsFromMemory(app, overrides.spaRoot ?? distDir);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
 
@@ -119,7 +123,10 @@ export async function buildApp(
   if (testClock && !overrides.clock) {
     await app.register(async (scope) => testClockRoutes(scope, testClock));
   }
-  await spaRoutes(app, { root: overrides.spaRoot });
+  await spaRoutes(app, {
+    root: overrides.spaRoot,
+    memberHead: (root) => memberPageHead(ctx, root),
+  });
 
   return { app, ctx };
 }

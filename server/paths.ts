@@ -6,3 +6,5 @@ export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const distDir = path.join(projectRoot, 'dist');
 /** Written into the build by vite.config.ts, read by server/routes/spa.ts: route → screen JS. */
 export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+/** Written beside it: the chunks the app frame loads for a signed-in member (server/routes/memberPage.ts). */
+export const MEMBER_PRELOADS_FILE = 'member-preloads.json';

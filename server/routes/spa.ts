@@ -41,7 +41,13 @@ export function routePages(
  */
 export async function spaRoutes(
   app: FastifyInstance,
-  options: { root?: string } = {},
+  options: {
+    root?: string;
+    /** Head markup for this request's page only (a member's: memberPage.ts), never cached. */
+    memberHead?: (
+      root: string,
+    ) => (request: FastifyRequest, page: string) => Promise<string | undefined>;
+  } = {},
 ): Promise<void> {
   const root = options.root ?? distDir;
   const indexFile = path.join(root, 'index.html');
@@ -54,6 +60,7 @@ export async function spaRoutes(
           : {},
       )
     : undefined;
+  const memberHeadFor = options.memberHead?.(root);
 
   if (pageFor) {
     await app.register(fastifyStatic, {
@@ -75,10 +82,16 @@ export async function spaRoutes(
       !API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&
       (request.headers.accept ?? '').includes('text/html');
     if (wantsPage && pageFor) {
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(pageFor(request.url.split('?')[0]!));
+      const page = pageFor(request.url.split('?')[0]!);
+      const memberHead = await memberHeadFor?.(request, page);
+      if (memberHead !== undefined) {
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-store, private')
+          .header('vary', 'Cookie')
+          .send(page.replace('</head>', () => `${memberHead}</head>`));
+      }
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
     }
     return reply.status(404).send({
       detail: `no route for ${request.method} ${request.url.split('?')[0]}`,

@@ -52,10 +52,32 @@ export interface ClientStateContext {
   restoreTimedOut: boolean;
 }
 
+/** Equal slice values: the same value, or plain objects with the same own values. */
+export function sameSliceValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) =>
+      Object.is((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+    )
+  );
+}
+
 export const clientStateMachine = setup({
   types: {
     context: {} as ClientStateContext,
     events: {} as ClientStateEvent,
+  },
+  guards: {
+    /**
+     * An UPDATE that changes nothing is dropped: the slice keeps its object, so no reader
+     * re-renders and nothing is written to storage (the frame's checks write the same user,
+     * nav and count on every load, issue 6).
+     */
+    changesSlice: ({ context, event }) =>
+      event.type === 'UPDATE' && !sameSliceValue(context.slices[event.slice], event.value),
   },
   actors: {
     restorePersisted: fromPromise<Partial<PersistedSlices>>(async () => ({})),
@@ -101,6 +123,7 @@ export const clientStateMachine = setup({
     ready: {
       on: {
         UPDATE: {
+          guard: 'changesSlice',
           actions: [
             assign({
               slices: ({ context, event }) => ({ ...context.slices, [event.slice]: event.value }),

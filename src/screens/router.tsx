@@ -1,11 +1,13 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router';
 import { AppLayout } from '../components/shell/AppLayout';
 import { RouteLoading } from '../components/shell/RouteLoading';
 import { screenRoutes } from './routeTable';
 
 interface ScreenModule {
   Component: ComponentType;
+  /** Starts the screen's first reads as soon as its chunk is in, before its first render. */
+  loader?: LoaderFunction;
 }
 
 // Each screen is its own lazy chunk, so that the entry bundle stays small.
@@ -15,15 +17,16 @@ const screenModules = import.meta.glob<ScreenModule>('./*/*Screen.tsx');
  * The route's screen, inside the app's TanStack Query client, which loads beside it (screens
  * query the API; the entry route does not carry the query library).
  */
-function loadScreen(screen: string): () => Promise<Pick<RouteObject, 'Component'>> {
+function loadScreen(screen: string): () => Promise<Pick<RouteObject, 'Component' | 'loader'>> {
   const load = screenModules[`./${screen}.tsx`];
   if (!load) throw new Error(`routeTable names a screen that does not exist: ${screen}`);
   return async () => {
-    const [{ Component: Screen }, { QueryLayer }] = await Promise.all([
+    const [{ Component: Screen, loader }, { QueryLayer }] = await Promise.all([
       load(),
       import('../services/queryClient'),
     ]);
     return {
+      ...(loader ? { loader } : {}),
       Component: () => (
         <QueryLayer>
           <Screen />

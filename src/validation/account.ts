@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { isPrefectureName } from './prefectures';
+import { tokyoToday } from './tokyoDate';
 
 export const VALIDATION_CODES = [
   'required',
@@ -78,15 +79,7 @@ export const sexCodeSchema = z.preprocess(
   ),
 );
 
-/** Today's date in Japan (YYYY-MM-DD), the day birthdates are compared with. */
-export function tokyoToday(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Tokyo',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
+export { tokyoToday } from './tokyoDate';
 
 function isCalendarDate(value: string): boolean {
   const match = ISO_DATE.exec(value);

@@ -9,6 +9,8 @@ import { describeModel } from './modelTest';
 
 const restoredUser = { id: 'u-1', username: 'yamada', memorialPageId: 'm-1', iconUrl: null };
 const updatedUnread: ClientSlices['unreadNotification'] = { count: 3 };
+/** The same count in a new object: changes nothing. */
+const sameUnread: ClientSlices['unreadNotification'] = { count: 3 };
 
 describeModel('clientState', {
   machine: clientStateMachine,
@@ -20,7 +22,7 @@ describeModel('clientState', {
       // One update per snapshot keeps the graph finite.
       ...(snapshot.context.slices.unreadNotification.count === 0
         ? [{ type: 'UPDATE', slice: 'unreadNotification', value: updatedUnread } as const]
-        : []),
+        : [{ type: 'UPDATE', slice: 'unreadNotification', value: sameUnread } as const]),
       { type: 'RESET' },
     ] as never,
   states: {
@@ -43,8 +45,14 @@ describeModel('clientState', {
           expect(slices).toEqual(initialSlices);
           break;
         case 'UPDATE':
-          expect(slices.unreadNotification).toEqual(updatedUnread);
-          expect(step.actions).toContain('persist');
+          if ((step.event as { value?: unknown }).value === sameUnread) {
+            // Nothing changed: the slice keeps its object and nothing is persisted.
+            expect(slices.unreadNotification).toBe(updatedUnread);
+            expect(step.actions).not.toContain('persist');
+          } else {
+            expect(slices.unreadNotification).toEqual(updatedUnread);
+            expect(step.actions).toContain('persist');
+          }
           break;
         case 'RESET':
           expect(slices).toEqual(initialSlices);

@@ -6,9 +6,9 @@ import { verifyAccessToken } from '../../domain/accessTokens';
 import type { AccountDeps } from '../../domain/accounts/deps';
 import { logIn } from '../../domain/accounts/login';
 import { revokeFamilyOf } from '../../domain/accounts/refreshTokens';
-import { csrfTokenOf, newCsrfCookie, type Session } from '../../domain/accounts/sessionCookie';
+import { csrfTokenOf, newCsrfCookie } from '../../domain/accounts/sessionCookie';
 import { ApiError } from '../../http/errors';
-import { callbackForm, type SessionKit } from './sessionKit';
+import { callbackForm, sessionWire, type SessionKit } from './sessionKit';
 
 /** The reasons a credentials sign-in fails, as the `code` of the error URL (client texts). */
 const SIGN_IN_FAILURES = ['invalid_credentials', 'too_many_attempts', 'account_locked'] as const;
@@ -44,10 +44,7 @@ export async function sessionRoutes(
   const { publicUrl, authSecret, cookies, cookieOptions, checkedCallbackUrl, requireCsrf } = kit;
   const { readSession, writeSession } = kit;
 
-  const toWire = (session: Session) => ({
-    user: { ...session.user, accessToken: session.accessToken, refreshToken: session.refreshToken },
-    expires: session.expires.toISOString(),
-  });
+  const toWire = sessionWire;
 
   const sendNull = (reply: FastifyReply) => reply.type('application/json').send('null');
 

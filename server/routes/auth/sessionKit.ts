@@ -17,6 +17,14 @@ export const callbackForm = z.object({
   json: z.string().max(10).optional(),
 });
 
+/** What `GET /api/auth/session` answers for a session (the NextAuth REST shape). */
+export function sessionWire(session: Session) {
+  return {
+    user: { ...session.user, accessToken: session.accessToken, refreshToken: session.refreshToken },
+    expires: session.expires.toISOString(),
+  };
+}
+
 /**
  * What every session-layer route shares: cookie names and flags, the CSRF double-submit check,
  * the same-origin check of callback URLs, and reading and writing the session cookie.

@@ -1,11 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import axios from 'axios';
 import { useMemo, useState } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import styled from 'styled-components';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
 import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
 import { useT } from '../../i18n/useT';
+import { whenSessionConnected } from '../../services/http/connection';
+import { queryClient } from '../../services/queryClient';
 import { useSession } from '../../services/session/useSession';
 import {
   fetchConnectionChoices,
@@ -58,6 +60,27 @@ const Meta = styled.p`
 `;
 
 const noteQueryKey = (userId: string) => ['endingnote', userId] as const;
+const noteQuery = (userId: string) => ({
+  queryKey: noteQueryKey(userId),
+  queryFn: () => fetchNote(userId),
+});
+
+/**
+ * Runs as soon as this chunk is in, before the screen's first render: the note read goes out
+ * then (it waits for the session's token, which a member's page carries from the server),
+ * not after the frame and the screen have rendered (issue 6). A note already read is not
+ * read again here; the screen's query refreshes it as before.
+ */
+export function loader({ params }: LoaderFunctionArgs) {
+  const { userId } = params;
+  // The router starts before the app's first render has connected the session.
+  if (userId) {
+    void whenSessionConnected()
+      .then(() => queryClient.ensureQueryData(noteQuery(userId)))
+      .catch(() => undefined);
+  }
+  return null;
+}
 
 function Completion({ section }: { section: SectionView }) {
   const t = useT();
@@ -89,7 +112,7 @@ export function Component() {
     setShownParam(params.get('section'));
     setDirtySection(null);
   }
-  const note = useQuery({ queryKey: noteQueryKey(userId), queryFn: () => fetchNote(userId) });
+  const note = useQuery(noteQuery(userId));
   const isOwner = note.data?.viewer === 'owner';
   // The signed-in member opening their own note is its owner: the owner's reads go out beside
   // the note read instead of one round trip after it (issue 6, time to interactive).

@@ -29,7 +29,7 @@ export interface SessionUpdate {
   iconUrl?: string | null;
 }
 
-interface WireSession {
+export interface WireSession {
   user: SessionUser & { accessToken: string; refreshToken?: string | null };
   expires: string;
 }
@@ -45,7 +45,7 @@ export class SessionError extends Error {
   }
 }
 
-function fromWire(wire: WireSession | null | Record<string, never>): AuthSession | null {
+export function fromWire(wire: WireSession | null | Record<string, never>): AuthSession | null {
   if (!wire || !('user' in wire) || !wire.user) return null;
   const { accessToken, refreshToken, ...user } = wire.user;
   return {

@@ -14,10 +14,24 @@ const signedOut: HttpSession = {
 };
 
 let connected: HttpSession = signedOut;
+let markConnected: () => void = () => undefined;
+const firstConnection = new Promise<void>((resolve) => {
+  markConnected = resolve;
+});
+
+/**
+ * Resolves once the SessionProvider has connected the live session. A route loader runs
+ * when the router starts, before the app's first render connects it; a call made then would
+ * go out without the bearer and fail (issue 6, the ending note's early read).
+ */
+export function whenSessionConnected(): Promise<void> {
+  return firstConnection;
+}
 
 /** The SessionProvider connects the live session; the returned function disconnects it. */
 export function connectHttpSession(session: HttpSession): () => void {
   connected = session;
+  markConnected();
   return () => {
     if (connected === session) connected = signedOut;
   };

@@ -1,6 +1,7 @@
 import type { SessionUser } from '../api/session';
 import { sessionApi } from '../api/session';
 import { authSessionWith } from './liveSession';
+import { firstFromPage } from './pageSession';
 import { announceSessionChange, watchSessionChanges } from './tabSync';
 
 type UserSync = (user: SessionUser | null) => void;
@@ -17,7 +18,8 @@ export function connectUserSync(sync: UserSync): () => void {
 
 /** The app's session machine: this origin's session layer, the app's HTTP client, the tabs. */
 export const browserAuthSessionMachine = authSessionWith({
-  session: sessionApi,
+  // The first read takes the session the server wrote into a member's page, if any.
+  session: { ...sessionApi, fetchSession: firstFromPage(sessionApi.fetchSession) },
   // The account API, and axios with it, loads with the first refresh, not with the first paint.
   auth: {
     refresh: async (refreshToken) => (await import('../api/auth')).auth.refresh(refreshToken),

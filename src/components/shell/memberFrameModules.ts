@@ -1,0 +1,13 @@
+/**
+ * The modules the app frame loads lazily as soon as a signed-in member is shown (plain data,
+ * no import: the build reads it too). `vite.config.ts` writes their chunks, and what those
+ * import, into `member-preloads.json`; the server names them as module preloads in a page
+ * served to a valid session cookie (server/routes/memberPage.ts), so they download with the
+ * entry instead of after the session is known. Keep it in step with the `import()` calls of
+ * `lazyMemberParts.ts`, `ShellFrame.tsx` and `AppLayout.tsx`.
+ */
+export const memberFrameModules: readonly string[] = [
+  'src/components/shell/memberParts.tsx',
+  'src/components/deathDetection/DeathDetectionModals.tsx',
+  'src/services/http/index.ts',
+];

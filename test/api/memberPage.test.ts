@@ -1,0 +1,161 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import { sealSession } from '../../server/domain/accounts/sessionCookie';
+import { manualClock } from '../../server/domain/clock';
+import { MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from '../../server/paths';
+import { acceptedEncodings } from '../../server/routes/assetMemory';
+import { jsonForScript } from '../../server/routes/memberPage';
+import { createTestDatabase } from '../support/testDatabase';
+
+// A build as vite.config.ts leaves it, with the member frame's chunks beside the route map.
+const INDEX = '<!doctype html><html><head><title>t</title></head><body></body></html>';
+const PRELOADS = { '/endingnote/:userId': ['/assets/EndingNoteScreen-a.js', '/assets/query-b.js'] };
+const MEMBER = ['/assets/memberParts-c.js', '/assets/query-b.js', '/assets/DeathModals-d.js'];
+const SESSION_COOKIE = 'shinobu.session-token';
+const MEMBER_SOURCE = 'export const memberParts = 1;\n'.repeat(20);
+const user = {
+  id: 'u-1',
+  // Whatever a member calls themselves must not end the element it is written in.
+  username: '</script><script>alert("x")</script><!-- $& \u2028',
+  memorialPageId: null,
+  iconUrl: null,
+};
+
+const preloaded = (html: string) =>
+  [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+const sessionElement = (html: string) =>
+  /<script type="application\/json" id="shinobu-session">([^<]*)<\/script>/.exec(html)?.[1];
+
+describe("a member's page", () => {
+  let dataDir: string;
+  let app: App;
+  let closeDatabase: () => Promise<void>;
+  const clock = manualClock();
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-member-page-'));
+    const spaRoot = path.join(dataDir, 'dist');
+    mkdirSync(path.join(spaRoot, 'assets'), { recursive: true });
+    writeFileSync(path.join(spaRoot, 'index.html'), INDEX);
+    writeFileSync(path.join(spaRoot, ROUTE_PRELOADS_FILE), JSON.stringify(PRELOADS));
+    writeFileSync(path.join(spaRoot, MEMBER_PRELOADS_FILE), JSON.stringify(MEMBER));
+    const asset = path.join(spaRoot, 'assets', 'memberParts-c.js');
+    writeFileSync(asset, MEMBER_SOURCE);
+    writeFileSync(`${asset}.br`, brotliCompressSync(MEMBER_SOURCE));
+    writeFileSync(`${asset}.gz`, gzipSync(MEMBER_SOURCE));
+    const database = await createTestDatabase();
+    closeDatabase = () => database.close();
+    app = await buildApp(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), database, {
+      mailer: { send: async () => undefined },
+      clock,
+      spaRoot,
+    });
+    await app.app.ready();
+  });
+  afterAll(async () => {
+    await app?.app.close();
+    await closeDatabase?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const cookieOf = async (secret = app.ctx.config.authSecret) =>
+    (await sealSession({ user, accessToken: 'access-1', refreshToken: 'refresh-1' }, secret, clock))
+      .value;
+  const page = (cookies: Record<string, string> = {}) =>
+    app.app.inject({
+      method: 'GET',
+      url: `/endingnote/${user.id}`,
+      headers: { accept: 'text/html' },
+      cookies,
+    });
+
+  it('carries what GET /api/auth/session answers, escaped, never cached', async () => {
+    const cookie = await cookieOf();
+    const response = await page({ [SESSION_COOKIE]: cookie });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store, private');
+    expect(response.headers.vary).toContain('Cookie');
+    const text = sessionElement(response.body);
+    expect(text).toBeDefined();
+    // Nothing in it can close the element or open markup; it is still the same JSON.
+    expect(text).not.toMatch(/[<>&\u2028]/);
+    expect(response.body.match(/<\/script>/g)).toHaveLength(1);
+    const answer = await app.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      cookies: { [SESSION_COOKIE]: cookie },
+    });
+    expect(JSON.parse(text!)).toEqual(answer.json());
+    expect(jsonForScript(answer.json())).toBe(text);
+  });
+
+  it("preloads the member frame's chunks once, beside the route's", async () => {
+    const response = await page({ [SESSION_COOKIE]: await cookieOf() });
+    expect(preloaded(response.body)).toEqual([
+      ...PRELOADS['/endingnote/:userId'],
+      '/assets/memberParts-c.js',
+      '/assets/DeathModals-d.js',
+    ]);
+  });
+
+  it('is the everyone-page without a cookie, or with one that does not open', async () => {
+    const refused: Record<string, string>[] = [
+      {},
+      { [SESSION_COOKIE]: 'forged' },
+      { [SESSION_COOKIE]: await cookieOf('another secret of enough length 0123456789') },
+    ];
+    for (const cookies of refused) {
+      const response = await page(cookies);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(sessionElement(response.body)).toBeUndefined();
+      expect(response.body).not.toContain('access-1');
+      expect(preloaded(response.body)).toEqual(PRELOADS['/endingnote/:userId']);
+    }
+  });
+
+  it('answers the hashed assets from memory, compressed as the browser accepts', async () => {
+    const asset = (encoding?: string) =>
+      app.app.inject({
+        method: 'GET',
+        url: '/assets/memberParts-c.js',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const br = await asset('gzip, br');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(br.headers['x-content-type-options']).toBe('nosniff');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(MEMBER_SOURCE);
+    const gzip = await asset('br;q=0, gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(MEMBER_SOURCE);
+    const plain = await asset();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toContain('text/javascript');
+    expect(plain.body).toBe(MEMBER_SOURCE);
+  });
+
+  it('is the everyone-page once the session cookie has expired', async () => {
+    const cookie = await cookieOf();
+    clock.advance(400 * 24 * 60 * 60 * 1000);
+    const response = await page({ [SESSION_COOKIE]: cookie });
+    expect(sessionElement(response.body)).toBeUndefined();
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+});
+
+describe('the hashed assets, answered from memory', () => {
+  it('negotiates the encoding, a q=0 refusing one', () => {
+    expect([...acceptedEncodings('gzip, deflate, br, zstd')]).toEqual(
+      expect.arrayContaining(['gzip', 'br']),
+    );
+    expect(acceptedEncodings('br;q=0, gzip').has('br')).toBe(false);
+    expect(acceptedEncodings('br;q=0, gzip').has('gzip')).toBe(true);
+    expect(acceptedEncodings(undefined).size).toBe(0);
+  });
+});
