@@ -45,7 +45,9 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
   for (const [call, list, make] of lists) {
     api.get(`${BASE}/${call}`, member, async (request, reply) => {
       const userId = currentUserId(request);
-      const answer = await keptLetterList(db, list, userId, () => make(db, userId));
+      const answer = await keptLetterList(db, ctx.database.kind, list, userId, () =>
+        make(db, userId),
+      );
       return reply.type(JSON_TYPE).send(answer);
     });
   }
