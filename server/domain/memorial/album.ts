@@ -13,7 +13,7 @@ import { deleteItemOfPage, imageUrls, itemOfPage, verifiedImage } from './pageIt
 /**
  * A photo as the album list gives it: what the client shows, plus `thumbnailBytes`. The
  * page id (the caller named it) and the creation time (read by no screen) are left out:
- * at 200 photos they were a fifth of the answer's bytes, and bytes are most of what a kept
+ * at 200 photos they were 15 % of the answer's bytes, and bytes are most of what a kept
  * list read costs (docs/memorial.md, "Performance").
  */
 export interface AlbumListPhoto {

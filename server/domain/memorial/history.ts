@@ -8,8 +8,8 @@ import { deleteItemOfPage, imageUrls, itemOfPage, verifiedImage } from './pageIt
 
 /**
  * An entry as the timeline list gives it: what the client shows. The page id and the
- * creation and edit times (read by no screen) are left out: at 500 entries they were a
- * third of the answer's bytes (docs/memorial.md, "Performance").
+ * creation and edit times (read by no screen) are left out: at 500 entries they were
+ * nearly a third of the answer's bytes (docs/memorial.md, "Performance").
  */
 export interface HistoryListEntry {
   id: string;
