@@ -141,4 +141,71 @@ describe('kept list answers', () => {
     const anonymous = await other.inject({ method: 'GET', url: albumUrl });
     expect(anonymous.statusCode).toBe(401);
   });
+
+  it('follow every privacy change, for both lists, in both directions', async () => {
+    const pageId = await publicPage();
+    const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
+    const historyUrl = `/v1/history/get_histories_by_memorial_page_id/${pageId}`;
+    await change('POST', albumUrl, { image_name: await upload(t, await jpegPhoto(40, 30)) });
+    await change('POST', `/v1/history/memorial_page_id/${pageId}/history`, {
+      occurred_on: '1950-01-01',
+      body: '誕生',
+    });
+    const asStranger = (url: string) =>
+      other.inject({ method: 'GET', url, headers: { authorization: `Bearer ${stranger.token}` } });
+    // Kept by the other instance while public.
+    for (const url of [albumUrl, historyUrl])
+      expect(await readOther<unknown[]>(url)).toHaveLength(1);
+
+    // Connections of an admin only: the stranger is none, and gets nothing kept.
+    await change('PATCH', `/v1/memorial_page/${pageId}`, { privacy: 'connections' });
+    for (const url of [albumUrl, historyUrl]) expect((await asStranger(url)).statusCode).toBe(404);
+    // Signed-in members with the link: the stranger may read again, and reads the same lists.
+    await change('PATCH', `/v1/memorial_page/${pageId}`, { privacy: 'link' });
+    for (const url of [albumUrl, historyUrl])
+      expect(await readOther<unknown[]>(url)).toHaveLength(1);
+    for (const url of [albumUrl, historyUrl])
+      expect((await other.inject({ method: 'GET', url })).statusCode).toBe(401);
+  });
+
+  it('give each item the fields the client reads, and no more', async () => {
+    const pageId = await publicPage();
+    const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
+    const added = await change('POST', albumUrl, {
+      image_name: await upload(t, await jpegPhoto(40, 30)),
+      caption: '海',
+    });
+    // The single-photo answer still carries the page and the time it was made.
+    expect(added.json()).toHaveProperty('createdAt');
+    const [photo] = await readOther<Record<string, unknown>[]>(albumUrl);
+    expect(Object.keys(photo!).sort()).toEqual(
+      [
+        'id',
+        'imageName',
+        'url',
+        'thumbnailUrl',
+        'caption',
+        'takenOn',
+        'position',
+        'width',
+        'height',
+        'thumbnailBytes',
+      ].sort(),
+    );
+    await change('POST', `/v1/history/memorial_page_id/${pageId}/history`, {
+      occurred_on: '1950-01-01',
+      body: '誕生',
+    });
+    const [entry] = await readOther<Record<string, unknown>[]>(
+      `/v1/history/get_histories_by_memorial_page_id/${pageId}`,
+    );
+    expect(entry).toEqual({
+      id: expect.any(String),
+      occurredOn: '1950-01-01',
+      body: '誕生',
+      imageName: null,
+      url: null,
+      thumbnailUrl: null,
+    });
+  });
 });

@@ -6,41 +6,57 @@ import type { MemorialDeps } from './deps';
 import { deleteImage } from './images';
 import { deleteItemOfPage, imageUrls, itemOfPage, verifiedImage } from './pageItems';
 
-export interface HistoryEntryView {
+/**
+ * An entry as the timeline list gives it: what the client shows. The page id and the
+ * creation and edit times (read by no screen) are left out: at 500 entries they were
+ * nearly a third of the answer's bytes (docs/memorial.md, "Performance").
+ */
+export interface HistoryListEntry {
   id: string;
-  memorialPageId: string;
   occurredOn: string;
   body: string;
   imageName: string | null;
   url: string | null;
   thumbnailUrl: string | null;
+}
+
+/** An entry as the single-entry calls answer it (add, edit). */
+export interface HistoryEntryView extends HistoryListEntry {
+  memorialPageId: string;
   createdAt: Date;
   updatedAt: Date;
 }
 
 type EntryRow = typeof historyEntries.$inferSelect;
 
-async function toView(deps: MemorialDeps, row: EntryRow): Promise<HistoryEntryView> {
+async function toListEntry(deps: MemorialDeps, row: EntryRow): Promise<HistoryListEntry> {
   return {
     id: row.id,
-    memorialPageId: row.memorialPageId,
     occurredOn: row.occurredOn,
     body: row.body,
     imageName: row.imageName,
     ...(await imageUrls(deps, row)),
+  };
+}
+
+async function toView(deps: MemorialDeps, row: EntryRow): Promise<HistoryEntryView> {
+  const entry = await toListEntry(deps, row);
+  return {
+    ...entry,
+    memorialPageId: row.memorialPageId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
 }
 
 /** The timeline, oldest first, in one query. */
-export async function listHistory(deps: MemorialDeps, pageId: string): Promise<HistoryEntryView[]> {
+export async function listHistory(deps: MemorialDeps, pageId: string): Promise<HistoryListEntry[]> {
   const rows = await deps.db
     .select()
     .from(historyEntries)
     .where(eq(historyEntries.memorialPageId, pageId))
     .orderBy(asc(historyEntries.occurredOn), asc(historyEntries.createdAt));
-  return Promise.all(rows.map((row) => toView(deps, row)));
+  return Promise.all(rows.map((row) => toListEntry(deps, row)));
 }
 
 /** The upload's names, as an entry keeps them. */

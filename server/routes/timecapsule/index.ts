@@ -11,12 +11,14 @@ import {
   listUnsentLetters,
   updateLetter,
 } from '../../domain/timecapsule/letters';
+import { keptLetterList } from '../../domain/timecapsule/listAnswers';
 import { readLetter } from '../../domain/timecapsule/reading';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { notFound } from '../../http/errors';
 import { letterClaimSchema, letterInputSchema } from '../../../src/validation/timecapsule';
 
 const BASE = '/v1/time_capsule_letter';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A malformed id names no letter the caller may know of: 404, like any other unknown id. */
 const letterParams = z.object({ letterId: z.string() });
@@ -33,15 +35,22 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
   const member = { onRequest: requireUser(ctx) };
   const db = ctx.database.db;
 
-  api.get(`${BASE}/get_admin_letters`, member, async (request) =>
-    listAdminLetters(db, currentUserId(request)),
-  );
-  api.get(`${BASE}/get_received_letters`, member, async (request) =>
-    listReceivedLetters(db, currentUserId(request)),
-  );
-  api.get(`${BASE}/get_unsent_letters`, member, async (request) =>
-    listUnsentLetters(db, currentUserId(request)),
-  );
+  // The three lists answer a kept JSON text while nothing it was made from has changed
+  // (domain/timecapsule/listAnswers.ts); the caller's bearer is checked on every call.
+  const lists = [
+    ['get_admin_letters', 'admin', listAdminLetters],
+    ['get_received_letters', 'received', listReceivedLetters],
+    ['get_unsent_letters', 'unsent', listUnsentLetters],
+  ] as const;
+  for (const [call, list, make] of lists) {
+    api.get(`${BASE}/${call}`, member, async (request, reply) => {
+      const userId = currentUserId(request);
+      const answer = await keptLetterList(db, ctx.database.kind, list, userId, () =>
+        make(db, userId),
+      );
+      return reply.type(JSON_TYPE).send(answer);
+    });
+  }
 
   api.post(BASE, { ...member, schema: { body: letterInputSchema } }, async (request, reply) => {
     const id = await createLetter(db, ctx.clock, ctx.store, currentUserId(request), request.body);
