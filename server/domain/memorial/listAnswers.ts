@@ -1,45 +1,23 @@
 import type { ObjectStore } from '../../storage/objectStore';
 import { URL_REUSE_MS } from '../../storage/viewUrls';
+import { keptAnswersPer, type KeptBody } from '../keptAnswers';
 import type { PageAccess } from './access';
 import type { MemorialDeps } from './deps';
 
 export type KeptList = 'album' | 'history';
 
-interface KeptAnswer {
+interface KeptAnswer extends KeptBody {
   listsVersion: number;
-  /** The JSON text, UTF-8 encoded once rather than on every send. */
-  body: Buffer;
   keptAt: number;
   /** When the oldest signed URL in it may no longer be handed out (viewUrls.ts). */
   usableUntil: number;
 }
 
-/** Memory for kept answers per instance; the oldest leave first past it. */
+/** Memory for kept answers per instance; the least recently used leave first past it. */
 export const KEPT_ANSWER_BYTES = 64 * 1024 * 1024;
 
-interface AnswerStore {
-  answers: Map<string, KeptAnswer>;
-  bytes: number;
-}
-
 /** Per instance: each application has its own file store object. */
-const stores = new WeakMap<ObjectStore, AnswerStore>();
-
-function storeOf(objectStore: ObjectStore): AnswerStore {
-  let store = stores.get(objectStore);
-  if (!store) {
-    store = { answers: new Map(), bytes: 0 };
-    stores.set(objectStore, store);
-  }
-  return store;
-}
-
-function forget(store: AnswerStore, key: string): void {
-  const answer = store.answers.get(key);
-  if (!answer) return;
-  store.answers.delete(key);
-  store.bytes -= answer.body.length;
-}
+const storeOf = keptAnswersPer<ObjectStore, KeptAnswer>(KEPT_ANSWER_BYTES);
 
 /**
  * A page's album or history as the JSON of the answer, made once and handed out again
@@ -63,7 +41,7 @@ export async function keptListAnswer(
   const store = storeOf(deps.store);
   const key = `${list}:${access.page.id}`;
   const now = deps.clock.now().getTime();
-  const kept = store.answers.get(key);
+  const kept = store.use(key);
   if (
     kept &&
     kept.listsVersion === access.listsVersion &&
@@ -75,17 +53,14 @@ export async function keptListAnswer(
   const signings = { oldestSignedAt: Number.POSITIVE_INFINITY };
   // The rows are read after the version: they are at least as new as it says, never older.
   const body = Buffer.from(JSON.stringify(await make({ ...deps, signings })));
-  const newest = store.answers.get(key);
+  const newest = store.use(key);
   if (!newest || newest.listsVersion <= access.listsVersion) {
-    forget(store, key);
-    store.answers.set(key, {
+    store.keep(key, {
       listsVersion: access.listsVersion,
       body,
       keptAt: now,
       usableUntil: signings.oldestSignedAt + URL_REUSE_MS,
     });
-    store.bytes += body.length;
-    while (store.bytes > KEPT_ANSWER_BYTES) forget(store, store.answers.keys().next().value!);
   }
   return body;
 }

@@ -1,42 +1,20 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/rows';
+import { keptAnswersPer, type KeptBody } from '../keptAnswers';
 
 export type LetterList = 'unsent' | 'admin' | 'received';
 
-interface KeptAnswer {
+interface KeptAnswer extends KeptBody {
   /** The fingerprint of every row the answer was made from (see `listStamp`). */
   stamp: string;
-  /** The JSON text, UTF-8 encoded once rather than on every send. */
-  body: Buffer;
 }
 
-/** Memory for kept answers per instance; the oldest leave first past it. */
+/** Memory for kept answers per instance; the least recently used leave first past it. */
 export const KEPT_LETTER_LIST_BYTES = 32 * 1024 * 1024;
 
-interface AnswerStore {
-  answers: Map<string, KeptAnswer>;
-  bytes: number;
-}
-
 /** Per instance: each application has its own database object. */
-const stores = new WeakMap<Db, AnswerStore>();
-
-function storeOf(db: Db): AnswerStore {
-  let store = stores.get(db);
-  if (!store) {
-    store = { answers: new Map(), bytes: 0 };
-    stores.set(db, store);
-  }
-  return store;
-}
-
-function forget(store: AnswerStore, key: string): void {
-  const answer = store.answers.get(key);
-  if (!answer) return;
-  store.answers.delete(key);
-  store.bytes -= answer.body.length;
-}
+const storeOf = keptAnswersPer<Db, KeptAnswer>(KEPT_LETTER_LIST_BYTES);
 
 /**
  * One row version's share of a fingerprint: its count and a 64-bit hash of its `xmin` (the
@@ -151,17 +129,9 @@ export async function keptLetterList(
     kind === 'pglite' ? listStampWithoutStatistics(list, userId) : listStamp(list, userId),
   );
   const stamp = row!.stamp;
-  const kept = store.answers.get(key);
-  if (kept && kept.stamp === stamp) {
-    // Used again: it moves to the back of the line of answers to let go first.
-    store.answers.delete(key);
-    store.answers.set(key, kept);
-    return kept.body;
-  }
+  const kept = store.use(key);
+  if (kept && kept.stamp === stamp) return kept.body;
   const body = Buffer.from(JSON.stringify(await make()));
-  forget(store, key);
-  store.answers.set(key, { stamp, body });
-  store.bytes += body.length;
-  while (store.bytes > KEPT_LETTER_LIST_BYTES) forget(store, store.answers.keys().next().value!);
+  store.keep(key, { stamp, body });
   return body;
 }
