@@ -6,3 +6,8 @@ export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const distDir = path.join(projectRoot, 'dist');
 /** Written into the build by vite.config.ts, read by server/routes/spa.ts: route → screen JS. */
 export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
+/**
+ * Written into the build by vite.config.ts, read by server/routes/spa.ts: the prerendered
+ * first paint of /login for a visitor, `{ html, css }` (src/snapshot/prerender.tsx).
+ */
+export const LOGIN_SNAPSHOT_FILE = 'login-snapshot.json';

@@ -1,6 +1,18 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { handOverSnapshot, SNAPSHOT_MAX_MS } from './snapshot/handOver';
+import { DARK_QUERY, readThemeChoice } from './theme/themeChoice';
+
+// The server's first paint of /login is drawn in the light theme: with a dark one the app
+// shows at once instead (as without a snapshot; the snapshot's styles hide it meanwhile when
+// the system is dark), and a snapshot the app never replaced (a failed load) does not stay
+// inert for good.
+const choice = readThemeChoice();
+if (choice === 'dark' || (choice === 'system' && matchMedia(DARK_QUERY).matches)) {
+  handOverSnapshot();
+}
+setTimeout(handOverSnapshot, SNAPSHOT_MAX_MS);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');

@@ -54,6 +54,20 @@ export function ClientStateProvider({
   return <ClientStateContext.Provider value={actor}>{children}</ClientStateContext.Provider>;
 }
 
+/**
+ * Offers an already started client-state actor (the build-time render of /login,
+ * `src/snapshot/prerender.tsx`, which has no localStorage to restore from).
+ */
+export function ClientStateActorProvider({
+  actor,
+  children,
+}: {
+  actor: ClientStateActor;
+  children: ReactNode;
+}) {
+  return <ClientStateContext.Provider value={actor}>{children}</ClientStateContext.Provider>;
+}
+
 function useClientStateActor(): ClientStateActor {
   const actor = useContext(ClientStateContext);
   if (!actor) throw new Error('useClientState outside ClientStateProvider');

@@ -8,6 +8,7 @@ import { browserAuthSessionMachine, connectUserSync } from './browserSession';
 import { httpSessionOf, whenSession, type AuthSessionActor } from './liveSession';
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';
 import { storedUserIdIsInvalid } from './storedUser';
+import { isMemberOnlyPath } from '../../screens/memberOnly';
 
 const isSettled = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) =>
   snapshot.matches({ authenticated: 'idle' }) || snapshot.matches({ unauthenticated: 'idle' });
@@ -55,19 +56,38 @@ export function SessionProvider({
     if (storedUserIdIsInvalid(localStorage.getItem(PERSIST_ROOT_KEY))) {
       actor.send({ type: 'SIGN_OUT' });
     }
-    return connectHttpSession(
-      httpSessionOf(actor, () => {
-        const here = `${window.location.pathname}${window.location.search}`;
-        if (window.location.pathname !== '/login') {
-          sendClientState({
-            type: 'UPDATE',
-            slice: 'nav',
-            value: { ...latestNav.current, postLoginRedirectUrl: here },
-          });
-        }
-        latestNavigate.current('/login');
-      }),
-    );
+    // To /login, remembering the page to come back to after the sign-in.
+    const goToLogin = () => {
+      const here = `${window.location.pathname}${window.location.search}`;
+      if (window.location.pathname !== '/login') {
+        sendClientState({
+          type: 'UPDATE',
+          slice: 'nav',
+          value: { ...latestNav.current, postLoginRedirectUrl: here },
+        });
+      }
+      latestNavigate.current('/login');
+    };
+    // A visitor who opened a member-only route (routeTable.ts) goes to /login as soon as the
+    // session's first answer says so, as the server sends one without a session cookie;
+    // later sign-outs leave the page to the screens and the API's 401.
+    const answered = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) => {
+      if (snapshot.matches('loading')) return false;
+      if (snapshot.matches('unauthenticated') && isMemberOnlyPath(window.location.pathname)) {
+        goToLogin();
+      }
+      return true;
+    };
+    const firstAnswer = answered(actor.getSnapshot())
+      ? undefined
+      : actor.subscribe((snapshot) => {
+          if (answered(snapshot)) firstAnswer?.unsubscribe();
+        });
+    const disconnect = connectHttpSession(httpSessionOf(actor, goToLogin));
+    return () => {
+      firstAnswer?.unsubscribe();
+      disconnect();
+    };
   }, [actor, sendClientState]);
 
   const status = useSelector(actor, (snapshot): SessionStatus =>
