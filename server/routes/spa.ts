@@ -3,7 +3,11 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchRoutes } from 'react-router';
-import { isMemberOnlyPath, loginRedirectFor } from '../../src/screens/memberOnly';
+import {
+  isMemberOnlyPath,
+  RETURN_TO_COOKIE,
+  RETURN_TO_MAX_AGE_S,
+} from '../../src/screens/memberOnly';
 import { APP_ROOT_ID, SNAPSHOT_ID, SNAPSHOT_STYLE_ID } from '../../src/snapshot/snapshotIds';
 import { distDir, LOGIN_SNAPSHOT_FILE, ROUTE_PRELOADS_FILE } from '../paths';
 import { SESSION_COOKIE_NAMES } from './auth/sessionKit';
@@ -89,12 +93,13 @@ export function hasSessionCookie(cookieHeader: string | undefined): boolean {
  * What the server does with a page request before the client runs, from what it can see: the
  * path, the query and whether a session cookie (or an Authorization header, which an app's
  * web view may send instead) came with it. A visitor (neither) asking for a member-only route
- * is redirected to /login as the client would send them (src/screens/memberOnly.ts); a
- * visitor's /login with no query that changes it gets the snapshot; anything else the plain
+ * is redirected to /login as the client would send them, the page asked for kept in a
+ * short-lived cookie the client moves into `nav.postLoginRedirectUrl`
+ * (src/screens/memberOnly.ts); a visitor's /login with no query that changes it gets the snapshot; anything else the plain
  * page. A member's cookie may have expired: the client then does what it always did.
  */
 export type PageDecision =
-  { kind: 'redirect'; location: string } | { kind: 'page'; snapshot: boolean };
+  { kind: 'redirect'; location: string; returnTo: string } | { kind: 'page'; snapshot: boolean };
 
 export function decidePage(
   url: string,
@@ -106,7 +111,7 @@ export function decidePage(
   const visitor = !hasSessionCookie(headers.cookie) && headers.authorization === undefined;
   if (!visitor) return { kind: 'page', snapshot: false };
   if (isMemberOnlyPath(pathname)) {
-    return { kind: 'redirect', location: loginRedirectFor(`${pathname}${search}`) };
+    return { kind: 'redirect', location: '/login', returnTo: `${pathname}${search}` };
   }
   const params = [...new URLSearchParams(search).keys()];
   return {
@@ -172,7 +177,15 @@ export async function spaRoutes(
       // The answer depends on the session cookie (the redirect, the snapshot): a shared cache
       // must keep one per cookie, and every page is revalidated anyway.
       reply.header('cache-control', 'no-cache').header('vary', 'Cookie, Authorization');
-      if (decision.kind === 'redirect') return reply.redirect(decision.location, 302);
+      if (decision.kind === 'redirect') {
+        reply.setCookie(RETURN_TO_COOKIE, decision.returnTo, {
+          path: '/',
+          maxAge: RETURN_TO_MAX_AGE_S,
+          sameSite: 'lax',
+          secure: request.protocol === 'https',
+        });
+        return reply.redirect(decision.location, 302);
+      }
       return reply
         .type('text/html; charset=utf-8')
         .send(

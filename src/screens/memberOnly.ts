@@ -1,5 +1,4 @@
 import { matchRoutes } from 'react-router';
-import { DEFAULT_AFTER_LOGIN } from './login/redirect';
 import { screenRoutes } from './routeTable';
 
 const routes = screenRoutes.map((route) => ({ path: route.path, memberOnly: route.memberOnly }));
@@ -16,12 +15,24 @@ export function isMemberOnlyPath(pathname: string): boolean {
 }
 
 /**
- * Where the server sends a visitor who asked for the member-only page `here` (path and
- * query): /login, as the client's navigation does. The client keeps the page to return to in
- * memory (`nav.postLoginRedirectUrl`); a redirect can only carry it in the address, as the
- * `callbackUrl` the login screen goes on to, left out when it is the page a sign-in goes to
- * anyway (the dashboard), so that `/dashboard` ends on `/login` exactly as in the client.
+ * The cookie in which the server's redirect to /login keeps the page a visitor asked for (path
+ * and query), where the client keeps it in memory (`nav.postLoginRedirectUrl`) when it sends
+ * them itself: the client moves it there when it starts and deletes it, so that both ways end
+ * on plain `/login` and return to the same page after the sign-in. Not httpOnly (the client
+ * reads it); short-lived; what it holds is checked as any return target (`afterLoginTarget`).
  */
-export function loginRedirectFor(here: string): string {
-  return here === DEFAULT_AFTER_LOGIN ? '/login' : `/login?callbackUrl=${encodeURIComponent(here)}`;
+export const RETURN_TO_COOKIE = 'shinobu.return-to';
+export const RETURN_TO_MAX_AGE_S = 300;
+
+/** The page the server's redirect remembered, if any, removed from the cookies. */
+export function takeReturnTo(doc: Document = document): string | null {
+  const prefix = `${RETURN_TO_COOKIE}=`;
+  const pair = doc.cookie.split('; ').find((candidate) => candidate.startsWith(prefix));
+  if (pair === undefined) return null;
+  doc.cookie = `${RETURN_TO_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
+  try {
+    return decodeURIComponent(pair.slice(prefix.length)) || null;
+  } catch {
+    return null;
+  }
 }

@@ -8,7 +8,7 @@ import { browserAuthSessionMachine, connectUserSync } from './browserSession';
 import { httpSessionOf, whenSession, type AuthSessionActor } from './liveSession';
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';
 import { storedUserIdIsInvalid } from './storedUser';
-import { isMemberOnlyPath } from '../../screens/memberOnly';
+import { isMemberOnlyPath, takeReturnTo } from '../../screens/memberOnly';
 
 const isSettled = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) =>
   snapshot.matches({ authenticated: 'idle' }) || snapshot.matches({ unauthenticated: 'idle' });
@@ -55,6 +55,12 @@ export function SessionProvider({
     // Spec §4: a stored user id that is not a string logs out at start.
     if (storedUserIdIsInvalid(localStorage.getItem(PERSIST_ROOT_KEY))) {
       actor.send({ type: 'SIGN_OUT' });
+    }
+    // The server sent a visitor from a member-only page to /login: the page to come back to.
+    const returnTo = takeReturnTo();
+    if (returnTo !== null) {
+      latestNav.current = { ...latestNav.current, postLoginRedirectUrl: returnTo };
+      sendClientState({ type: 'UPDATE', slice: 'nav', value: latestNav.current });
     }
     // To /login, remembering the page to come back to after the sign-in.
     const goToLogin = () => {
