@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useClientStateSend, useSlice } from '../clientState';
 import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
 import { sessionApi, type SessionUser } from '../api/session';
@@ -96,14 +96,23 @@ export function SessionProvider({
     };
   }, [actor, sendClientState]);
 
-  const status = useSelector(actor, (snapshot): SessionStatus =>
+  const liveStatus = useSelector(actor, (snapshot): SessionStatus =>
     snapshot.matches('loading')
       ? 'loading'
       : snapshot.matches('authenticated')
         ? 'authenticated'
         : 'unauthenticated',
   );
-  const user = useSelector(actor, (snapshot) => snapshot.context.session?.user ?? null);
+  const liveUser = useSelector(actor, (snapshot) => snapshot.context.session?.user ?? null);
+  // The session's first answer redraws the whole app (the frame learns who is there): that
+  // redraw is deferred, so that React renders it in slices instead of one long task (a store
+  // update renders at once). Only while the deferred value still says "loading": every later
+  // change (sign-in, sign-out) reaches the app as it happens.
+  const deferredStatus = useDeferredValue(liveStatus);
+  const deferredUser = useDeferredValue(liveUser);
+  const firstAnswerPending = deferredStatus === 'loading' && liveStatus !== 'loading';
+  const status = firstAnswerPending ? deferredStatus : liveStatus;
+  const user = firstAnswerPending ? deferredUser : liveUser;
 
   const value = useMemo<SessionValue>(
     () => ({
