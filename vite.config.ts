@@ -1,9 +1,13 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
+import { pathToFileURL } from 'node:url';
+import { build, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from './server/paths';
+import { LOGIN_SNAPSHOT_FILE, MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from './server/paths';
 import { memberFrameModules } from './src/components/shell/memberFrameModules';
 import { screenRoutes } from './src/screens/routeTable';
+import type { renderSnapshot } from './src/snapshot/prerender';
 
 /** The libraries every page runs before its first paint. */
 const FRAMEWORK_PACKAGES =
@@ -78,8 +82,60 @@ function routePreloads(): Plugin {
   };
 }
 
+/**
+ * Writes `login-snapshot.json`: /login as a signed-out visitor sees it once everything has
+ * loaded, `{ html, css }`, rendered with the app's own components (src/snapshot/prerender.tsx)
+ * and the translations of `src/i18n/ja/translation.ftl`. The prerender entry is built for Node
+ * into a temporary folder, with its libraries, run once, and removed. The server puts the snapshot into the page of a visitor's /login
+ * (server/routes/spa.ts); the app replaces it once it has drawn the screen.
+ */
+function loginSnapshot(): Plugin {
+  let root = process.cwd();
+  let outDir = 'dist';
+  let mode = 'production';
+  return {
+    name: 'shinobu-login-snapshot',
+    apply: (config, env) => env.command === 'build' && !config.build?.ssr,
+    configResolved(config) {
+      root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
+      mode = config.mode;
+    },
+    async closeBundle() {
+      const serverDir = mkdtempSync(path.join(tmpdir(), 'shinobu-snapshot-'));
+      try {
+        await build({
+          configFile: false,
+          root,
+          mode,
+          logLevel: 'warn',
+          plugins: [react()],
+          // One self-contained file: no library is left to Node's resolution (styled-components'
+          // CommonJS build, for one, does not give ESM a default export).
+          ssr: { noExternal: true },
+          build: {
+            ssr: 'src/snapshot/prerender.tsx',
+            outDir: serverDir,
+            emptyOutDir: true,
+            target: 'node20',
+            rolldownOptions: { output: { entryFileNames: 'prerender.js' } },
+          },
+        });
+        const prerender = (await import(
+          pathToFileURL(path.join(serverDir, 'prerender.js')).href
+        )) as { renderSnapshot: typeof renderSnapshot };
+        const translations = readFileSync(path.join(root, 'src/i18n/ja/translation.ftl'), 'utf8');
+        const snapshot = await prerender.renderSnapshot('/login', translations);
+        writeFileSync(path.join(outDir, LOGIN_SNAPSHOT_FILE), `${JSON.stringify(snapshot)}\n`);
+      } finally {
+        rmSync(serverDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), routePreloads()],
+  plugins: [react(), routePreloads(), loginSnapshot()],
   resolve: {
     // react-router 7's package exports name its development build for every condition (its
     // issues #12532, #14102): a production build takes the production one, without the dev

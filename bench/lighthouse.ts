@@ -13,6 +13,10 @@ const DEBUGGING_PORT = 4249;
 export interface LighthouseFigures {
   score: number;
   lcpMs: number | undefined;
+  fcpMs: number | undefined;
+  /** Total Blocking Time and Cumulative Layout Shift. */
+  tbtMs: number | undefined;
+  cls: number | undefined;
   /** The path the page ended on (a redirect to /login shows here). */
   landedPath: string;
 }
@@ -41,6 +45,9 @@ export async function measureWithLighthouse(
   return {
     score: (lhr.categories.performance?.score ?? 0) * 100,
     lcpMs: lhr.audits['largest-contentful-paint']?.numericValue,
+    fcpMs: lhr.audits['first-contentful-paint']?.numericValue,
+    tbtMs: lhr.audits['total-blocking-time']?.numericValue,
+    cls: lhr.audits['cumulative-layout-shift']?.numericValue,
     landedPath: new URL(lhr.finalDisplayedUrl).pathname,
   };
 }
@@ -63,9 +70,14 @@ export const lighthouseBench: BenchModule = {
         const {
           score,
           lcpMs: lcp,
+          fcpMs,
+          tbtMs,
+          cls,
           landedPath: landed,
         } = await measureWithLighthouse(`${server.url}${page}`, DEBUGGING_PORT);
-        log(`lighthouse ${page}: score ${score}, LCP ${lcp} ms, ended on ${landed}`);
+        log(
+          `lighthouse ${page}: score ${score}, FCP ${fcpMs} ms, LCP ${lcp} ms, TBT ${tbtMs} ms, CLS ${cls}, ended on ${landed}`,
+        );
         const note = landed === page ? undefined : `ended on ${landed}`;
         rows.push(
           {

@@ -8,3 +8,8 @@ export const distDir = path.join(projectRoot, 'dist');
 export const ROUTE_PRELOADS_FILE = 'route-preloads.json';
 /** Written beside it: the chunks the app frame loads for a signed-in member (server/routes/memberPage.ts). */
 export const MEMBER_PRELOADS_FILE = 'member-preloads.json';
+/**
+ * Written into the build by vite.config.ts, read by server/routes/spa.ts: the prerendered
+ * first paint of /login for a visitor, `{ html, css }` (src/snapshot/prerender.tsx).
+ */
+export const LOGIN_SNAPSHOT_FILE = 'login-snapshot.json';

@@ -3,7 +3,14 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchRoutes } from 'react-router';
-import { distDir, ROUTE_PRELOADS_FILE } from '../paths';
+import {
+  isMemberOnlyPath,
+  RETURN_TO_COOKIE,
+  RETURN_TO_MAX_AGE_S,
+} from '../../src/screens/memberOnly';
+import { APP_ROOT_ID, SNAPSHOT_ID, SNAPSHOT_STYLE_ID } from '../../src/snapshot/snapshotIds';
+import { distDir, LOGIN_SNAPSHOT_FILE, ROUTE_PRELOADS_FILE } from '../paths';
+import { SESSION_COOKIE_NAMES } from './auth/sessionKit';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];
 
@@ -34,6 +41,86 @@ export function routePages(
   };
 }
 
+export interface Snapshot {
+  html: string;
+  css: string;
+}
+
+/** The route whose page may carry the prerendered first paint. */
+export const SNAPSHOT_PATH = '/login';
+
+/**
+ * Query parameters that leave /login looking as it was prerendered: `callbackUrl` only says
+ * where to go after the sign-in. Anything else may change the frame or the screen
+ * (`?inflow=True` hides the menus, `?error=…&code=…` shows a failure), and an unknown one is
+ * not assumed harmless.
+ */
+const SNAPSHOT_NEUTRAL_PARAMS: readonly string[] = ['callbackUrl'];
+
+/**
+ * `page` (the route's index.html) with the snapshot drawn in it: its styles in the head under
+ * an id of their own (not `data-styled`, so the client's styled-components does not take them
+ * over), its markup in an inert element of its own before the app's root, and the root hidden
+ * until the app hands over (src/snapshot/handOver.ts). In a dark system theme the styles hide
+ * the snapshot (it is drawn light) and the app shows when it has drawn.
+ */
+export function withSnapshot(page: string, snapshot: Snapshot): string {
+  const rootTag = `<div id="${APP_ROOT_ID}"></div>`;
+  if (!page.includes(rootTag)) throw new Error(`index.html has no ${rootTag}`);
+  const css =
+    `${snapshot.css}\n@media (prefers-color-scheme: dark){#${SNAPSHOT_ID}{visibility:hidden}}`.replaceAll(
+      '</',
+      '<\\/',
+    );
+  return page
+    .replace('</head>', `<style id="${SNAPSHOT_STYLE_ID}">${css}</style></head>`)
+    .replace(
+      rootTag,
+      `<div id="${SNAPSHOT_ID}" inert>${snapshot.html}</div><div id="${APP_ROOT_ID}" hidden></div>`,
+    );
+}
+
+/** True when the request carries a session cookie (of either name, signed or not checked). */
+export function hasSessionCookie(cookieHeader: string | undefined): boolean {
+  if (!cookieHeader) return false;
+  return cookieHeader.split(';').some((pair) => {
+    const name = pair.split('=', 1)[0]!.trim();
+    return SESSION_COOKIE_NAMES.includes(name);
+  });
+}
+
+/**
+ * What the server does with a page request before the client runs, from what it can see: the
+ * path, the query and whether a session cookie (or an Authorization header, which an app's
+ * web view may send instead) came with it. A visitor (neither) asking for a member-only route
+ * is redirected to /login as the client would send them, the page asked for kept in a
+ * short-lived cookie the client moves into `nav.postLoginRedirectUrl`
+ * (src/screens/memberOnly.ts); a visitor's /login with no query that changes it gets the snapshot; anything else the plain
+ * page. A member's cookie may have expired: the client then does what it always did.
+ */
+export type PageDecision =
+  { kind: 'redirect'; location: string; returnTo: string } | { kind: 'page'; snapshot: boolean };
+
+export function decidePage(
+  url: string,
+  headers: { cookie?: string; authorization?: string },
+): PageDecision {
+  const queryAt = url.indexOf('?');
+  const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+  const search = queryAt === -1 ? '' : url.slice(queryAt);
+  const visitor = !hasSessionCookie(headers.cookie) && headers.authorization === undefined;
+  if (!visitor) return { kind: 'page', snapshot: false };
+  if (isMemberOnlyPath(pathname)) {
+    return { kind: 'redirect', location: '/login', returnTo: `${pathname}${search}` };
+  }
+  const params = [...new URLSearchParams(search).keys()];
+  return {
+    kind: 'page',
+    snapshot:
+      pathname === SNAPSHOT_PATH && params.every((key) => SNAPSHOT_NEUTRAL_PARAMS.includes(key)),
+  };
+}
+
 /**
  * The built SPA: hashed assets cached for a year, index.html never cached, and every other
  * GET that wants HTML falls back to index.html (with the route's screen preloaded) so client
@@ -52,6 +139,7 @@ export async function spaRoutes(
   const root = options.root ?? distDir;
   const indexFile = path.join(root, 'index.html');
   const preloadsFile = path.join(root, ROUTE_PRELOADS_FILE);
+  const snapshotFile = path.join(root, LOGIN_SNAPSHOT_FILE);
   const pageFor = existsSync(indexFile)
     ? routePages(
         readFileSync(indexFile, 'utf8'),
@@ -61,6 +149,13 @@ export async function spaRoutes(
       )
     : undefined;
   const memberHeadFor = options.memberHead?.(root);
+  const snapshotPage =
+    pageFor && existsSync(snapshotFile)
+      ? withSnapshot(
+          pageFor(SNAPSHOT_PATH),
+          JSON.parse(readFileSync(snapshotFile, 'utf8')) as Snapshot,
+        )
+      : undefined;
 
   if (pageFor) {
     await app.register(fastifyStatic, {
@@ -82,16 +177,31 @@ export async function spaRoutes(
       !API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&
       (request.headers.accept ?? '').includes('text/html');
     if (wantsPage && pageFor) {
+      const decision = decidePage(request.url, {
+        cookie: request.headers.cookie,
+        authorization: request.headers.authorization,
+      });
+      // The answer depends on the session cookie (the redirect, the snapshot, a member's
+      // session in the page): a shared cache must keep one per cookie, and every page is
+      // revalidated anyway.
+      reply.header('cache-control', 'no-cache').header('vary', 'Cookie, Authorization');
+      if (decision.kind === 'redirect') {
+        reply.setCookie(RETURN_TO_COOKIE, decision.returnTo, {
+          path: '/',
+          maxAge: RETURN_TO_MAX_AGE_S,
+          sameSite: 'lax',
+          secure: request.protocol === 'https',
+        });
+        return reply.redirect(decision.location, 302);
+      }
+      reply.type('text/html; charset=utf-8');
+      if (decision.snapshot && snapshotPage) return reply.send(snapshotPage);
       const page = pageFor(request.url.split('?')[0]!);
       const memberHead = await memberHeadFor?.(request, page);
-      if (memberHead !== undefined) {
-        return reply
-          .type('text/html; charset=utf-8')
-          .header('cache-control', 'no-store, private')
-          .header('vary', 'Cookie')
-          .send(page.replace('</head>', () => `${memberHead}</head>`));
-      }
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page);
+      if (memberHead === undefined) return reply.send(page);
+      return reply
+        .header('cache-control', 'no-store, private')
+        .send(page.replace('</head>', () => `${memberHead}</head>`));
     }
     return reply.status(404).send({
       detail: `no route for ${request.method} ${request.url.split('?')[0]}`,

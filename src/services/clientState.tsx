@@ -1,5 +1,12 @@
 import { useSelector } from '@xstate/react';
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  useContext,
+  useEffect,
+  useState,
+  type ReactNode,
+} from 'react';
 import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
 import {
   clientStateMachine,
@@ -50,7 +57,29 @@ export function ClientStateProvider({
     };
   }, []);
   const ready = useSelector(actor, (snapshot) => snapshot?.matches('ready') ?? false);
-  if (!actor || !ready) return <>{fallback}</>;
+  // The app under this provider is first drawn in a transition, which React renders in short
+  // slices with the main thread free in between; a store update such as `ready` would render
+  // it all in one long task. The page shows something meanwhile (the fallback, or the server's
+  // snapshot of /login), and stays responsive while the app is built (docs/benchmarks.md).
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (ready) startTransition(() => setShown(true));
+  }, [ready]);
+  if (!actor || !ready || !shown) return <>{fallback}</>;
+  return <ClientStateContext.Provider value={actor}>{children}</ClientStateContext.Provider>;
+}
+
+/**
+ * Offers an already started client-state actor (the build-time render of /login,
+ * `src/snapshot/prerender.tsx`, which has no localStorage to restore from).
+ */
+export function ClientStateActorProvider({
+  actor,
+  children,
+}: {
+  actor: ClientStateActor;
+  children: ReactNode;
+}) {
   return <ClientStateContext.Provider value={actor}>{children}</ClientStateContext.Provider>;
 }
 

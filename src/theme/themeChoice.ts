@@ -3,7 +3,7 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 export type ThemeChoice = 'light' | 'dark' | 'system';
 
 export const THEME_STORAGE_KEY = 'shinobu.theme';
-const DARK_QUERY = '(prefers-color-scheme: dark)';
+export const DARK_QUERY = '(prefers-color-scheme: dark)';
 
 export function readThemeChoice(): ThemeChoice {
   const stored = globalThis.localStorage?.getItem(THEME_STORAGE_KEY);

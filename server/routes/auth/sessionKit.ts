@@ -25,6 +25,14 @@ export function sessionWire(session: Session) {
   };
 }
 
+const SESSION_COOKIE = 'shinobu.session-token';
+
+/** The session cookie's name over HTTP and over HTTPS (server/routes/spa.ts reads both). */
+export const SESSION_COOKIE_NAMES: readonly string[] = [
+  SESSION_COOKIE,
+  `__Secure-${SESSION_COOKIE}`,
+];
+
 /**
  * What every session-layer route shares: cookie names and flags, the CSRF double-submit check,
  * the same-origin check of callback URLs, and reading and writing the session cookie.
@@ -36,7 +44,7 @@ export function sessionKit(ctx: AppContext) {
   // Browsers accept the __Secure- prefix only on Secure cookies.
   const prefix = secure ? '__Secure-' : '';
   const cookies = {
-    session: `${prefix}shinobu.session-token`,
+    session: `${prefix}${SESSION_COOKIE}`,
     csrf: `${prefix}shinobu.csrf-token`,
     oauthState: `${prefix}shinobu.oauth-state`,
   };

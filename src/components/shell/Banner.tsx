@@ -22,9 +22,13 @@ export function isNearPageBottom(): boolean {
   return document.documentElement.scrollHeight - viewportBottom <= BANNER_BOTTOM_GAP_PX;
 }
 
-function useNearPageBottom(pathname: string): boolean {
+function useNearPageBottom(pathname: string, shown: boolean): boolean {
   const [near, setNear] = useState(false);
   useEffect(() => {
+    // Where the banner is never shown, nothing to follow: each check reads the page's height,
+    // which makes the browser lay the page out there and then (a cost on slow phones just as
+    // the first screen is drawn).
+    if (!shown) return;
     const update = () => setNear(isNearPageBottom());
     update();
     window.addEventListener('scroll', update, { passive: true });
@@ -37,7 +41,7 @@ function useNearPageBottom(pathname: string): boolean {
       window.removeEventListener('resize', update);
       observer?.disconnect();
     };
-  }, [pathname]);
+  }, [pathname, shown]);
   return near;
 }
 
@@ -61,8 +65,9 @@ const Bar = styled.aside`
 /** The visitor's banner with login and registration, out of the way near the page bottom. */
 export function Banner({ pathname }: { pathname: string }) {
   const t = useT();
-  const nearBottom = useNearPageBottom(pathname);
-  if (BANNER_HIDDEN_PATHS.includes(pathname) || nearBottom) return null;
+  const hiddenHere = BANNER_HIDDEN_PATHS.includes(pathname);
+  const nearBottom = useNearPageBottom(pathname, !hiddenHere);
+  if (hiddenHere || nearBottom) return null;
   return (
     <Bar aria-label={t('banner-label')} data-testid="guest-banner">
       <ButtonLink to={entries.login.to} $variant="secondary">

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useClientStateSend, useSlice } from '../clientState';
 import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
 import { sessionApi, type SessionUser } from '../api/session';
@@ -8,6 +8,7 @@ import { browserAuthSessionMachine, connectUserSync } from './browserSession';
 import { httpSessionOf, whenSession, type AuthSessionActor } from './liveSession';
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';
 import { storedUserIdIsInvalid } from './storedUser';
+import { isMemberOnlyPath, takeReturnTo } from '../../screens/memberOnly';
 
 const isSettled = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) =>
   snapshot.matches({ authenticated: 'idle' }) || snapshot.matches({ unauthenticated: 'idle' });
@@ -55,29 +56,63 @@ export function SessionProvider({
     if (storedUserIdIsInvalid(localStorage.getItem(PERSIST_ROOT_KEY))) {
       actor.send({ type: 'SIGN_OUT' });
     }
-    return connectHttpSession(
-      httpSessionOf(actor, () => {
-        const here = `${window.location.pathname}${window.location.search}`;
-        if (window.location.pathname !== '/login') {
-          sendClientState({
-            type: 'UPDATE',
-            slice: 'nav',
-            value: { ...latestNav.current, postLoginRedirectUrl: here },
-          });
-        }
-        latestNavigate.current('/login');
-      }),
-    );
+    // The server sent a visitor from a member-only page to /login: the page to come back to.
+    const returnTo = takeReturnTo();
+    if (returnTo !== null) {
+      latestNav.current = { ...latestNav.current, postLoginRedirectUrl: returnTo };
+      sendClientState({ type: 'UPDATE', slice: 'nav', value: latestNav.current });
+    }
+    // To /login, remembering the page to come back to after the sign-in.
+    const goToLogin = () => {
+      const here = `${window.location.pathname}${window.location.search}`;
+      if (window.location.pathname !== '/login') {
+        sendClientState({
+          type: 'UPDATE',
+          slice: 'nav',
+          value: { ...latestNav.current, postLoginRedirectUrl: here },
+        });
+      }
+      latestNavigate.current('/login');
+    };
+    // A visitor who opened a member-only route (routeTable.ts) goes to /login as soon as the
+    // session's first answer says so, as the server sends one without a session cookie;
+    // later sign-outs leave the page to the screens and the API's 401.
+    const answered = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) => {
+      if (snapshot.matches('loading')) return false;
+      if (snapshot.matches('unauthenticated') && isMemberOnlyPath(window.location.pathname)) {
+        goToLogin();
+      }
+      return true;
+    };
+    const firstAnswer = answered(actor.getSnapshot())
+      ? undefined
+      : actor.subscribe((snapshot) => {
+          if (answered(snapshot)) firstAnswer?.unsubscribe();
+        });
+    const disconnect = connectHttpSession(httpSessionOf(actor, goToLogin));
+    return () => {
+      firstAnswer?.unsubscribe();
+      disconnect();
+    };
   }, [actor, sendClientState]);
 
-  const status = useSelector(actor, (snapshot): SessionStatus =>
+  const liveStatus = useSelector(actor, (snapshot): SessionStatus =>
     snapshot.matches('loading')
       ? 'loading'
       : snapshot.matches('authenticated')
         ? 'authenticated'
         : 'unauthenticated',
   );
-  const user = useSelector(actor, (snapshot) => snapshot.context.session?.user ?? null);
+  const liveUser = useSelector(actor, (snapshot) => snapshot.context.session?.user ?? null);
+  // The session's first answer redraws the whole app (the frame learns who is there): that
+  // redraw is deferred, so that React renders it in slices instead of one long task (a store
+  // update renders at once). Only while the deferred value still says "loading": every later
+  // change (sign-in, sign-out) reaches the app as it happens.
+  const deferredStatus = useDeferredValue(liveStatus);
+  const deferredUser = useDeferredValue(liveUser);
+  const firstAnswerPending = deferredStatus === 'loading' && liveStatus !== 'loading';
+  const status = firstAnswerPending ? deferredStatus : liveStatus;
+  const user = firstAnswerPending ? deferredUser : liveUser;
 
   const value = useMemo<SessionValue>(
     () => ({

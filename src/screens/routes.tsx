@@ -1,0 +1,50 @@
+import type { ComponentType } from 'react';
+import type { LoaderFunction, RouteObject } from 'react-router';
+import { AppLayout } from '../components/shell/AppLayout';
+import { RouteLoading } from '../components/shell/RouteLoading';
+import { screenRoutes } from './routeTable';
+
+interface ScreenModule {
+  Component: ComponentType;
+  /** Starts the screen's first reads as soon as its chunk is in, before its first render. */
+  loader?: LoaderFunction;
+}
+
+// Each screen is its own lazy chunk, so that the entry bundle stays small.
+const screenModules = import.meta.glob<ScreenModule>('./*/*Screen.tsx');
+
+/**
+ * The route's screen, inside the app's TanStack Query client, which loads beside it (screens
+ * query the API; the entry route does not carry the query library).
+ */
+function loadScreen(screen: string): () => Promise<Pick<RouteObject, 'Component' | 'loader'>> {
+  const load = screenModules[`./${screen}.tsx`];
+  if (!load) throw new Error(`routeTable names a screen that does not exist: ${screen}`);
+  return async () => {
+    const [{ Component: Screen, loader }, { QueryLayer }] = await Promise.all([
+      load(),
+      import('../services/queryClient'),
+    ]);
+    return {
+      ...(loader ? { loader } : {}),
+      Component: () => (
+        <QueryLayer>
+          <Screen />
+        </QueryLayer>
+      ),
+    };
+  };
+}
+
+/**
+ * Every route of the spec (`routeTable.ts`) inside the app frame (header, menus, footer). The
+ * browser's router (`router.tsx`) and the build-time render of /login
+ * (`src/snapshot/prerender.tsx`) both use these.
+ */
+export const routes: RouteObject[] = [
+  {
+    Component: AppLayout,
+    HydrateFallback: RouteLoading,
+    children: screenRoutes.map(({ path, screen }) => ({ path, lazy: loadScreen(screen) })),
+  },
+];
