@@ -62,8 +62,16 @@ const SNAPSHOT_NEUTRAL_PARAMS: readonly string[] = ['callbackUrl'];
  * an id of their own (not `data-styled`, so the client's styled-components does not take them
  * over), its markup in an inert element of its own before the app's root, and the root hidden
  * until the app hands over (src/snapshot/handOver.ts). In a dark system theme the styles hide
- * the snapshot (it is drawn light) and the app shows when it has drawn.
+ * the snapshot (it is drawn light) and the app shows when it has drawn. The app's module script
+ * and preloads are handed to public/start-after-paint.js, which adds them once the snapshot is
+ * painted: a browser that had the code before its first frame compiled and ran it first, and
+ * the first paint came only after (docs/app-shell.md).
  */
+const MODULE_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+/** public/start-after-paint.js: fetches the app's entry and its preloads after the first frame. */
+const START_AFTER_PAINT = '/start-after-paint.js';
+
 export function withSnapshot(page: string, snapshot: Snapshot): string {
   const rootTag = `<div id="${APP_ROOT_ID}"></div>`;
   if (!page.includes(rootTag)) throw new Error(`index.html has no ${rootTag}`);
@@ -72,8 +80,14 @@ export function withSnapshot(page: string, snapshot: Snapshot): string {
       '</',
       '<\\/',
     );
+  const entry = MODULE_SCRIPT.exec(page)?.[1];
+  if (!entry) throw new Error('index.html has no module script');
+  const preloads = [...page.matchAll(MODULE_PRELOAD)].map((link) => link[1]).join(' ');
+  const startAfterPaint = `<script defer src="${START_AFTER_PAINT}" data-entry="${entry}" data-preloads="${preloads}"></script>`;
   return page
-    .replace('</head>', `<style id="${SNAPSHOT_STYLE_ID}">${css}</style></head>`)
+    .replace(MODULE_SCRIPT, '')
+    .replaceAll(MODULE_PRELOAD, '')
+    .replace('</head>', `<style id="${SNAPSHOT_STYLE_ID}">${css}</style>${startAfterPaint}</head>`)
     .replace(
       rootTag,
       `<div id="${SNAPSHOT_ID}" inert>${snapshot.html}</div><div id="${APP_ROOT_ID}" hidden></div>`,

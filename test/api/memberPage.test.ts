@@ -102,9 +102,12 @@ describe("a member's page", () => {
     ]);
   });
 
-  it('is the everyone-page without a cookie, or with one that does not open', async () => {
+  it('is the everyone-page with a cookie that does not open; without one, a redirect', async () => {
+    // A visitor with no cookie at all is sent to /login before any page (spaSnapshot.test.ts).
+    const visitor = await page();
+    expect(visitor.statusCode).toBe(302);
+    expect(visitor.headers.location).toBe('/login');
     const refused: Record<string, string>[] = [
-      {},
       { [SESSION_COOKIE]: 'forged' },
       { [SESSION_COOKIE]: await cookieOf('another secret of enough length 0123456789') },
     ];

@@ -10,7 +10,10 @@ import { createTestDatabase } from '../support/testDatabase';
 
 // A build as vite.config.ts leaves it: index.html, the route preload map and the snapshot.
 const INDEX =
-  '<!doctype html><html><head><title>t</title></head><body><div id="root"></div></body></html>';
+  '<!doctype html><html><head><title>t</title>' +
+  '<script type="module" crossorigin src="/assets/index-abc.js"></script>' +
+  '<link rel="modulepreload" crossorigin href="/assets/framework-def.js">' +
+  '</head><body><div id="root"></div></body></html>';
 const PRELOADS = Object.fromEntries(screenRoutes.map(({ path: route }) => [route, []]));
 const SNAPSHOT = { html: '<form id="snap-form"></form>', css: '.snap{color:red}' };
 
@@ -55,6 +58,12 @@ describe('the first paint of /login and member-only routes, by the session cooki
       const response = await page(url);
       expect(response.statusCode).toBe(200);
       expect(hasSnapshot(response.body)).toBe(true);
+      // The app's code is asked for only after the snapshot's first frame.
+      expect(response.body).not.toContain('<script type="module"');
+      expect(response.body).not.toContain('rel="modulepreload"');
+      expect(response.body).toContain(
+        '<script defer src="/start-after-paint.js" data-entry="/assets/index-abc.js" data-preloads="/assets/framework-def.js"></script>',
+      );
       expect(response.headers['cache-control']).toBe('no-cache');
       expect(response.headers.vary).toContain('Cookie');
     }
