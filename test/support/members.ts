@@ -74,8 +74,10 @@ export async function connectMembers(
   b: TestMember,
   relationship: Relationship = 'friend',
 ): Promise<void> {
+  // Connected at the app's clock, which a test may have moved (the database's now() is not).
+  const createdAt = t.clock.now();
   await t.ctx.database.db.insert(connections).values([
-    { userId: a.id, otherUserId: b.id, relationship },
-    { userId: b.id, otherUserId: a.id, relationship },
+    { userId: a.id, otherUserId: b.id, relationship, createdAt },
+    { userId: b.id, otherUserId: a.id, relationship, createdAt },
   ]);
 }
