@@ -1,16 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../server/app';
-import { loadConfig } from '../../server/config';
 import { sealSession } from '../../server/domain/accounts/sessionCookie';
 import { manualClock } from '../../server/domain/clock';
 import { MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from '../../server/paths';
 import { acceptedEncodings } from '../../server/routes/assetMemory';
 import { jsonForScript } from '../../server/routes/memberPage';
-import { createTestDatabase } from '../support/testDatabase';
+import { createSpaApp, type SpaApp } from '../support/spaApp';
 
 // A build as vite.config.ts leaves it, with the member frame's chunks beside the route map.
 const INDEX = '<!doctype html><html><head><title>t</title></head><body></body></html>';
@@ -32,34 +27,23 @@ const sessionElement = (html: string) =>
   /<script type="application\/json" id="shinobu-session">([^<]*)<\/script>/.exec(html)?.[1];
 
 describe("a member's page", () => {
-  let dataDir: string;
-  let app: App;
-  let closeDatabase: () => Promise<void>;
+  let app: SpaApp;
   const clock = manualClock();
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-member-page-'));
-    const spaRoot = path.join(dataDir, 'dist');
-    mkdirSync(path.join(spaRoot, 'assets'), { recursive: true });
-    writeFileSync(path.join(spaRoot, 'index.html'), INDEX);
-    writeFileSync(path.join(spaRoot, ROUTE_PRELOADS_FILE), JSON.stringify(PRELOADS));
-    writeFileSync(path.join(spaRoot, MEMBER_PRELOADS_FILE), JSON.stringify(MEMBER));
-    const asset = path.join(spaRoot, 'assets', 'memberParts-c.js');
-    writeFileSync(asset, MEMBER_SOURCE);
-    writeFileSync(`${asset}.br`, brotliCompressSync(MEMBER_SOURCE));
-    writeFileSync(`${asset}.gz`, gzipSync(MEMBER_SOURCE));
-    const database = await createTestDatabase();
-    closeDatabase = () => database.close();
-    app = await buildApp(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), database, {
-      mailer: { send: async () => undefined },
-      clock,
-      spaRoot,
-    });
-    await app.app.ready();
+    app = await createSpaApp(
+      {
+        'index.html': INDEX,
+        [ROUTE_PRELOADS_FILE]: JSON.stringify(PRELOADS),
+        [MEMBER_PRELOADS_FILE]: JSON.stringify(MEMBER),
+        'assets/memberParts-c.js': MEMBER_SOURCE,
+        'assets/memberParts-c.js.br': brotliCompressSync(MEMBER_SOURCE),
+        'assets/memberParts-c.js.gz': gzipSync(MEMBER_SOURCE),
+      },
+      { clock },
+    );
   });
   afterAll(async () => {
-    await app?.app.close();
-    await closeDatabase?.();
-    rmSync(dataDir, { recursive: true, force: true });
+    await app?.close();
   });
 
   const cookieOf = async (secret = app.ctx.config.authSecret) =>

@@ -1,11 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../server/app';
-import { loadConfig } from '../../server/config';
 import { ROUTE_PRELOADS_FILE } from '../../server/paths';
-import { createTestDatabase } from '../support/testDatabase';
+import { createSpaApp, type SpaApp } from '../support/spaApp';
 
 // A build as vite.config.ts leaves it: index.html, hashed assets and the route preload map.
 const INDEX = '<!doctype html><html><head><title>t</title></head><body></body></html>';
@@ -20,28 +15,16 @@ const preloaded = (html: string) =>
   [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
 
 describe('the SPA page of a client route', () => {
-  let dataDir: string;
-  let app: App;
-  let closeDatabase: () => Promise<void>;
+  let app: SpaApp;
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-spa-'));
-    const spaRoot = path.join(dataDir, 'dist');
-    mkdirSync(path.join(spaRoot, 'assets'), { recursive: true });
-    writeFileSync(path.join(spaRoot, 'index.html'), INDEX);
-    writeFileSync(path.join(spaRoot, 'assets', 'LoginScreen-a.js'), 'export {};');
-    writeFileSync(path.join(spaRoot, ROUTE_PRELOADS_FILE), JSON.stringify(PRELOADS));
-    const database = await createTestDatabase();
-    closeDatabase = () => database.close();
-    app = await buildApp(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), database, {
-      mailer: { send: async () => undefined },
-      spaRoot,
+    app = await createSpaApp({
+      'index.html': INDEX,
+      'assets/LoginScreen-a.js': 'export {};',
+      [ROUTE_PRELOADS_FILE]: JSON.stringify(PRELOADS),
     });
-    await app.app.ready();
   });
   afterAll(async () => {
-    await app?.app.close();
-    await closeDatabase?.();
-    rmSync(dataDir, { recursive: true, force: true });
+    await app?.close();
   });
 
   const page = (url: string) =>

@@ -1,12 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../server/app';
-import { loadConfig } from '../../server/config';
 import { LOGIN_SNAPSHOT_FILE, ROUTE_PRELOADS_FILE } from '../../server/paths';
 import { screenRoutes } from '../../src/screens/routeTable';
-import { createTestDatabase } from '../support/testDatabase';
+import { createSpaApp, type SpaApp } from '../support/spaApp';
 
 // A build as vite.config.ts leaves it: index.html, the route preload map and the snapshot.
 const INDEX =
@@ -25,28 +20,16 @@ const isPlainPage = (html: string) =>
   !html.includes('snapshot') && html.includes('<div id="root"></div>');
 
 describe('the first paint of /login and member-only routes, by the session cookie', () => {
-  let dataDir: string;
-  let app: App;
-  let closeDatabase: () => Promise<void>;
+  let app: SpaApp;
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-spa-snapshot-'));
-    const spaRoot = path.join(dataDir, 'dist');
-    mkdirSync(spaRoot, { recursive: true });
-    writeFileSync(path.join(spaRoot, 'index.html'), INDEX);
-    writeFileSync(path.join(spaRoot, ROUTE_PRELOADS_FILE), JSON.stringify(PRELOADS));
-    writeFileSync(path.join(spaRoot, LOGIN_SNAPSHOT_FILE), JSON.stringify(SNAPSHOT));
-    const database = await createTestDatabase();
-    closeDatabase = () => database.close();
-    app = await buildApp(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), database, {
-      mailer: { send: async () => undefined },
-      spaRoot,
+    app = await createSpaApp({
+      'index.html': INDEX,
+      [ROUTE_PRELOADS_FILE]: JSON.stringify(PRELOADS),
+      [LOGIN_SNAPSHOT_FILE]: JSON.stringify(SNAPSHOT),
     });
-    await app.app.ready();
   });
   afterAll(async () => {
-    await app?.app.close();
-    await closeDatabase?.();
-    rmSync(dataDir, { recursive: true, force: true });
+    await app?.close();
   });
 
   const page = (url: string, headers: Record<string, string> = {}) =>

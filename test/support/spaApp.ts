@@ -1,0 +1,42 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp, type App } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import type { Clock } from '../../server/domain/clock';
+import { createTestDatabase } from './testDatabase';
+
+export interface SpaApp extends App {
+  close(): Promise<void>;
+}
+
+/**
+ * The whole app serving a made-up build of the SPA: `files` (paths inside the build folder,
+ * such as `index.html` or `assets/x.js`, with their contents) are written before it starts.
+ */
+export async function createSpaApp(
+  files: Record<string, string | Buffer>,
+  options: { clock?: Clock } = {},
+): Promise<SpaApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-spa-'));
+  const spaRoot = path.join(dataDir, 'dist');
+  for (const [name, contents] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(spaRoot, name)), { recursive: true });
+    writeFileSync(path.join(spaRoot, name), contents);
+  }
+  const database = await createTestDatabase();
+  const app = await buildApp(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir }), database, {
+    mailer: { send: async () => undefined },
+    spaRoot,
+    ...options,
+  });
+  await app.app.ready();
+  return {
+    ...app,
+    close: async () => {
+      await app.app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
