@@ -115,3 +115,15 @@ test('a visitor asking for a member-only page is sent to /login by the server, a
   expect(login).not.toContain('id="snapshot"');
   await context.close();
 });
+
+test('on a dark system the app starts at once and shows /login (the light snapshot stays hidden)', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile, colorScheme: 'dark' });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { level: 1, name: 'ログイン' })).toBeVisible();
+  await expect(page.locator('#snapshot')).toHaveCount(0);
+  await expect(page.locator('#root')).toBeVisible();
+  await context.close();
+});

@@ -1,10 +1,16 @@
 // On a page that carries the prerendered first paint (server/routes/spa.ts), the app's code is
 // fetched and run only once the browser has drawn that paint: code that arrived first would
-// otherwise be compiled and run before the first frame and hold it back. A hidden tab draws no
-// frames, and a browser without paint timing cannot say when it drew: both start at once.
+// otherwise be compiled and run before the first frame and hold it back. It starts at once
+// where no such paint will be reported: a hidden tab draws no frames, a browser without paint
+// timing cannot say when it drew, and on a dark system the snapshot (drawn light) is hidden,
+// so nothing contentful is drawn before the app. A late report never holds the app back long.
 {
+  const LONGEST_WAIT_MS = 1500;
   const { entry = '', preloads = '' } = document.currentScript?.dataset ?? {};
+  let started = false;
   const start = () => {
+    if (started) return;
+    started = true;
     for (const href of preloads.split(' ').filter(Boolean)) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';
@@ -18,17 +24,21 @@
     script.src = entry;
     document.head.append(script);
   };
-  // The first contentful paint is reported once that frame is on screen; a frame callback
-  // alone runs before the frame is drawn, and code asked for then still competed with it.
-  const supportsPaintTiming = PerformanceObserver.supportedEntryTypes?.includes('paint');
-  if (document.visibilityState !== 'visible' || !supportsPaintTiming) {
+  const paintWillBeReported =
+    document.visibilityState === 'visible' &&
+    PerformanceObserver.supportedEntryTypes?.includes('paint') &&
+    !matchMedia('(prefers-color-scheme: dark)').matches;
+  if (!paintWillBeReported) {
     start();
   } else {
+    // The first contentful paint is reported once that frame is on screen; a frame callback
+    // alone runs before the frame is drawn, and code asked for then still competed with it.
     const painted = new PerformanceObserver((entries) => {
       if (!entries.getEntriesByName('first-contentful-paint').length) return;
       painted.disconnect();
       start();
     });
     painted.observe({ type: 'paint', buffered: true });
+    setTimeout(start, LONGEST_WAIT_MS);
   }
 }
