@@ -1,11 +1,9 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import { connectMembers, createMember, type TestMember } from '../support/members';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { createSecondInstance, createTestApp, type TestApp } from '../support/testApp';
 
 // The three letter lists are kept and handed out again while the fingerprint of the rows
 // they are made from is unchanged (server/domain/timecapsule/listAnswers.ts). Every change
@@ -24,12 +22,7 @@ let stranger: TestMember;
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ app: other } = await buildApp(t.config, t.ctx.database, {
-    clock: t.clock,
-    mailer: { send: async () => undefined },
-    spaRoot: path.join(t.config.dataDir, 'no-spa'),
-  }));
-  await other.ready();
+  other = await createSecondInstance(t);
   writer = await createMember(t, { lastName: '佐藤', firstName: '花子' });
   reader = await createMember(t, { lastName: '佐藤', firstName: '一郎' });
   admin = await createMember(t, { lastName: '鈴木', firstName: '次郎' });

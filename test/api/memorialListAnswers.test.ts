@@ -1,9 +1,7 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app';
 import { createMember, type TestMember } from '../support/members';
-import { createTestApp, type TestApp } from '../support/testApp';
+import { createSecondInstance, createTestApp, type TestApp } from '../support/testApp';
 import { jpegPhoto, upload } from './memorialSupport';
 
 // The album and history answers are kept and handed out again while the page's list version
@@ -17,12 +15,7 @@ let owner: TestMember;
 let stranger: TestMember;
 beforeAll(async () => {
   t = await createTestApp();
-  ({ app: other } = await buildApp(t.config, t.ctx.database, {
-    clock: t.clock,
-    mailer: { send: async () => undefined },
-    spaRoot: path.join(t.config.dataDir, 'no-spa'),
-  }));
-  await other.ready();
+  other = await createSecondInstance(t);
   owner = await createMember(t);
   stranger = await createMember(t);
 });

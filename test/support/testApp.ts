@@ -79,3 +79,17 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
   };
 }
+
+/**
+ * A second application on the test app's database and clock, as another server instance
+ * would be: what it keeps in memory is its own, what it reads is shared. Close it yourself.
+ */
+export async function createSecondInstance(t: TestApp): Promise<FastifyInstance> {
+  const { app } = await buildApp(t.config, t.ctx.database, {
+    clock: t.clock,
+    mailer: { send: async () => undefined },
+    spaRoot: path.join(t.config.dataDir, 'no-spa'),
+  });
+  await app.ready();
+  return app;
+}
