@@ -3,11 +3,69 @@ import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { Session } from '../domain/accounts/sessionCookie';
+import { listReaders } from '../domain/endingnote/readers';
+import { readNote } from '../domain/endingnote/sections';
+import { accessTokenUserId } from '../http/authenticate';
+import { ApiError } from '../http/errors';
 import { MEMBER_PRELOADS_FILE } from '../paths';
 import { sessionKit, sessionWire } from './auth/sessionKit';
+import { noteDeps, ownerOf } from './endingnote';
+import { connectionsAnswer } from './social/connections';
 
 /** The id of the element that carries the session in the page (src/services/session/pageSession.ts). */
 export const PAGE_SESSION_ID = 'shinobu-session';
+
+/** The id of the element that carries the route's first answers (src/services/pageAnswers.ts). */
+export const PAGE_ANSWERS_ID = 'shinobu-answers';
+
+/** API answers by the path the client would ask (`/v1/...`), for the member it names. */
+export interface PageAnswers {
+  userId: string;
+  answers: Record<string, unknown>;
+}
+
+const NOTE_PAGE = /^\/endingnote\/([^/?#]+)$/;
+
+/**
+ * The answers the screen of `pathname` asks for first, read for the member `userId` with the
+ * very rules of their API routes (a read the API would refuse is left out, and the client asks
+ * it as before). Only /endingnote/{userId} has any (issue 6, time to interactive): the note,
+ * and for its owner the readers and the connections, which the screen would otherwise ask
+ * for one round trip after its code arrived.
+ */
+export async function routeAnswers(
+  ctx: AppContext,
+  pathname: string,
+  userId: string,
+): Promise<Record<string, unknown>> {
+  const match = NOTE_PAGE.exec(pathname);
+  if (!match) return {};
+  let param: string;
+  try {
+    param = decodeURIComponent(match[1]!);
+  } catch {
+    return {};
+  }
+  const notePath = `/v1/endingnote/${encodeURIComponent(param)}`;
+  try {
+    const owner = ownerOf({ userId: param });
+    const note = await readNote(noteDeps(ctx), owner, userId);
+    if (note.viewer !== 'owner') return { [notePath]: note };
+    const [readers, connections] = await Promise.all([
+      listReaders(ctx.database.db, owner),
+      connectionsAnswer(ctx, userId),
+    ]);
+    return {
+      [notePath]: note,
+      [`${notePath}/readers`]: { readers },
+      '/v1/connection/connections': connections,
+    };
+  } catch (error) {
+    // Refused (no such note, not a reader): the client's own call is answered the same.
+    if (error instanceof ApiError) return {};
+    throw error;
+  }
+}
 
 /**
  * JSON that cannot end the `<script>` element it sits in, nor start a comment or markup in
@@ -25,18 +83,29 @@ export function jsonForScript(value: unknown): string {
  * The head markup of a member's page: the session as data, and the member frame's chunks
  * that `page` does not preload already (the route's own).
  */
-export function memberHead(session: Session, preloads: readonly string[], page = ''): string {
+export function memberHead(
+  session: Session,
+  preloads: readonly string[],
+  page = '',
+  answers?: PageAnswers,
+): string {
   const links = preloads
     .filter((file) => !page.includes(`href="${file}"`))
     .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
     .join('');
-  return `<script type="application/json" id="${PAGE_SESSION_ID}">${jsonForScript(sessionWire(session))}</script>${links}`;
+  const answersElement =
+    answers && Object.keys(answers.answers).length > 0
+      ? `<script type="application/json" id="${PAGE_ANSWERS_ID}">${jsonForScript(answers)}</script>`
+      : '';
+  return `<script type="application/json" id="${PAGE_SESSION_ID}">${jsonForScript(sessionWire(session))}</script>${answersElement}${links}`;
 }
 
 /**
  * For a page request carrying a valid session cookie: the markup to add to `page`'s head
  * (docs/client-auth.md, "The session in the page"), so the client neither asks
- * `/api/auth/session` nor waits for the member frame's chunks. Undefined without a cookie or
+ * `/api/auth/session` nor waits for the member frame's chunks, nor, on a route that has them
+ * (`routeAnswers`), for its screen's first reads. Those are read only when the access token
+ * in the session opens as the API's bearer check would open it, as that token's member. Undefined without a cookie or
  * with one that does not open (expired, forged): that page is the everyone-page, and the
  * client asks the session layer as before. The caller must answer it with
  * `cache-control: no-store`: it is this cookie's page only.
@@ -53,6 +122,10 @@ export function memberPageHead(
   return async (request, page) => {
     if (!request.cookies[kit.cookies.session]) return undefined;
     const session = await kit.readSession(request);
-    return session ? memberHead(session, preloads, page) : undefined;
+    if (!session) return undefined;
+    const userId = await accessTokenUserId(ctx, session.accessToken);
+    const pathname = request.url.split('?')[0]!;
+    const answers = userId ? await routeAnswers(ctx, pathname, userId) : {};
+    return memberHead(session, preloads, page, userId ? { userId, answers } : undefined);
   };
 }

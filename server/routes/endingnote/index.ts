@@ -11,17 +11,23 @@ import {
   readSection,
   saveSection,
   setSectionVisibility,
+  type EndingNoteDeps,
 } from '../../domain/endingnote/sections';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { notFound } from '../../http/errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** What the note's reads need: the database and the sealer of the section values. */
+export function noteDeps(ctx: AppContext): EndingNoteDeps {
+  return { db: ctx.database.db, sealer: createSealer(ctx.config.dataEncryptionKey) };
+}
+
 const noteParams = z.object({ userId: z.string() });
 const sectionParams = noteParams.extend({ section: z.string() });
 
 /** The note's owner from the path; an id that cannot exist answers 404 like any unknown note. */
-function ownerOf(params: { userId: string }): string {
+export function ownerOf(params: { userId: string }): string {
   if (!UUID.test(params.userId)) throw notFound('ending note');
   return params.userId.toLowerCase();
 }
@@ -36,7 +42,7 @@ function requireOwner(ownerUserId: string, callerUserId: string): void {
  * logged (server/http/logging.ts logs method, path and address only).
  */
 export async function endingNoteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const deps = { db: ctx.database.db, sealer: createSealer(ctx.config.dataEncryptionKey) };
+  const deps = noteDeps(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const member = { preHandler: requireUser(ctx) };
 

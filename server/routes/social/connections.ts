@@ -19,18 +19,24 @@ import { withCertificated, withIconUrls, withWireMembers } from './cards';
 const requestParams = z.object({ request_id: z.uuid({ error: 'request_id_invalid' }) });
 const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
 
+/** What `GET /v1/connection/connections` answers the member `userId`. */
+export async function connectionsAnswer(ctx: AppContext, userId: string) {
+  const db = ctx.database.db;
+  const items = await listConnections(db, userId);
+  return {
+    items: await withCertificated(db, ctx.clock.now(), await withIconUrls(ctx.store, items)),
+  };
+}
+
 /** つながり: connections and the requests that make them (see docs/social.md). */
 export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.database.db;
   const preHandler = requireUser(ctx);
 
-  api.get('/v1/connection/connections', { preHandler }, async (request) => {
-    const items = await listConnections(db, currentUserId(request));
-    return {
-      items: await withCertificated(db, ctx.clock.now(), await withIconUrls(ctx.store, items)),
-    };
-  });
+  api.get('/v1/connection/connections', { preHandler }, (request) =>
+    connectionsAnswer(ctx, currentUserId(request)),
+  );
 
   api.patch(
     '/v1/connection/connections/:user_id',

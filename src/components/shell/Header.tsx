@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Link } from 'react-router';
 import styled, { css } from 'styled-components';
+import { formatCount } from '../../i18n/formatCount';
 import { useT } from '../../i18n/useT';
 import { Badge } from '../ui/Badge';
 import { Icon } from './icons';
@@ -149,7 +150,7 @@ export function Header({ session, unreadCount, inflow, burgerOpen, onToggleBurge
               <>
                 <IconLink
                   to="/notification/list"
-                  aria-label={t('header-notifications', { count: unreadCount })}
+                  aria-label={t('header-notifications', { count: formatCount(unreadCount) })}
                 >
                   <Icon name="bell" />
                   <Badge count={unreadCount} />

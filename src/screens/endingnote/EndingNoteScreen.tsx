@@ -5,6 +5,7 @@ import { Link, useParams, useSearchParams, type LoaderFunctionArgs } from 'react
 import styled from 'styled-components';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
 import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
+import { formatCount } from '../../i18n/formatCount';
 import { useT } from '../../i18n/useT';
 import { whenSessionConnected } from '../../services/http/connection';
 import { queryClient } from '../../services/queryClient';
@@ -12,6 +13,7 @@ import { useSession } from '../../services/session/useSession';
 import {
   fetchConnectionChoices,
   fetchNote,
+  takeFirstNoteReads,
   type NoteView,
   type SectionView,
 } from '../../services/api/endingnote';
@@ -64,28 +66,47 @@ const noteQuery = (userId: string) => ({
   queryKey: noteQueryKey(userId),
   queryFn: () => fetchNote(userId),
 });
+const connectionsQueryKey = ['endingnote', 'connections'] as const;
+
+/** Puts an answer the page carried into the cache, unless the cache has one already. */
+function seed(queryKey: readonly unknown[], data: unknown) {
+  if (queryClient.getQueryData(queryKey) === undefined) queryClient.setQueryData(queryKey, data);
+}
 
 /**
- * Runs as soon as this chunk is in, before the screen's first render: the note read goes out
- * then (it waits for the session's token, which a member's page carries from the server),
- * not after the frame and the screen have rendered (issue 6). A note already read is not
- * read again here; the screen's query refreshes it as before.
+ * Runs as soon as this chunk is in, before the screen's first render (issue 6). When the page
+ * carries the note's first reads (a member's page, server/routes/memberPage.ts), they go into
+ * the cache, so the first render draws the note without a call. Otherwise the note read goes
+ * out now (it waits for the session's token, which a member's page carries from the server),
+ * not after the frame and the screen have rendered. A note already read is not read again
+ * here; the screen's query refreshes it as before.
  */
 export function loader({ params }: LoaderFunctionArgs) {
   const { userId } = params;
-  // The router starts before the app's first render has connected the session.
-  if (userId) {
-    void whenSessionConnected()
-      .then(() => queryClient.ensureQueryData(noteQuery(userId)))
-      .catch(() => undefined);
+  if (!userId) return null;
+  const first = takeFirstNoteReads(userId);
+  if (first) {
+    seed(noteQueryKey(userId), first.note);
+    if (first.readers) seed(readersQuery(userId).queryKey, first.readers);
+    if (first.connectionChoices) seed(connectionsQueryKey, first.connectionChoices);
+    return null;
   }
+  // The router starts before the app's first render has connected the session.
+  void whenSessionConnected()
+    .then(() => queryClient.ensureQueryData(noteQuery(userId)))
+    .catch(() => undefined);
   return null;
+}
+
+/** A section's counts as the messages' arguments (as text: see formatCount). */
+function counts({ completion }: SectionView) {
+  return { filled: formatCount(completion.filled), total: formatCount(completion.total) };
 }
 
 function Completion({ section }: { section: SectionView }) {
   const t = useT();
   const { filled, total } = section.completion;
-  const label = t('endingnote-completion-label', { filled, total });
+  const label = t('endingnote-completion-label', counts(section));
   return (
     <Meta>
       {label}
@@ -118,7 +139,7 @@ export function Component() {
   // the note read instead of one round trip after it (issue 6, time to interactive).
   const ownNote = isOwner || sessionUser?.id === userId;
   const connections = useQuery({
-    queryKey: ['endingnote', 'connections'],
+    queryKey: connectionsQueryKey,
     queryFn: fetchConnectionChoices,
     enabled: ownNote,
   });
@@ -192,12 +213,7 @@ export function Component() {
                 aria-current={section === active ? 'page' : undefined}
               >
                 {t(`endingnote-${section.section}`)}
-                <small>
-                  {t('endingnote-completion', {
-                    filled: section.completion.filled,
-                    total: section.completion.total,
-                  })}
-                </small>
+                <small>{t('endingnote-completion', counts(section))}</small>
               </SectionLink>
             </li>
           ))}

@@ -5,7 +5,8 @@ import {
   type SectionVisibility,
 } from '../../validation/endingnote';
 import { http } from '../http';
-import { snakeCaseKey } from '../http/casing';
+import { snakeCaseKey, toCamelCase } from '../http/casing';
+import { takePageAnswer } from '../pageAnswers';
 
 /** The ending-note calls (docs/endingnote.md, "API"). */
 
@@ -52,10 +53,46 @@ function withFieldCodes(view: SectionView): SectionView {
 }
 
 const notePath = (userId: string) => `/v1/endingnote/${encodeURIComponent(userId)}`;
+const readersPath = (userId: string) => `${notePath(userId)}/readers`;
+const CONNECTIONS_PATH = '/v1/connection/connections';
+
+/** The note as the screen reads it, from the answer as the HTTP client reads it (camelCase). */
+function noteView(data: NoteView): NoteView {
+  return { ...data, sections: data.sections.map(withFieldCodes) };
+}
 
 export async function fetchNote(userId: string): Promise<NoteView> {
   const { data } = await http.get<NoteView>(notePath(userId));
-  return { ...data, sections: data.sections.map(withFieldCodes) };
+  return noteView(data);
+}
+
+/** What the first reads of the note's screen answered, as the fetches below give it. */
+export interface FirstNoteReads {
+  note: NoteView;
+  /** Only for the note's owner, like the calls. */
+  readers?: Reader[];
+  connectionChoices?: MemberName[];
+}
+
+/**
+ * The note's first reads from the page, when the server wrote them into the page it served
+ * (server/routes/memberPage.ts, issue 6): taken once, read as the client reads the calls'
+ * answers. Undefined when the page has no note for `userId`.
+ */
+export function takeFirstNoteReads(userId: string): FirstNoteReads | undefined {
+  const note = takePageAnswer(notePath(userId));
+  const readers = takePageAnswer(readersPath(userId));
+  const connections = takePageAnswer(CONNECTIONS_PATH);
+  if (note === undefined) return undefined;
+  return {
+    note: noteView(toCamelCase(note) as NoteView),
+    ...(readers === undefined
+      ? {}
+      : { readers: (toCamelCase(readers) as { readers: Reader[] }).readers }),
+    ...(connections === undefined
+      ? {}
+      : { connectionChoices: choicesOf(toCamelCase(connections) as { items: MemberName[] }) }),
+  };
 }
 
 export type SaveOutcome =
@@ -103,21 +140,25 @@ export interface Reader extends MemberName {
 }
 
 export async function fetchReaders(userId: string): Promise<Reader[]> {
-  const { data } = await http.get<{ readers: Reader[] }>(`${notePath(userId)}/readers`);
+  const { data } = await http.get<{ readers: Reader[] }>(readersPath(userId));
   return data.readers;
 }
 
 export async function replaceReaders(userId: string, userIds: string[]): Promise<Reader[]> {
-  const { data } = await http.put<{ readers: Reader[] }>(`${notePath(userId)}/readers`, {
+  const { data } = await http.put<{ readers: Reader[] }>(readersPath(userId), {
     userIds,
   });
   return data.readers;
 }
 
+function choicesOf(data: { items: MemberName[] }): MemberName[] {
+  return data.items.map(({ userId, lastName, firstName }) => ({ userId, lastName, firstName }));
+}
+
 /** The owner's connections, the only members a user-select or the readers may name. */
 export async function fetchConnectionChoices(): Promise<MemberName[]> {
-  const { data } = await http.get<{ items: MemberName[] }>('/v1/connection/connections');
-  return data.items.map(({ userId, lastName, firstName }) => ({ userId, lastName, firstName }));
+  const { data } = await http.get<{ items: MemberName[] }>(CONNECTIONS_PATH);
+  return choicesOf(data);
 }
 
 async function fetchExport(userId: string, format: 'json' | 'html') {
