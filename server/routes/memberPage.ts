@@ -49,12 +49,15 @@ export async function routeAnswers(
   const notePath = `/v1/endingnote/${encodeURIComponent(param)}`;
   try {
     const owner = ownerOf({ userId: param });
+    // The owner's own reads go out beside the note's (the page waits for all of them).
+    const ownerReads =
+      owner === userId
+        ? Promise.all([listReaders(ctx.database.db, owner), connectionsAnswer(ctx, userId)])
+        : undefined;
+    ownerReads?.catch(() => undefined);
     const note = await readNote(noteDeps(ctx), owner, userId);
-    if (note.viewer !== 'owner') return { [notePath]: note };
-    const [readers, connections] = await Promise.all([
-      listReaders(ctx.database.db, owner),
-      connectionsAnswer(ctx, userId),
-    ]);
+    if (note.viewer !== 'owner' || !ownerReads) return { [notePath]: note };
+    const [readers, connections] = await ownerReads;
     return {
       [notePath]: note,
       [`${notePath}/readers`]: { readers },
