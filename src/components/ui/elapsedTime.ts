@@ -16,20 +16,16 @@ export function elapsedSince(from: Date, now: Date): { unit: ElapsedUnit; count:
   return { unit: 'days', count: Math.floor(elapsed / DAY) };
 }
 
-// Made at its first use, not when the module loads: a page's first Intl.DateTimeFormat loads
-// the locale's and the time zone's data (20-50 ms of main thread here, issue 6), and most
-// pages that load this module never format a time.
-let tokyoDateTime: Intl.DateTimeFormat | undefined;
+const tokyoDateTime = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: 'Asia/Tokyo',
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 
 /** A UTC instant as a Japanese date and time in Asia/Tokyo. */
 export function formatTokyoDateTime(at: Date): string {
-  tokyoDateTime ??= new Intl.DateTimeFormat('ja-JP', {
-    timeZone: 'Asia/Tokyo',
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
   return tokyoDateTime.format(at);
 }
