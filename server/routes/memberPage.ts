@@ -86,49 +86,67 @@ export function jsonForScript(value: unknown): string {
  * The head markup of a member's page: the session as data, and the member frame's chunks
  * that `page` does not preload already (the route's own).
  */
-export function memberHead(
-  session: Session,
-  preloads: readonly string[],
-  page = '',
-  answers?: PageAnswers,
-): string {
+export function memberHead(session: Session, preloads: readonly string[], page = ''): string {
   const links = preloads
     .filter((file) => !page.includes(`href="${file}"`))
     .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
     .join('');
-  const answersElement =
-    answers && Object.keys(answers.answers).length > 0
-      ? `<script type="application/json" id="${PAGE_ANSWERS_ID}">${jsonForScript(answers)}</script>`
-      : '';
-  return `<script type="application/json" id="${PAGE_SESSION_ID}">${jsonForScript(sessionWire(session))}</script>${answersElement}${links}`;
+  return `<script type="application/json" id="${PAGE_SESSION_ID}">${jsonForScript(sessionWire(session))}</script>${links}`;
+}
+
+/** The element of a route's first answers; nothing when there are none. */
+export function answersElement(answers: PageAnswers): string {
+  if (Object.keys(answers.answers).length === 0) return '';
+  return `<script type="application/json" id="${PAGE_ANSWERS_ID}">${jsonForScript(answers)}</script>`;
+}
+
+/** What a member's page adds to the built page. */
+export interface MemberPageParts {
+  /** For the head, at once: the session and the member frame's preloads. */
+  head: string;
+  /**
+   * For the end of the body, once read: the route's first answers (`answersElement`, or
+   * nothing). Never rejects: a read that fails leaves them out.
+   */
+  bodyEnd?: Promise<string>;
 }
 
 /**
- * For a page request carrying a valid session cookie: the markup to add to `page`'s head
+ * For a page request carrying a valid session cookie: the markup to add to `page`
  * (docs/client-auth.md, "The session in the page"), so the client neither asks
  * `/api/auth/session` nor waits for the member frame's chunks, nor, on a route that has them
  * (`routeAnswers`), for its screen's first reads. Those are read only when the access token
- * in the session opens as the API's bearer check would open it, as that token's member. Undefined without a cookie or
- * with one that does not open (expired, forged): that page is the everyone-page, and the
- * client asks the session layer as before. The caller must answer it with
- * `cache-control: no-store`: it is this cookie's page only.
+ * in the session opens as the API's bearer check would open it, as that token's member, and
+ * they come last (`bodyEnd`), so that the head and its preloads are not held up by the reads.
+ * Undefined without a cookie or with one that does not open (expired, forged): that page is
+ * the everyone-page, and the client asks the session layer as before. The caller must answer
+ * it with `cache-control: no-store`: it is this cookie's page only.
  */
 export function memberPageHead(
   ctx: AppContext,
   root: string,
-): (request: FastifyRequest, page: string) => Promise<string | undefined> {
+): (request: FastifyRequest, page: string) => Promise<MemberPageParts | undefined> {
   const kit = sessionKit(ctx);
   const preloadsFile = path.join(root, MEMBER_PRELOADS_FILE);
   const preloads = existsSync(preloadsFile)
     ? (JSON.parse(readFileSync(preloadsFile, 'utf8')) as string[])
     : [];
+  const answersFor = async (session: Session, pathname: string): Promise<string> => {
+    const userId = await accessTokenUserId(ctx, session.accessToken);
+    if (!userId) return '';
+    return answersElement({ userId, answers: await routeAnswers(ctx, pathname, userId) });
+  };
   return async (request, page) => {
     if (!request.cookies[kit.cookies.session]) return undefined;
     const session = await kit.readSession(request);
     if (!session) return undefined;
-    const userId = await accessTokenUserId(ctx, session.accessToken);
+    const head = memberHead(session, preloads, page);
     const pathname = request.url.split('?')[0]!;
-    const answers = userId ? await routeAnswers(ctx, pathname, userId) : {};
-    return memberHead(session, preloads, page, userId ? { userId, answers } : undefined);
+    if (request.method !== 'GET' || !NOTE_PAGE.test(pathname)) return { head };
+    const bodyEnd = answersFor(session, pathname).catch((error: unknown) => {
+      request.log.error({ err: error }, "a member page's first answers could not be read");
+      return '';
+    });
+    return { head, bodyEnd };
   };
 }

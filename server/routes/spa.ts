@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { matchRoutes } from 'react-router';
@@ -11,6 +12,7 @@ import {
 import { APP_ROOT_ID, SNAPSHOT_ID, SNAPSHOT_STYLE_ID } from '../../src/snapshot/snapshotIds';
 import { distDir, LOGIN_SNAPSHOT_FILE, ROUTE_PRELOADS_FILE } from '../paths';
 import { SESSION_COOKIE_NAMES } from './auth/sessionKit';
+import type { MemberPageParts } from './memberPage';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];
 
@@ -94,6 +96,13 @@ export function withSnapshot(page: string, snapshot: Snapshot): string {
     );
 }
 
+/** A page sent in parts: what is ready at once, then what `late` gives, then the rest. */
+async function* streamedPage(first: string, late: Promise<string>, rest: string) {
+  yield Buffer.from(first);
+  yield Buffer.from(await late);
+  yield Buffer.from(rest);
+}
+
 /** True when the request carries a session cookie (of either name, signed or not checked). */
 export function hasSessionCookie(cookieHeader: string | undefined): boolean {
   if (!cookieHeader) return false;
@@ -144,10 +153,13 @@ export async function spaRoutes(
   app: FastifyInstance,
   options: {
     root?: string;
-    /** Head markup for this request's page only (a member's: memberPage.ts), never cached. */
+    /**
+     * Markup for this request's page only (a member's: memberPage.ts), never cached: for its
+     * head at once, and for the end of its body once read.
+     */
     memberHead?: (
       root: string,
-    ) => (request: FastifyRequest, page: string) => Promise<string | undefined>;
+    ) => (request: FastifyRequest, page: string) => Promise<MemberPageParts | undefined>;
   } = {},
 ): Promise<void> {
   const root = options.root ?? distDir;
@@ -211,11 +223,23 @@ export async function spaRoutes(
       reply.type('text/html; charset=utf-8');
       if (decision.snapshot && snapshotPage) return reply.send(snapshotPage);
       const page = pageFor(request.url.split('?')[0]!);
-      const memberHead = await memberHeadFor?.(request, page);
-      if (memberHead === undefined) return reply.send(page);
-      return reply
-        .header('cache-control', 'no-store, private')
-        .send(page.replace('</head>', () => `${memberHead}</head>`));
+      const member = await memberHeadFor?.(request, page);
+      if (member === undefined) return reply.send(page);
+      reply.header('cache-control', 'no-store, private');
+      const withHead = page.replace('</head>', () => `${member.head}</head>`);
+      if (!member.bodyEnd) return reply.send(withHead);
+      // The head, and with it the preloads, leaves at once; the route's first answers follow
+      // when they are read, before </body>. The app's module script runs only once the whole
+      // document is parsed, so it finds them.
+      const bodyEndAt = withHead.includes('</body>')
+        ? withHead.lastIndexOf('</body>')
+        : withHead.length;
+      return reply.send(
+        Readable.from(
+          streamedPage(withHead.slice(0, bodyEndAt), member.bodyEnd, withHead.slice(bodyEndAt)),
+          { objectMode: false },
+        ),
+      );
     }
     return reply.status(404).send({
       detail: `no route for ${request.method} ${request.url.split('?')[0]}`,

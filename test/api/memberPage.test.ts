@@ -229,6 +229,10 @@ describe("the ending note's first answers in its page (issue 6)", () => {
     expect(response.headers['cache-control']).toBe('no-store, private');
     const text = answersElement(response.body);
     expect(text).not.toMatch(/[<>&\u2028]/);
+    // Last in the body, so the head and its preloads were not held up by the reads.
+    const body = response.body;
+    expect(body.indexOf('id="shinobu-answers"')).toBeGreaterThan(body.indexOf('</head>'));
+    expect(body.indexOf('</body>')).toBeGreaterThan(body.indexOf('id="shinobu-answers"'));
     // The session's element and this one: nothing a member wrote closes either.
     expect(response.body.match(/<\/script>/g)).toHaveLength(2);
     const notePath = `/v1/endingnote/${owner.id}`;
