@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import axios from 'axios';
-import { useMemo, useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import styled from 'styled-components';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
@@ -145,6 +145,10 @@ export function Component() {
   });
   // Only started here: NoteTools shows the readers, so this screen need not render on them.
   useQuery({ ...readersQuery(userId), enabled: ownNote, notifyOnChangeProps: [] });
+  // The owner's tools (readers, export) sit below the open section: they come in a second,
+  // time-sliced pass (a transition), so the commit that first draws the note is smaller, and
+  // with it the longest task of the page's start (issue 6).
+  const showTools = useDeferredValue(true, false);
   const choices = useMemo(
     () =>
       (connections.data ?? []).map((member) => ({
@@ -239,7 +243,7 @@ export function Component() {
           <SectionReadOnly view={active} members={members} />
         )}
       </Panel>
-      {isOwner && <NoteTools userId={userId} connections={choices} />}
+      {isOwner && showTools && <NoteTools userId={userId} connections={choices} />}
       <UnsavedChangesDialog when={dirtySection === active.section} />
     </Page>
   );
