@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealSession } from '../../server/domain/accounts/sessionCookie';
 import { manualClock } from '../../server/domain/clock';
 import { MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from '../../server/paths';
-import { acceptedEncodings } from '../../server/routes/assetMemory';
+import { acceptedEncodings } from '../../server/http/encodings';
 import { jsonForScript } from '../../server/routes/memberPage';
 import { createSpaApp, type SpaApp } from '../support/spaApp';
 

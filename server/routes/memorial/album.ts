@@ -17,7 +17,8 @@ import {
 } from '../../domain/memorial/album';
 import { keptListAnswer } from '../../domain/memorial/listAnswers';
 import { optionalUser } from '../../http/authenticate';
-import { callerOf, JSON_TYPE, memorialDeps, pageParams } from './context';
+import { sendKeptJson } from '../../http/keptJson';
+import { callerOf, memorialDeps, pageParams } from './context';
 
 const photoParams = pageParams.extend({ photoId: z.string().max(100) });
 
@@ -33,7 +34,7 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const answer = await keptListAnswer(deps, access, 'album', (listDeps) =>
       listAlbum(listDeps, access.page.id),
     );
-    return reply.type(JSON_TYPE).send(answer);
+    return sendKeptJson(request, reply, answer);
   });
 
   route.post(

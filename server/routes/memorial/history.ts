@@ -12,7 +12,8 @@ import {
 } from '../../domain/memorial/history';
 import { keptListAnswer } from '../../domain/memorial/listAnswers';
 import { optionalUser } from '../../http/authenticate';
-import { callerOf, JSON_TYPE, memorialDeps, pageParams } from './context';
+import { sendKeptJson } from '../../http/keptJson';
+import { callerOf, memorialDeps, pageParams } from './context';
 
 const entryParams = pageParams.extend({ entryId: z.string().max(100) });
 
@@ -31,7 +32,7 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const answer = await keptListAnswer(deps, access, 'history', (listDeps) =>
         listHistory(listDeps, access.page.id),
       );
-      return reply.type(JSON_TYPE).send(answer);
+      return sendKeptJson(request, reply, answer);
     },
   );
 
