@@ -51,6 +51,42 @@ export async function keptListAnswer(
   ) {
     return kept;
   }
+  // Reads that find the answer stale together (the first burst after a change, or after the
+  // URL window) share one making of it for the version they read, instead of one each.
+  const building = buildsOf(deps.store);
+  const buildKey = `${key}:${access.listsVersion}`;
+  let answer = building.get(buildKey);
+  if (!answer) {
+    answer = makeAndKeep(deps, access, key, now, make).finally(() => building.delete(buildKey));
+    building.set(buildKey, answer);
+  }
+  return answer;
+}
+
+/**
+ * The answers being made, by list, page and version. A read may join a making started by an
+ * earlier read of the same version: that making read its rows after its own version read,
+ * and a change committed before the joining read would have bumped the version it saw, so
+ * the rows are at least as new as the joining read needs.
+ */
+const builds = new WeakMap<ObjectStore, Map<string, Promise<KeptBody>>>();
+function buildsOf(store: ObjectStore): Map<string, Promise<KeptBody>> {
+  let building = builds.get(store);
+  if (!building) {
+    building = new Map();
+    builds.set(store, building);
+  }
+  return building;
+}
+
+async function makeAndKeep(
+  deps: MemorialDeps,
+  access: PageAccess,
+  key: string,
+  now: number,
+  make: (deps: MemorialDeps) => Promise<unknown>,
+): Promise<KeptBody> {
+  const store = storeOf(deps.store);
   const signings = { oldestSignedAt: Number.POSITIVE_INFINITY };
   // The rows are read after the version: they are at least as new as it says, never older.
   const answer = await keptJson(await make({ ...deps, signings }));
