@@ -1,6 +1,7 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { createAppRouter } from './screens/router';
 import { handOverSnapshot, SNAPSHOT_MAX_MS } from './snapshot/handOver';
 import { DARK_QUERY, readThemeChoice } from './theme/themeChoice';
 
@@ -16,8 +17,18 @@ setTimeout(handOverSnapshot, SNAPSHOT_MAX_MS);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const root = createRoot(container);
+
+// Start-up is cut into short tasks, so that a tap or a frame never waits long behind it
+// (docs/app-shell.md, "Start-up work"): the code's evaluation is one task, the router's making
+// the next, and the first render, as a transition, is sliced by React.
+setTimeout(() => {
+  const router = createAppRouter();
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <App router={router} />
+      </StrictMode>,
+    );
+  });
+}, 0);
