@@ -1,5 +1,5 @@
-import type { FluentBundle} from '@fluent/bundle';
-import { FluentResource } from '@fluent/bundle';
+import { FluentResource, type FluentBundle } from '@fluent/bundle';
+import { nextTask } from '../services/nextTask';
 
 /**
  * Where a message or term begins: the same pattern Fluent's runtime parser scans for
@@ -27,9 +27,6 @@ export function entrySlices(text: string, sliceChars = SLICE_CHARS): string[] {
   slices.push(current.join('\n'));
   return slices;
 }
-
-/** Lets the browser run whatever waits (input, a paint) before the next slice. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * The bundle of `text`, parsed a slice per task. Parsed at once, the whole file held the main
