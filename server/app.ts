@@ -19,6 +19,8 @@ import { apiRoutes } from './routes';
 import { distDir } from './paths';
 import { serveAssetsFromMemory } from './routes/assetMemory';
 import { memberPageHead } from './routes/memberPage';
+import { memorialFirstPaint } from './routes/memorialFirstPaint';
+import { loadPageRenderer, rendererOnce, type SnapshotRenderer } from './routes/pageRenderer';
 import { spaRoutes } from './routes/spa';
 import { testClockRoutes } from './routes/testClock';
 import { createLocalStore } from './storage/localStore';
@@ -31,6 +33,8 @@ export interface AppOverrides {
   mailer?: Mailer;
   /** Serve the built SPA from this folder instead of dist/ (tests). */
   spaRoot?: string;
+  /** The snapshot renderer instead of the build's bundle (tests of the served pages). */
+  pageRenderer?: (root: string) => Promise<SnapshotRenderer | undefined>;
 }
 
 export interface App {
@@ -126,6 +130,15 @@ export async function buildApp(
   await spaRoutes(app, {
     root: overrides.spaRoot,
     memberHead: (root) => memberPageHead(ctx, root),
+    firstPaint: (root) => {
+      const renderer = rendererOnce(
+        () => (overrides.pageRenderer ?? loadPageRenderer)(root),
+        app.log,
+      );
+      // Loaded once the server listens, so that the first visitor does not wait for it.
+      app.addHook('onListen', async () => void renderer());
+      return memorialFirstPaint(ctx, renderer);
+    },
   });
 
   return { app, ctx };

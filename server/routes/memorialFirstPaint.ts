@@ -1,0 +1,87 @@
+import { matchRoutes } from 'react-router';
+import { screenRoutes } from '../../src/screens/routeTable';
+import { memorialKeys } from '../../src/services/api/memorialKeys';
+import { PAGE_ANSWERS_ID } from '../../src/snapshot/snapshotIds';
+import type { AppContext } from '../context';
+import { visitorPageReads, type PageReadAnswers } from '../domain/memorial/pageReads';
+import { memorialDeps } from './memorial/context';
+import { jsonForScript } from './memberPage';
+import type { SeededAnswer, SnapshotRenderer } from './pageRenderer';
+import type { FirstPaint } from './spa';
+
+/** The memorial page's route in routeTable.ts. */
+const MEMORIAL_PAGE_ROUTE = '/memory/:memorialPageId';
+const routeObjects = screenRoutes.map(({ path }) => ({ path }));
+
+/**
+ * The page id of a memorial page's path, matched as the client's router matches it (so
+ * `/memory/top/me` and `/memory/new` are not pages), decoded as the client's params are.
+ */
+export function memorialPageIdOf(pathname: string): string | undefined {
+  const match = matchRoutes(routeObjects, pathname)?.at(-1);
+  return match?.route.path === MEMORIAL_PAGE_ROUTE ? match.params.memorialPageId : undefined;
+}
+
+/** The page's answers under the query keys the screen reads them with (pageQuery.ts). */
+export function seededAnswers(pageId: string, answers: PageReadAnswers): SeededAnswer[] {
+  return [
+    { key: memorialKeys.page(pageId), answer: JSON.parse(answers.page) as unknown },
+    { key: memorialKeys.album(pageId), answer: JSON.parse(answers.album) as unknown },
+    { key: memorialKeys.histories(pageId), answer: JSON.parse(answers.histories) as unknown },
+    { key: memorialKeys.admins(pageId), answer: JSON.parse(answers.admins) as unknown },
+  ];
+}
+
+/** An attribute value with everything that could end it or start markup escaped. */
+export function htmlAttribute(value: string): string {
+  return value.replace(
+    /[&"'<>]/g,
+    (char) => ({ '&': '&amp;', '"': '&quot;', "'": '&#39;', '<': '&lt;', '>': '&gt;' })[char]!,
+  );
+}
+
+/**
+ * The head markup of a prerendered memorial page: the page photo (the largest paint) asked for
+ * at once, with the highest priority, and the answers the page was drawn from, for the client
+ * to seed its query cache with (src/snapshot/pageAnswers.ts).
+ */
+export function memorialPageHead(
+  pathname: string,
+  answers: SeededAnswer[],
+  photoUrl: string | null,
+): string {
+  const preload = photoUrl
+    ? `<link rel="preload" as="image" fetchpriority="high" href="${htmlAttribute(photoUrl)}">`
+    : '';
+  const carried = jsonForScript({ path: pathname, answers });
+  return `${preload}<script type="application/json" id="${PAGE_ANSWERS_ID}">${carried}</script>`;
+}
+
+/**
+ * The first paint of a memorial page for a visitor (docs/app-shell.md, "First paint of a
+ * public memorial page"): undefined for any other path, and for a page a visitor may not see
+ * (that visitor gets the plain page, and the app's own 401 screen, as before). Drawn with the
+ * app's own components from what the API answers a visitor (domain/memorial/pageReads.ts),
+ * with the signed URLs the API hands out.
+ */
+export function memorialFirstPaint(
+  ctx: AppContext,
+  renderer: () => Promise<SnapshotRenderer | undefined>,
+): (url: string) => Promise<FirstPaint | undefined> {
+  const deps = memorialDeps(ctx);
+  return async (url) => {
+    const pathname = url.split('?', 1)[0]!;
+    const pageId = memorialPageIdOf(pathname);
+    if (pageId === undefined) return undefined;
+    const render = await renderer();
+    if (!render) return undefined;
+    const reads = await visitorPageReads(deps, pageId);
+    if (!reads) return undefined;
+    const answers = seededAnswers(pageId, reads);
+    const photo = (answers[0]!.answer as { photoThumbnailUrl?: unknown }).photoThumbnailUrl;
+    return {
+      snapshot: await render(url, answers),
+      head: memorialPageHead(pathname, answers, typeof photo === 'string' ? photo : null),
+    };
+  };
+}
