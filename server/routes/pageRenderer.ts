@@ -50,7 +50,7 @@ export function keepingRenders(
 
 /**
  * The build's server bundle of src/snapshot/prerender.tsx (vite.config.ts, plugin
- * `shinobu-snapshot`), with the app's translations, its renders kept; undefined when the
+ * `shinobu-snapshot`), with the app's translations; undefined when the
  * build has none (a build made before it existed, the test builds of the served pages).
  */
 export async function loadPageRenderer(root: string): Promise<SnapshotRenderer | undefined> {
@@ -64,13 +64,14 @@ export async function loadPageRenderer(root: string): Promise<SnapshotRenderer |
   // One render while nobody waits: the first takes some 200 ms (code that has not run yet),
   // later ones a few.
   await render('/login');
-  return keepingRenders(render);
+  return render;
 }
 
 /**
- * `load` run once, on the first call: the bundle takes some 150 ms to import and set up, which
- * a process pays when it is first needed (or right after it listens), not before it can answer.
- * A bundle that fails to load is logged and the pages go without a first paint.
+ * `load` run once, on the first call, its renders kept (keepingRenders): the bundle takes some
+ * 150 ms to import and set up, which a process pays when it is first needed (or right after it
+ * listens), not before it can answer. A bundle that fails to load is logged and the pages go
+ * without a first paint.
  */
 export function rendererOnce(
   load: () => Promise<SnapshotRenderer | undefined>,
@@ -78,8 +79,11 @@ export function rendererOnce(
 ): () => Promise<SnapshotRenderer | undefined> {
   let loading: Promise<SnapshotRenderer | undefined> | undefined;
   return () =>
-    (loading ??= load().catch((error: unknown) => {
-      log.error({ err: error }, 'the snapshot renderer did not load');
-      return undefined;
-    }));
+    (loading ??= load().then(
+      (render) => render && keepingRenders(render),
+      (error: unknown) => {
+        log.error({ err: error }, 'the snapshot renderer did not load');
+        return undefined;
+      },
+    ));
 }
