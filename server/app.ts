@@ -19,7 +19,7 @@ import { apiRoutes } from './routes';
 import { distDir } from './paths';
 import { serveAssetsFromMemory } from './routes/assetMemory';
 import { memberPageHead } from './routes/memberPage';
-import { memorialFirstPaint } from './routes/memorialFirstPaint';
+import { memorialFirstPaint, memorialWarmUp } from './routes/memorialFirstPaint';
 import { loadPageRenderer, rendererOnce, type SnapshotRenderer } from './routes/pageRenderer';
 import { spaRoutes } from './routes/spa';
 import { testClockRoutes } from './routes/testClock';
@@ -132,7 +132,10 @@ export async function buildApp(
     memberHead: (root) => memberPageHead(ctx, root),
     firstPaint: (root) => {
       const renderer = rendererOnce(
-        () => (overrides.pageRenderer ?? loadPageRenderer)(root),
+        () =>
+          overrides.pageRenderer
+            ? overrides.pageRenderer(root)
+            : loadPageRenderer(root, memorialWarmUp()),
         app.log,
       );
       // Loaded once the server listens, so that the first visitor does not wait for it.

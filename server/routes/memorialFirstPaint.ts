@@ -32,6 +32,40 @@ export function seededAnswers(pageId: string, answers: PageReadAnswers): SeededA
   ];
 }
 
+/**
+ * A made-up public page with a photo, an album photo, a history entry and an admin, for the
+ * renderer's first render (pageRenderer.ts): drawn while nobody waits, so that the first
+ * visitor's page is not the one that loads and runs the screen's code for the first time.
+ */
+export function memorialWarmUp(): { url: string; answers: SeededAnswer[] } {
+  const pageId = '00000000-0000-4000-8000-000000000000';
+  const image = '/files/warm-up.webp';
+  const name = { lastName: 'warm', firstName: 'up', lastNameKana: 'う', firstNameKana: 'あ' };
+  return {
+    url: `/memory/${pageId}`,
+    answers: seededAnswers(pageId, {
+      page: JSON.stringify({
+        ...name,
+        memorialPageId: pageId,
+        type: 'self',
+        photoThumbnailUrl: image,
+        photoUrl: image,
+        deathDate: '2025-01-01',
+        privacy: 'public',
+        mode: 'admin_view',
+        role: null,
+        anniversaries: [{ code: 'shonanoka', date: '2025-01-07' }],
+        flowerCount: 0,
+      }),
+      album: JSON.stringify([
+        { id: 'a', url: image, thumbnailUrl: image, caption: 'c', takenOn: '2000-01-01' },
+      ]),
+      histories: JSON.stringify([{ id: 'h', occurredOn: '2000-01-01', body: 'b', url: image }]),
+      admins: JSON.stringify([{ ...name, userId: 'u', iconUrl: image, role: 'admin' }]),
+    }),
+  };
+}
+
 /** An attribute value with everything that could end it or start markup escaped. */
 export function htmlAttribute(value: string): string {
   return value.replace(

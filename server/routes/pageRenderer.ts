@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
   createSnapshotRenderer,
+  SeededAnswer,
   Snapshot,
   SnapshotRenderer,
 } from '../../src/snapshot/prerender';
@@ -53,7 +54,10 @@ export function keepingRenders(
  * `shinobu-snapshot`), with the app's translations; undefined when the
  * build has none (a build made before it existed, the test builds of the served pages).
  */
-export async function loadPageRenderer(root: string): Promise<SnapshotRenderer | undefined> {
+export async function loadPageRenderer(
+  root: string,
+  warmUp?: { url: string; answers: SeededAnswer[] },
+): Promise<SnapshotRenderer | undefined> {
   const file = path.join(root, SNAPSHOT_RENDERER_FILE);
   if (!existsSync(file)) return undefined;
   const prerender = (await import(pathToFileURL(file).href)) as {
@@ -61,9 +65,9 @@ export async function loadPageRenderer(root: string): Promise<SnapshotRenderer |
   };
   const translations = readFileSync(path.join(projectRoot, 'src/i18n/ja/translation.ftl'), 'utf8');
   const render = await prerender.createSnapshotRenderer(translations);
-  // One render while nobody waits: the first takes some 200 ms (code that has not run yet),
-  // later ones a few.
-  await render('/login');
+  // One render of a made-up page while nobody waits: the first render of a screen (its code
+  // loaded and run for the first time) takes some 200-500 ms, later ones a few.
+  if (warmUp) await render(warmUp.url, warmUp.answers);
   return render;
 }
 

@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_PRELOADS_FILE } from '../../server/paths';
 import { screenRoutes } from '../../src/screens/routeTable';
+import { memorialWarmUp } from '../../server/routes/memorialFirstPaint';
 import { memorialKeys } from '../../src/services/api/memorialKeys';
 import type { PageAnswers } from '../../src/snapshot/pageAnswers';
 import { createSnapshotRenderer } from '../../src/snapshot/prerender';
@@ -146,7 +147,7 @@ describe('the first paint of a memorial page, drawn per request for a visitor', 
     await setPrivacy('public');
     const path = `/memory/${member.memorialPageId}`;
     for (const headers of [
-      { cookie: 'shinobu.session-token=anything' },
+      { cookie: 'shinobu.session-token=anything' } as Record<string, string>,
       { authorization: `Bearer ${member.token}` },
     ]) {
       const response = await page(path, headers);
@@ -156,5 +157,15 @@ describe('the first paint of a memorial page, drawn per request for a visitor', 
     for (const url of ['/memory/top/me', '/memory/new', `${path}/mourning`]) {
       expect((await page(url)).body, url).not.toContain('snapshot');
     }
+  });
+
+  it("warms the renderer up with a whole page (the screen's sections, no loading state)", async () => {
+    const { url, answers } = memorialWarmUp();
+    const { html } = await (await createSnapshotRenderer(translations))(url, answers);
+    expect(html).toContain('<h1 id="memory-profile-title">warm up</h1>');
+    for (const section of ['id="album"', 'id="history"', 'id="admins"', 'warm-up.webp']) {
+      expect(html).toContain(section);
+    }
+    expect(html).not.toContain('aria-busy="true"');
   });
 });
