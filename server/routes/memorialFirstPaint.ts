@@ -9,6 +9,23 @@ import { jsonForScript } from './memberPage';
 import type { SeededAnswer, SnapshotRenderer } from './pageRenderer';
 import type { FirstPaint } from './spa';
 
+/**
+ * The query parameters that change what a memorial page draws: the frame's `inflow`
+ * (ShellFrame.tsx); the screen reads none. Only they go into the render, so that a page asked
+ * for with any other query is the same render, kept once, not one more render each.
+ */
+const DRAWN_PARAMS: readonly string[] = ['inflow'];
+
+/** The URL a memorial page is drawn for: its path and the parameters that change the drawing. */
+export function drawnUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  if (queryAt === -1) return url;
+  const drawn = new URLSearchParams(
+    [...new URLSearchParams(url.slice(queryAt))].filter(([name]) => DRAWN_PARAMS.includes(name)),
+  ).toString();
+  return drawn === '' ? url.slice(0, queryAt) : `${url.slice(0, queryAt)}?${drawn}`;
+}
+
 /** The memorial page's route in routeTable.ts. */
 const MEMORIAL_PAGE_ROUTE = '/memory/:memorialPageId';
 const routeObjects = screenRoutes.map(({ path }) => ({ path }));
@@ -114,7 +131,7 @@ export function memorialFirstPaint(
     const answers = seededAnswers(pageId, reads);
     const photo = (answers[0]!.answer as { photoThumbnailUrl?: unknown }).photoThumbnailUrl;
     return {
-      snapshot: await render(url, answers),
+      snapshot: await render(drawnUrl(url), answers),
       head: memorialPageHead(pathname, answers, typeof photo === 'string' ? photo : null),
     };
   };

@@ -125,6 +125,8 @@ describe('the first paint of a memorial page, drawn per request for a visitor', 
     expect(response.headers.vary).toContain('Accept-Encoding');
     const html = gunzipSync(response.rawPayload).toString('utf8');
     expect(html).toContain('<h1 id="memory-profile-title">山田 太郎</h1>');
+    // A query the page does not draw is the same render.
+    expect((await page(`${path}?utm_source=mail&x=${Math.random()}`)).body).toContain('山田 太郎');
     expect(renders).toBe(before);
   });
 

@@ -6,6 +6,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import {
+  drawnUrl,
   htmlAttribute,
   memorialPageHead,
   memorialPageIdOf,
@@ -30,6 +31,14 @@ describe('memorialPageIdOf', () => {
     ]) {
       expect(memorialPageIdOf(other), other).toBeUndefined();
     }
+  });
+});
+
+describe('drawnUrl', () => {
+  it('keeps the path and only the parameters that change the drawing', () => {
+    expect(drawnUrl('/memory/x')).toBe('/memory/x');
+    expect(drawnUrl('/memory/x?utm_source=a&b=1')).toBe('/memory/x');
+    expect(drawnUrl('/memory/x?a=1&inflow=True&z=2')).toBe('/memory/x?inflow=True');
   });
 });
 
