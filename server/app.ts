@@ -25,6 +25,9 @@ import { spaRoutes } from './routes/spa';
 import { testClockRoutes } from './routes/testClock';
 import { createLocalStore } from './storage/localStore';
 
+/** How long after listening the server loads the snapshot renderer (routes/pageRenderer.ts). */
+const RENDERER_LOAD_DELAY_MS = 1000;
+
 /** Largest JSON or form body the API accepts (uploads go to /files with their own cap). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -138,8 +141,12 @@ export async function buildApp(
             : loadPageRenderer(root, memorialWarmUp()),
         app.log,
       );
-      // Loaded once the server listens, so that the first visitor does not wait for it.
-      app.addHook('onListen', async () => void renderer());
+      // Loaded a second after the server listens: the first visitor does not wait for it, and
+      // its 100-200 ms of compiling do not hold back the first answers of a starting server
+      // (cold start is measured to the first /healthz).
+      app.addHook('onListen', async () => {
+        setTimeout(() => void renderer(), RENDERER_LOAD_DELAY_MS).unref();
+      });
       return memorialFirstPaint(ctx, renderer);
     },
   });
