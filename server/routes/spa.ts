@@ -11,7 +11,7 @@ import {
 } from '../../src/screens/memberOnly';
 import { APP_ROOT_ID, SNAPSHOT_ID, SNAPSHOT_STYLE_ID } from '../../src/snapshot/snapshotIds';
 import { distDir, LOGIN_SNAPSHOT_FILE, ROUTE_PRELOADS_FILE, SNAPSHOT_RENDERER_DIR } from '../paths';
-import { acceptedEncodings } from './assetMemory';
+import { acceptedEncodings } from '../http/encodings';
 import { SESSION_COOKIE_NAMES } from './auth/sessionKit';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];

@@ -54,8 +54,8 @@ export async function visitorPageReads(
   ]);
   return {
     page: JSON.stringify(page),
-    album: album.toString('utf8'),
-    histories: histories.toString('utf8'),
+    album: album.body.toString('utf8'),
+    histories: histories.body.toString('utf8'),
     admins: JSON.stringify(admins),
   };
 }
