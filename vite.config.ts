@@ -1,13 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { LOGIN_SNAPSHOT_FILE, MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from './server/paths';
+import {
+  LOGIN_SNAPSHOT_FILE,
+  MEMBER_PRELOADS_FILE,
+  ROUTE_PRELOADS_FILE,
+  SNAPSHOT_RENDERER_DIR,
+  SNAPSHOT_RENDERER_FILE,
+} from './server/paths';
 import { memberFrameModules } from './src/components/shell/memberFrameModules';
 import { screenRoutes } from './src/screens/routeTable';
-import type { renderSnapshot } from './src/snapshot/prerender';
+import type { createSnapshotRenderer } from './src/snapshot/prerender';
 
 /** The libraries every page runs before its first paint. */
 const FRAMEWORK_PACKAGES =
@@ -83,18 +88,21 @@ function routePreloads(): Plugin {
 }
 
 /**
- * Writes `login-snapshot.json`: /login as a signed-out visitor sees it once everything has
- * loaded, `{ html, css }`, rendered with the app's own components (src/snapshot/prerender.tsx)
- * and the translations of `src/i18n/ja/translation.ftl`. The prerender entry is built for Node
- * into a temporary folder, with its libraries, run once, and removed. The server puts the snapshot into the page of a visitor's /login
- * (server/routes/spa.ts); the app replaces it once it has drawn the screen.
+ * Builds `src/snapshot/prerender.tsx` for Node into the build's `ssr/` folder (its libraries
+ * bundled in, so nothing is left to Node's resolution), and writes `login-snapshot.json` with
+ * it: /login as a signed-out visitor sees it once everything has loaded, `{ html, css }`,
+ * rendered with the app's own components and the translations of
+ * `src/i18n/ja/translation.ftl`. The server puts the snapshot into the page of a visitor's
+ * /login (server/routes/spa.ts), and loads the same bundle at start to draw a public memorial
+ * page for a visitor per request (server/routes/pageRenderer.ts); the app replaces either
+ * once it has drawn the screen. The folder is never served (spa.ts).
  */
-function loginSnapshot(): Plugin {
+function snapshotRenderer(): Plugin {
   let root = process.cwd();
   let outDir = 'dist';
   let mode = 'production';
   return {
-    name: 'shinobu-login-snapshot',
+    name: 'shinobu-snapshot',
     apply: (config, env) => env.command === 'build' && !config.build?.ssr,
     configResolved(config) {
       root = config.root;
@@ -102,40 +110,46 @@ function loginSnapshot(): Plugin {
       mode = config.mode;
     },
     async closeBundle() {
-      const serverDir = mkdtempSync(path.join(tmpdir(), 'shinobu-snapshot-'));
-      try {
-        await build({
-          configFile: false,
-          root,
-          mode,
-          logLevel: 'warn',
-          plugins: [react()],
-          // One self-contained file: no library is left to Node's resolution (styled-components'
-          // CommonJS build, for one, does not give ESM a default export).
-          ssr: { noExternal: true },
-          build: {
-            ssr: 'src/snapshot/prerender.tsx',
-            outDir: serverDir,
-            emptyOutDir: true,
-            target: 'node20',
-            rolldownOptions: { output: { entryFileNames: 'prerender.js' } },
+      await build({
+        configFile: false,
+        root,
+        mode,
+        logLevel: 'warn',
+        plugins: [react()],
+        // One self-contained bundle: no library is left to Node's resolution (styled-components'
+        // CommonJS build, for one, does not give ESM a default export).
+        ssr: { noExternal: true },
+        // React's production build whatever NODE_ENV the server runs with (e2e runs it with
+        // `test`): the development one renders several times slower.
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+        build: {
+          ssr: 'src/snapshot/prerender.tsx',
+          outDir: path.join(outDir, SNAPSHOT_RENDERER_DIR),
+          emptyOutDir: true,
+          target: 'node20',
+          rolldownOptions: {
+            output: {
+              entryFileNames: path.basename(SNAPSHOT_RENDERER_FILE),
+              chunkFileNames: '[name]-[hash].mjs',
+            },
           },
-        });
-        const prerender = (await import(
-          pathToFileURL(path.join(serverDir, 'prerender.js')).href
-        )) as { renderSnapshot: typeof renderSnapshot };
-        const translations = readFileSync(path.join(root, 'src/i18n/ja/translation.ftl'), 'utf8');
-        const snapshot = await prerender.renderSnapshot('/login', translations);
-        writeFileSync(path.join(outDir, LOGIN_SNAPSHOT_FILE), `${JSON.stringify(snapshot)}\n`);
-      } finally {
-        rmSync(serverDir, { recursive: true, force: true });
-      }
+        },
+      });
+      const prerender = (await import(
+        pathToFileURL(path.join(outDir, SNAPSHOT_RENDERER_FILE)).href
+      )) as { createSnapshotRenderer: typeof createSnapshotRenderer };
+      const translations = readFileSync(path.join(root, 'src/i18n/ja/translation.ftl'), 'utf8');
+      const render = await prerender.createSnapshotRenderer(translations);
+      writeFileSync(
+        path.join(outDir, LOGIN_SNAPSHOT_FILE),
+        `${JSON.stringify(await render('/login'))}\n`,
+      );
     },
   };
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), routePreloads(), loginSnapshot()],
+  plugins: [react(), routePreloads(), snapshotRenderer()],
   resolve: {
     // react-router 7's package exports name its development build for every condition (its
     // issues #12532, #14102): a production build takes the production one, without the dev

@@ -28,6 +28,31 @@
     document.visibilityState === 'visible' &&
     PerformanceObserver.supportedEntryTypes?.includes('paint') &&
     !matchMedia('(prefers-color-scheme: dark)').matches;
+  // A page whose largest paint is an image asks for it with a preload of the highest priority
+  // (a memorial page's photo): the code waits for that image to be drawn (or to fail) as well,
+  // so that it does not compete with it for the link and the thread.
+  const pendingImages = new Set();
+  let contentfulPaint = false;
+  const startWhenDrawn = () => {
+    if (contentfulPaint && pendingImages.size === 0) start();
+  };
+  for (const link of document.querySelectorAll(
+    'link[rel="preload"][as="image"][fetchpriority="high"]',
+  )) {
+    const image = [...document.images].find((candidate) => candidate.src === link.href);
+    if (!image || image.complete) continue;
+    pendingImages.add(image);
+    // A timer set in a frame callback runs once that frame is drawn.
+    const drawn = () =>
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          pendingImages.delete(image);
+          startWhenDrawn();
+        }),
+      );
+    image.addEventListener('load', drawn, { once: true });
+    image.addEventListener('error', drawn, { once: true });
+  }
   if (!paintWillBeReported) {
     start();
   } else {
@@ -36,7 +61,8 @@
     const painted = new PerformanceObserver((entries) => {
       if (!entries.getEntriesByName('first-contentful-paint').length) return;
       painted.disconnect();
-      start();
+      contentfulPaint = true;
+      startWhenDrawn();
     });
     painted.observe({ type: 'paint', buffered: true });
     setTimeout(start, LONGEST_WAIT_MS);

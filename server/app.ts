@@ -19,9 +19,14 @@ import { apiRoutes } from './routes';
 import { distDir } from './paths';
 import { serveAssetsFromMemory } from './routes/assetMemory';
 import { memberPageHead } from './routes/memberPage';
+import { memorialFirstPaint, memorialWarmUp } from './routes/memorialFirstPaint';
+import { loadPageRenderer, rendererOnce, type SnapshotRenderer } from './routes/pageRenderer';
 import { spaRoutes } from './routes/spa';
 import { testClockRoutes } from './routes/testClock';
 import { createLocalStore } from './storage/localStore';
+
+/** How long after listening the server loads the snapshot renderer (routes/pageRenderer.ts). */
+const RENDERER_LOAD_DELAY_MS = 1000;
 
 /** Largest JSON or form body the API accepts (uploads go to /files with their own cap). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -31,6 +36,8 @@ export interface AppOverrides {
   mailer?: Mailer;
   /** Serve the built SPA from this folder instead of dist/ (tests). */
   spaRoot?: string;
+  /** The snapshot renderer instead of the build's bundle (tests of the served pages). */
+  pageRenderer?: (root: string) => Promise<SnapshotRenderer | undefined>;
 }
 
 export interface App {
@@ -126,6 +133,22 @@ export async function buildApp(
   await spaRoutes(app, {
     root: overrides.spaRoot,
     memberHead: (root) => memberPageHead(ctx, root),
+    firstPaint: (root) => {
+      const renderer = rendererOnce(
+        () =>
+          overrides.pageRenderer
+            ? overrides.pageRenderer(root)
+            : loadPageRenderer(root, memorialWarmUp()),
+        app.log,
+      );
+      // Loaded a second after the server listens: the first visitor does not wait for it, and
+      // its 100-200 ms of compiling do not hold back the first answers of a starting server
+      // (cold start is measured to the first /healthz).
+      app.addHook('onListen', async () => {
+        setTimeout(() => void renderer(), RENDERER_LOAD_DELAY_MS).unref();
+      });
+      return memorialFirstPaint(ctx, renderer);
+    },
   });
 
   return { app, ctx };

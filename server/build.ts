@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { distDir, projectRoot } from './paths';
+import { distDir, projectRoot, SNAPSHOT_RENDERER_DIR } from './paths';
 
 const BUILD_INPUTS = ['src', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];
 
@@ -43,19 +43,21 @@ export async function buildSpa(outDir: string = distDir): Promise<void> {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
   }
-  precompress(outDir);
+  precompress(outDir, [path.join(outDir, SNAPSHOT_RENDERER_DIR)]);
 }
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|ftl|txt)$/;
 
 /**
  * Brotli and gzip copies of every text asset, made once at build time; the server sends the
- * one the browser accepts (`preCompressed` in server/routes/spa.ts) without compressing per request.
+ * one the browser accepts (`preCompressed` in server/routes/spa.ts) without compressing per
+ * request. The server's own bundle (`skip`) is never sent.
  */
-function precompress(dir: string): void {
+function precompress(dir: string, skip: readonly string[] = []): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) precompress(file);
+    if (skip.includes(file)) continue;
+    if (entry.isDirectory()) precompress(file, skip);
     else if (COMPRESSIBLE.test(entry.name)) {
       const content = readFileSync(file);
       writeFileSync(`${file}.br`, brotliCompressSync(content));

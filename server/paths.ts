@@ -13,3 +13,10 @@ export const MEMBER_PRELOADS_FILE = 'member-preloads.json';
  * first paint of /login for a visitor, `{ html, css }` (src/snapshot/prerender.tsx).
  */
 export const LOGIN_SNAPSHOT_FILE = 'login-snapshot.json';
+/**
+ * Written into the build by vite.config.ts: the server bundle of src/snapshot/prerender.tsx,
+ * which the build runs for /login and the server loads at start to draw a public memorial
+ * page's first paint per request (server/routes/pageRenderer.ts). Never served.
+ */
+export const SNAPSHOT_RENDERER_DIR = 'ssr';
+export const SNAPSHOT_RENDERER_FILE = `${SNAPSHOT_RENDERER_DIR}/prerender.mjs`;

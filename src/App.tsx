@@ -2,12 +2,12 @@ import { RouterProvider } from 'react-router';
 import { I18nProvider } from './i18n/I18nProvider';
 import { ClientStateProvider } from './services/clientState';
 import { SessionProvider } from './services/session/SessionProvider';
-import { router } from './screens/router';
+import type { AppRouter } from './screens/router';
 import { ThemeRoot } from './theme/ThemeRoot';
 
 // TanStack Query is provided by each screen and member-only part of the frame
 // (`services/queryClient.tsx`), so that it stays out of the entry route.
-export function App() {
+export function App({ router }: { router: AppRouter }) {
   return (
     <ThemeRoot>
       <I18nProvider>

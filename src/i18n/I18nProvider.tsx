@@ -1,6 +1,7 @@
 import { FluentBundle, FluentResource } from '@fluent/bundle';
 import { LocalizationProvider, ReactLocalization } from '@fluent/react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
+import { bundleInSlices } from './bundleInSlices';
 
 export const LOCALE = 'ja';
 
@@ -10,12 +11,17 @@ export async function loadBundle(
 ): Promise<FluentBundle> {
   const response = await fetchImpl(`/i18n/${locale}/translation.ftl`);
   if (!response.ok) throw new Error(`translation load failed: HTTP ${response.status}`);
-  return bundleFrom(await response.text(), locale);
+  return bundleInSlices(await response.text(), emptyBundle(locale));
 }
 
-export function bundleFrom(text: string, locale = LOCALE): FluentBundle {
+function emptyBundle(locale: string): FluentBundle {
   // Dates and numbers are formatted by our own helpers, so Fluent's isolation marks only get in the way.
-  const bundle = new FluentBundle(locale, { useIsolating: false });
+  return new FluentBundle(locale, { useIsolating: false });
+}
+
+/** The bundle of `text` parsed at once: for tests and the build-time render. */
+export function bundleFrom(text: string, locale = LOCALE): FluentBundle {
+  const bundle = emptyBundle(locale);
   const errors = bundle.addResource(new FluentResource(text));
   for (const error of errors) console.error('translation error', error);
   return bundle;
@@ -31,7 +37,8 @@ export function I18nProvider({ children, bundle }: { children: ReactNode; bundle
     let cancelled = false;
     loadBundle()
       .then((loaded) => {
-        if (!cancelled) setL10n(new ReactLocalization([loaded]));
+        // In a transition, the first render of the whole app is cut into short slices.
+        if (!cancelled) startTransition(() => setL10n(new ReactLocalization([loaded])));
       })
       .catch((error: unknown) => {
         console.error('translation load failed', error);

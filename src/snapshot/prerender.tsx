@@ -1,11 +1,15 @@
 /**
- * The build-time render of `/login` as a visitor sees it once everything has loaded (the
- * "snapshot", docs/app-shell.md "First paint of /login"). Built by Vite as a server bundle
- * (`vite.config.ts`, plugin `shinobu-login-snapshot`) and run once per build; never part of
- * the client's bundle. The same components as the app: the route table's layout and screen,
- * the theme, the translations, the client state and a visitor's session.
+ * The server's render of a route as a signed-out visitor sees it once everything has loaded
+ * (the "snapshot", docs/app-shell.md "First paint of /login" and "First paint of a public
+ * memorial page"). Built by Vite as a server bundle (`vite.config.ts`, plugin
+ * `shinobu-snapshot`, into the build's `ssr/` folder); never part of the client's bundle. The
+ * build runs it once for `/login`; the server loads it at start and renders a public memorial
+ * page per request, with the answers the API gives a visitor seeded into a query client of
+ * its own. The same components as the app: the route table's layout and screen, the theme,
+ * the translations, the client state and a visitor's session.
  */
 import { LocalizationProvider, ReactLocalization } from '@fluent/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { ServerStyleSheet, StyleSheetManager } from 'styled-components';
@@ -16,6 +20,9 @@ import { ClientStateActorProvider } from '../services/clientState';
 import { SessionContext, type SessionValue } from '../services/session/SessionContext';
 import { routes } from '../screens/routes';
 import { ThemeRoot } from '../theme/ThemeRoot';
+import { seedQueryCache, type SeededAnswer } from './pageAnswers';
+
+export type { SeededAnswer } from './pageAnswers';
 
 export interface Snapshot {
   /** The markup of the app's root, as the client would render into #root. */
@@ -36,40 +43,64 @@ const visitor: SessionValue = {
   signOut: refused,
 };
 
-/** Renders `pathname` for a signed-out visitor with the Fluent resource `translations`. */
-export async function renderSnapshot(pathname: string, translations: string): Promise<Snapshot> {
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(new URL(pathname, 'http://snapshot.invalid')));
-  if (context instanceof Response) throw new Error(`${pathname} answers a redirect`);
-  const router = createStaticRouter(handler.dataRoutes, context);
+/** Renders a URL (path and query) for a signed-out visitor, with the reads' answers seeded. */
+export type SnapshotRenderer = (
+  url: string,
+  answers?: readonly SeededAnswer[],
+) => Promise<Snapshot>;
 
+/**
+ * A renderer with the Fluent resource `translations`: the translations, the routes and a
+ * client state in its ready state are made once and shared by every render (nothing in a
+ * render changes them: effects do not run on the server).
+ */
+export async function createSnapshotRenderer(translations: string): Promise<SnapshotRenderer> {
+  const handler = createStaticHandler(routes);
   const clientState = createActor(clientStateMachine).start();
   await waitFor(clientState, (snapshot) => snapshot.matches('ready'));
-
   // Node has no DOM to parse markup in translations with (`<Localized elems>`); the frame and
-  // the login screen use none, so a message is its text.
+  // the screens rendered here use none, so a message is its text.
   const asText = (text: string) => [{ nodeName: '#text', textContent: text } as Node];
   const l10n = new ReactLocalization([bundleFrom(translations)], asText);
-  const sheet = new ServerStyleSheet();
-  try {
-    const html = renderToString(
-      <StyleSheetManager sheet={sheet.instance}>
-        <ThemeRoot>
-          <LocalizationProvider l10n={l10n}>
-            <ClientStateActorProvider actor={clientState}>
-              <SessionContext.Provider value={visitor}>
-                <StaticRouterProvider router={router} context={context} hydrate={false} />
-              </SessionContext.Provider>
-            </ClientStateActorProvider>
-          </LocalizationProvider>
-        </ThemeRoot>
-      </StyleSheetManager>,
-    );
-    return { html, css: plainCss(sheet.getStyleTags()) };
-  } finally {
-    sheet.seal();
-    clientState.stop();
-  }
+
+  return async (url, answers = []) => {
+    const context = await handler.query(new Request(new URL(url, 'http://snapshot.invalid')));
+    if (context instanceof Response) throw new Error(`${url} answers a redirect`);
+    const router = createStaticRouter(handler.dataRoutes, context);
+    // The screens read through TanStack Query: a client of this render's own, holding the
+    // answers, provided above the routes (QueryLayer gives way to an outer provider).
+    const queryClient = new QueryClient({
+      defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY, retry: false } },
+    });
+    seedQueryCache(queryClient, answers);
+    const sheet = new ServerStyleSheet();
+    try {
+      const html = renderToString(
+        <StyleSheetManager sheet={sheet.instance}>
+          <ThemeRoot>
+            <LocalizationProvider l10n={l10n}>
+              <ClientStateActorProvider actor={clientState}>
+                <SessionContext.Provider value={visitor}>
+                  <QueryClientProvider client={queryClient}>
+                    <StaticRouterProvider router={router} context={context} hydrate={false} />
+                  </QueryClientProvider>
+                </SessionContext.Provider>
+              </ClientStateActorProvider>
+            </LocalizationProvider>
+          </ThemeRoot>
+        </StyleSheetManager>,
+      );
+      return { html, css: plainCss(sheet.getStyleTags()) };
+    } finally {
+      sheet.seal();
+      queryClient.clear();
+    }
+  };
+}
+
+/** Renders `pathname` once for a signed-out visitor with the Fluent resource `translations`. */
+export async function renderSnapshot(pathname: string, translations: string): Promise<Snapshot> {
+  return (await createSnapshotRenderer(translations))(pathname);
 }
 
 /**

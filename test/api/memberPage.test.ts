@@ -4,7 +4,7 @@ import { ACCESS_TOKEN_TTL_SECONDS } from '../../server/domain/accessTokens';
 import { sealSession } from '../../server/domain/accounts/sessionCookie';
 import { manualClock } from '../../server/domain/clock';
 import { MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from '../../server/paths';
-import { acceptedEncodings } from '../../server/routes/assetMemory';
+import { acceptedEncodings } from '../../server/http/encodings';
 import { jsonForScript } from '../../server/routes/memberPage';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createSpaApp, type SpaApp } from '../support/spaApp';

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type TestMember } from '../support/members';
@@ -200,5 +201,81 @@ describe('kept list answers', () => {
       url: null,
       thumbnailUrl: null,
     });
+  });
+
+  it('are sent gzip-compressed to a client that accepts gzip, and plain to any other', async () => {
+    const pageId = await publicPage();
+    const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
+    const historyUrl = `/v1/history/get_histories_by_memorial_page_id/${pageId}`;
+    await change('POST', albumUrl, { image_name: await upload(t, await jpegPhoto(40, 30)) });
+    await change('POST', `/v1/history/memorial_page_id/${pageId}/history`, {
+      occurred_on: '1950-01-01',
+      body: '誕生',
+    });
+    const read = (url: string, acceptEncoding?: string) =>
+      other.inject({
+        method: 'GET',
+        url,
+        headers: {
+          authorization: `Bearer ${stranger.token}`,
+          ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+        },
+      });
+    for (const url of [albumUrl, historyUrl]) {
+      const plain = await read(url);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('accept-encoding');
+      const compressed = await read(url, 'gzip, deflate, br, zstd');
+      expect(compressed.statusCode).toBe(200);
+      expect(compressed.headers['content-encoding']).toBe('gzip');
+      expect(compressed.headers.vary).toBe('accept-encoding');
+      expect(compressed.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(gunzipSync(compressed.rawPayload).equals(plain.rawPayload)).toBe(true);
+      expect(JSON.parse(plain.body)).toHaveLength(1);
+      const refused = await read(url, 'gzip;q=0, br');
+      expect(refused.headers['content-encoding']).toBeUndefined();
+      expect(refused.rawPayload.equals(plain.rawPayload)).toBe(true);
+    }
+  });
+
+  it('decide apart each caller of reads that arrive together', async () => {
+    const pageId = await publicPage();
+    const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
+    await change('POST', albumUrl, { image_name: await upload(t, await jpegPhoto(40, 30)) });
+    await change('PATCH', `/v1/memorial_page/${pageId}`, { privacy: 'admins' });
+    const missing = '00000000-0000-4000-8000-000000000000';
+    // Sent at once: the access reads of one turn are answered by one query (access.ts).
+    const answers = await Promise.all([
+      other.inject({
+        method: 'GET',
+        url: albumUrl,
+        headers: { authorization: `Bearer ${owner.token}` },
+      }),
+      other.inject({
+        method: 'GET',
+        url: `/v1/album/memorial_page_id/${pageId.toUpperCase()}/album`,
+        headers: { authorization: `Bearer ${owner.token}` },
+      }),
+      other.inject({
+        method: 'GET',
+        url: albumUrl,
+        headers: { authorization: `Bearer ${stranger.token}` },
+      }),
+      other.inject({ method: 'GET', url: albumUrl }),
+      other.inject({
+        method: 'GET',
+        url: `/v1/album/memorial_page_id/${missing}/album`,
+        headers: { authorization: `Bearer ${owner.token}` },
+      }),
+      other.inject({
+        method: 'GET',
+        url: `/v1/memorial_page/get_memorial_page_admin/${pageId}`,
+        headers: { authorization: `Bearer ${owner.token}` },
+      }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 404, 401, 404, 200]);
+    expect(answers[0]!.json()).toHaveLength(1);
+    expect(answers[1]!.json()).toEqual(answers[0]!.json());
+    expect(answers[5]!.json().map((admin: { userId: string }) => admin.userId)).toEqual([owner.id]);
   });
 });

@@ -1,9 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildApp, type App } from '../../server/app';
+import { buildApp, type App, type AppOverrides } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import type { Clock } from '../../server/domain/clock';
 import { createTestDatabase } from './testDatabase';
 
 export interface SpaApp extends App {
@@ -13,10 +12,11 @@ export interface SpaApp extends App {
 /**
  * The whole app serving a made-up build of the SPA: `files` (paths inside the build folder,
  * such as `index.html` or `assets/x.js`, with their contents) are written before it starts.
+ * `pageRenderer` stands for the build's server bundle (the sources' own renderer, say).
  */
 export async function createSpaApp(
   files: Record<string, string | Buffer>,
-  options: { clock?: Clock } = {},
+  options: Pick<AppOverrides, 'clock' | 'pageRenderer'> = {},
 ): Promise<SpaApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-spa-'));
   const spaRoot = path.join(dataDir, 'dist');

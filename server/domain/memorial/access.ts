@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { createKeyBatcher } from '../../db/keyBatcher';
 import { preparedPerDatabase } from '../../db/prepared';
 import {
   connections,
@@ -88,25 +89,72 @@ async function isConnectedToAnAdmin(db: Db, pageId: string, userId: string): Pro
   return rows.length > 0;
 }
 
-/** The page with the caller's membership; an anonymous caller (null) matches no member row. */
-const pageWithRole = preparedPerDatabase((db) =>
+/**
+ * The pages of a batch, each with the roles the batch's signed-in callers hold on it (a
+ * caller who is no member has no entry). One row per page, whatever the number of callers.
+ */
+const pagesWithRoles = preparedPerDatabase((db) =>
   db
     .select({
       ...pageColumns,
-      role: memorialPageMembers.role,
       listsVersion: memorialPageProfiles.listsVersion,
+      roles: sql<Record<string, MemberRole> | null>`(
+        select json_object_agg(${memorialPageMembers.userId}, ${memorialPageMembers.role})
+        from ${memorialPageMembers}
+        where ${memorialPageMembers.memorialPageId} = ${memorialPages.id}
+          and ${memorialPageMembers.userId} = any(${sql.placeholder('userIds')}::uuid[]))`,
     })
     .from(memorialPages)
-    .leftJoin(
-      memorialPageMembers,
-      and(
-        eq(memorialPageMembers.memorialPageId, memorialPages.id),
-        eq(memorialPageMembers.userId, sql.placeholder('userId')),
-      ),
-    )
-    .where(eq(memorialPages.id, sql.placeholder('pageId')))
-    .limit(1)
+    .where(sql`${memorialPages.id} = any(${sql.placeholder('pageIds')}::uuid[])`)
     .prepare('memorial_page_access'),
+);
+
+interface PageWithRole {
+  page: PageRow;
+  role: MemberRole | null;
+  listsVersion: number;
+}
+
+/**
+ * A batch key: the page id and the caller's id ('' when signed out), both already checked,
+ * in the lower case the database answers uuids in.
+ */
+const accessKey = (pageId: string, userId: string | undefined) =>
+  `${pageId} ${userId ?? ''}`.toLowerCase();
+
+/**
+ * The access reads of one turn of the event loop, answered by one query per database
+ * (keyBatcher.ts). Every memorial call starts with this read, and under load dozens of them
+ * arrive together, most for the same page: one query instead of one each takes most of the
+ * database round trips (the client's work, the socket writes, the backend's) out of a call.
+ * A batch is sent only after every request in it has arrived and nothing is kept between
+ * batches, so each call still reads the page, its privacy, the caller's role and the lists
+ * version afresh from the shared database.
+ */
+const pageWithRoleOf = preparedPerDatabase((db) =>
+  createKeyBatcher<string, PageWithRole>(async (keys) => {
+    const pageIds = new Set<string>();
+    const userIds = new Set<string>();
+    for (const key of keys) {
+      const [pageId, userId] = key.split(' ') as [string, string];
+      pageIds.add(pageId);
+      if (userId) userIds.add(userId);
+    }
+    const rows = await pagesWithRoles(db).execute({
+      pageIds: [...pageIds],
+      userIds: [...userIds],
+    });
+    const pages = new Map(rows.map((row) => [row.id, row]));
+    const found = new Map<string, PageWithRole>();
+    for (const key of keys) {
+      const [pageId, userId] = key.split(' ') as [string, string];
+      const row = pages.get(pageId);
+      if (!row) continue;
+      const { roles, listsVersion, ...page } = row;
+      found.set(key, { page, listsVersion, role: (userId && roles?.[userId]) || null });
+    }
+    return found;
+  }),
 );
 
 /**
@@ -121,9 +169,11 @@ export async function pageAccess(
   userId: string | undefined,
 ): Promise<PageAccess | undefined> {
   if (!isUuid(pageId)) return undefined;
-  const [found] = await pageWithRole(db).execute({ pageId, userId: userId ?? null });
+  // A caller id that is no uuid can be no member: it is read as signed in but without a role.
+  const memberId = userId && isUuid(userId) ? userId : undefined;
+  const found = await pageWithRoleOf(db)(accessKey(pageId, memberId));
   if (!found) return undefined;
-  const { role, listsVersion, ...page } = found;
+  const { page, role, listsVersion } = found;
   const mode = role === 'admin' ? 'admin_edit' : 'admin_view';
   const access: PageAccess = { page, role, mode, listsVersion };
   if (role === 'admin') return access;

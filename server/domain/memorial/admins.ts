@@ -1,11 +1,13 @@
 import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { createKeyBatcher, type KeyBatcher } from '../../db/keyBatcher';
 import { preparedPerDatabase } from '../../db/prepared';
 import { memorialPageMembers, shareTokens, users } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { areConnected } from '../connections';
 import { certificatedSql } from '../deathDetection/settings';
 import { isUuid, requireAdmin } from './access';
+import type { Clock } from '../clock';
 import type { MemorialDeps } from './deps';
 import { viewUrl } from '../../storage/viewUrls';
 
@@ -22,12 +24,13 @@ export interface AdminView {
 }
 
 /**
- * The page's admins, earliest first; a member who left is not listed. One query, prepared
- * once per database: it runs on every page view.
+ * The admins of the batch's pages, earliest first; a member who left is not listed. One
+ * query, prepared once per database: it runs on every page view.
  */
-const pageAdmins = preparedPerDatabase((db) =>
+const pagesAdmins = preparedPerDatabase((db) =>
   db
     .select({
+      pageId: memorialPageMembers.memorialPageId,
       userId: users.id,
       lastName: users.lastName,
       firstName: users.firstName,
@@ -40,7 +43,7 @@ const pageAdmins = preparedPerDatabase((db) =>
     .innerJoin(users, eq(users.id, memorialPageMembers.userId))
     .where(
       and(
-        eq(memorialPageMembers.memorialPageId, sql.placeholder('pageId')),
+        sql`${memorialPageMembers.memorialPageId} = any(${sql.placeholder('pageIds')}::uuid[])`,
         eq(memorialPageMembers.role, 'admin'),
         ne(users.status, 'deleted'),
       ),
@@ -49,14 +52,38 @@ const pageAdmins = preparedPerDatabase((db) =>
     .prepare('memorial_page_admins'),
 );
 
+type AdminRow = Awaited<ReturnType<ReturnType<typeof pagesAdmins>['execute']>>[number];
+
+/**
+ * The admin lists asked for in one turn of the event loop, read by one query per database
+ * and clock (keyBatcher.ts), like the access read before it: afresh for every batch, with
+ * the badge judged at the moment the batch is sent.
+ */
+const adminRowsOf = preparedPerDatabase((db) => {
+  const perClock = new WeakMap<Clock, KeyBatcher<string, AdminRow[]>>();
+  return (clock: Clock) => {
+    let batcher = perClock.get(clock);
+    if (!batcher) {
+      batcher = createKeyBatcher<string, AdminRow[]>(async (pageIds) => {
+        const rows = await pagesAdmins(db).execute({
+          pageIds,
+          now: clock.now().toISOString(),
+        });
+        const byPage = new Map<string, AdminRow[]>();
+        for (const row of rows) byPage.set(row.pageId, [...(byPage.get(row.pageId) ?? []), row]);
+        return byPage;
+      });
+      perClock.set(clock, batcher);
+    }
+    return batcher;
+  };
+});
+
 /** The page's admins, earliest first, each with a signed icon URL. */
 export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<AdminView[]> {
-  const rows = await pageAdmins(deps.db).execute({
-    pageId,
-    now: deps.clock.now().toISOString(),
-  });
+  const rows = (await adminRowsOf(deps.db)(deps.clock)(pageId.toLowerCase())) ?? [];
   return Promise.all(
-    rows.map(async ({ iconName, ...admin }) => ({
+    rows.map(async ({ iconName, pageId: _pageId, ...admin }) => ({
       ...admin,
       iconUrl: await viewUrl(deps, iconName),
       role: 'admin' as const,

@@ -1,6 +1,6 @@
 import type { ObjectStore } from '../../storage/objectStore';
 import { URL_REUSE_MS } from '../../storage/viewUrls';
-import { keptAnswersPer, type KeptBody } from '../keptAnswers';
+import { keptAnswersPer, keptJson, type KeptBody } from '../keptAnswers';
 import type { PageAccess } from './access';
 import type { MemorialDeps } from './deps';
 
@@ -20,9 +20,10 @@ export const KEPT_ANSWER_BYTES = 64 * 1024 * 1024;
 const storeOf = keptAnswersPer<ObjectStore, KeptAnswer>(KEPT_ANSWER_BYTES);
 
 /**
- * A page's album or history as the JSON of the answer, made once and handed out again
- * while it is current: a page of 200 photos and 500 entries answers some 200 kB, and making
- * that on every read (serialisation, encoding, garbage) was most of a list call's time.
+ * A page's album or history as the JSON of the answer (and its gzip copy), made once and
+ * handed out again while it is current: a page of 200 photos and 500 entries answers some
+ * 100-150 kB, and making that on every read (serialisation, encoding, garbage) was most of a
+ * list call's time.
  *
  * Current means two things. The page's `lists_version`, which database triggers bump in the
  * same transaction as every album or history change, still equals the one the caller's
@@ -37,7 +38,7 @@ export async function keptListAnswer(
   access: PageAccess,
   list: KeptList,
   make: (deps: MemorialDeps) => Promise<unknown>,
-): Promise<Buffer> {
+): Promise<KeptBody> {
   const store = storeOf(deps.store);
   const key = `${list}:${access.page.id}`;
   const now = deps.clock.now().getTime();
@@ -48,19 +49,55 @@ export async function keptListAnswer(
     now >= kept.keptAt &&
     now < kept.usableUntil
   ) {
-    return kept.body;
+    return kept;
   }
+  // Reads that find the answer stale together (the first burst after a change, or after the
+  // URL window) share one making of it for the version they read, instead of one each.
+  const building = buildsOf(deps.store);
+  const buildKey = `${key}:${access.listsVersion}`;
+  let answer = building.get(buildKey);
+  if (!answer) {
+    answer = makeAndKeep(deps, access, key, now, make).finally(() => building.delete(buildKey));
+    building.set(buildKey, answer);
+  }
+  return answer;
+}
+
+/**
+ * The answers being made, by list, page and version. A read may join a making started by an
+ * earlier read of the same version: that making read its rows after its own version read,
+ * and a change committed before the joining read would have bumped the version it saw, so
+ * the rows are at least as new as the joining read needs.
+ */
+const builds = new WeakMap<ObjectStore, Map<string, Promise<KeptBody>>>();
+function buildsOf(store: ObjectStore): Map<string, Promise<KeptBody>> {
+  let building = builds.get(store);
+  if (!building) {
+    building = new Map();
+    builds.set(store, building);
+  }
+  return building;
+}
+
+async function makeAndKeep(
+  deps: MemorialDeps,
+  access: PageAccess,
+  key: string,
+  now: number,
+  make: (deps: MemorialDeps) => Promise<unknown>,
+): Promise<KeptBody> {
+  const store = storeOf(deps.store);
   const signings = { oldestSignedAt: Number.POSITIVE_INFINITY };
   // The rows are read after the version: they are at least as new as it says, never older.
-  const body = Buffer.from(JSON.stringify(await make({ ...deps, signings })));
+  const answer = await keptJson(await make({ ...deps, signings }));
   const newest = store.use(key);
   if (!newest || newest.listsVersion <= access.listsVersion) {
     store.keep(key, {
+      ...answer,
       listsVersion: access.listsVersion,
-      body,
       keptAt: now,
       usableUntil: signings.oldestSignedAt + URL_REUSE_MS,
     });
   }
-  return body;
+  return answer;
 }

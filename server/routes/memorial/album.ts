@@ -15,9 +15,10 @@ import {
   reorderAlbum,
   updatePhoto,
 } from '../../domain/memorial/album';
-import { keptListAnswer } from '../../domain/memorial/listAnswers';
+import { albumAnswer } from '../../domain/memorial/pageReads';
 import { optionalUser } from '../../http/authenticate';
-import { callerOf, JSON_TYPE, memorialDeps, pageParams } from './context';
+import { sendKeptJson } from '../../http/keptJson';
+import { callerOf, memorialDeps, pageParams } from './context';
 
 const photoParams = pageParams.extend({ photoId: z.string().max(100) });
 
@@ -30,10 +31,7 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   route.get(base, { preHandler, schema: { params: pageParams } }, async (request, reply) => {
     const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
-    const answer = await keptListAnswer(deps, access, 'album', (listDeps) =>
-      listAlbum(listDeps, access.page.id),
-    );
-    return reply.type(JSON_TYPE).send(answer);
+    return sendKeptJson(request, reply, await albumAnswer(deps, access));
   });
 
   route.post(

@@ -21,6 +21,3 @@ export function signedInCaller(request: FastifyRequest): string {
 
 /** Ids are checked by the domain (a malformed id is simply not found). */
 export const pageParams = z.object({ id: z.string().max(100) });
-
-/** The content type of an answer sent as ready JSON text (the kept list answers). */
-export const JSON_TYPE = 'application/json; charset=utf-8';

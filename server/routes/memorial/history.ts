@@ -7,12 +7,12 @@ import { requireAdmin, requireVisiblePage } from '../../domain/memorial/access';
 import {
   addHistoryEntry,
   deleteHistoryEntry,
-  listHistory,
   updateHistoryEntry,
 } from '../../domain/memorial/history';
-import { keptListAnswer } from '../../domain/memorial/listAnswers';
+import { historyAnswer } from '../../domain/memorial/pageReads';
 import { optionalUser } from '../../http/authenticate';
-import { callerOf, JSON_TYPE, memorialDeps, pageParams } from './context';
+import { sendKeptJson } from '../../http/keptJson';
+import { callerOf, memorialDeps, pageParams } from './context';
 
 const entryParams = pageParams.extend({ entryId: z.string().max(100) });
 
@@ -28,10 +28,7 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
     { preHandler, schema: { params: pageParams } },
     async (request, reply) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
-      const answer = await keptListAnswer(deps, access, 'history', (listDeps) =>
-        listHistory(listDeps, access.page.id),
-      );
-      return reply.type(JSON_TYPE).send(answer);
+      return sendKeptJson(request, reply, await historyAnswer(deps, access));
     },
   );
 

@@ -5,7 +5,8 @@ import { createPageSchema, updatePageSchema } from '../../../src/validation/memo
 import { tokyoToday } from '../../../src/validation/account';
 import type { AppContext } from '../../context';
 import { requireAdmin, requireVisiblePage } from '../../domain/memorial/access';
-import { addAdmin, listAdmins } from '../../domain/memorial/admins';
+import { addAdmin } from '../../domain/memorial/admins';
+import { adminsAnswer, pageAnswer } from '../../domain/memorial/pageReads';
 import { createPage, pageView, updatePage } from '../../domain/memorial/pages';
 import { optionalUser } from '../../http/authenticate';
 import { callerOf, memorialDeps, pageParams, signedInCaller } from './context';
@@ -33,7 +34,7 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
     { preHandler, schema: { params: pageParams } },
     async (request) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
-      return pageView(deps, access);
+      return pageAnswer(deps, access);
     },
   );
 
@@ -53,7 +54,7 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
     { preHandler, schema: { params: pageParams } },
     async (request) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
-      return listAdmins(deps, access.page.id);
+      return adminsAnswer(deps, access);
     },
   );
 

@@ -15,10 +15,10 @@ import { keptLetterList } from '../../domain/timecapsule/listAnswers';
 import { readLetter } from '../../domain/timecapsule/reading';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { notFound } from '../../http/errors';
+import { JSON_TYPE } from '../../http/keptJson';
 import { letterClaimSchema, letterInputSchema } from '../../../src/validation/timecapsule';
 
 const BASE = '/v1/time_capsule_letter';
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A malformed id names no letter the caller may know of: 404, like any other unknown id. */
 const letterParams = z.object({ letterId: z.string() });

@@ -1,3 +1,5 @@
+import { onFirstUse } from './onFirstUse';
+
 /** How long ago something happened, in the largest unit the spec allows (spec §2 "Layout"). */
 export type ElapsedUnit = 'seconds' | 'minutes' | 'hours' | 'days';
 
@@ -16,16 +18,19 @@ export function elapsedSince(from: Date, now: Date): { unit: ElapsedUnit; count:
   return { unit: 'days', count: Math.floor(elapsed / DAY) };
 }
 
-const tokyoDateTime = new Intl.DateTimeFormat('ja-JP', {
-  timeZone: 'Asia/Tokyo',
-  year: 'numeric',
-  month: 'long',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+const tokyoDateTime = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('ja-JP', {
+      timeZone: 'Asia/Tokyo',
+      year: 'numeric',
+      month: 'long',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    }),
+);
 
 /** A UTC instant as a Japanese date and time in Asia/Tokyo. */
 export function formatTokyoDateTime(at: Date): string {
-  return tokyoDateTime.format(at);
+  return tokyoDateTime().format(at);
 }

@@ -1,4 +1,6 @@
+import { formatCalendarDate } from '../../components/ui/calendarDate';
 import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
+import { onFirstUse } from '../../components/ui/onFirstUse';
 import type { useT } from '../../i18n/useT';
 import type { LetterEnvelope, PersonName } from '../../validation/timecapsule';
 
@@ -8,11 +10,11 @@ type Translate = ReturnType<typeof useT>;
 export const personName = (t: Translate, person: PersonName) =>
   t('timecapsule-person-name', { lastName: person.lastName, firstName: person.firstName });
 
-const nameList = new Intl.ListFormat('ja-JP', { type: 'conjunction' });
+const nameList = onFirstUse(() => new Intl.ListFormat('ja-JP', { type: 'conjunction' }));
 
 /** Every recipient's name in one line, in the language's own list form. */
 export const namesText = (t: Translate, people: PersonName[]) =>
-  nameList.format(people.map((person) => personName(t, person)));
+  nameList().format(people.map((person) => personName(t, person)));
 
 /** A UTC instant of the wire in Japan time. */
 export const japanTime = (at: string) => formatTokyoDateTime(new Date(at));
@@ -51,12 +53,5 @@ export function memorialServiceOf(t: Translate, years: number): string | undefin
   return code && t(`anniversary-${code}`);
 }
 
-const calendarDate = new Intl.DateTimeFormat('ja-JP', {
-  timeZone: 'UTC',
-  year: 'numeric',
-  month: 'long',
-  day: 'numeric',
-});
-
 /** A calendar date `YYYY-MM-DD` written the Japanese way. */
-export const japanDate = (day: string) => calendarDate.format(new Date(`${day}T00:00:00Z`));
+export const japanDate = (day: string) => formatCalendarDate(day);

@@ -88,13 +88,7 @@ export interface InvitationCredential {
   invitingUserId: string;
 }
 
-export const memorialKeys = {
-  page: (id: string) => ['memorial', id, 'page'] as const,
-  album: (id: string) => ['memorial', id, 'album'] as const,
-  histories: (id: string) => ['memorial', id, 'histories'] as const,
-  admins: (id: string) => ['memorial', id, 'admins'] as const,
-  condolences: (id: string) => ['memorial', id, 'condolences'] as const,
-};
+export { memorialKeys } from './memorialKeys';
 
 const pagePath = (id: string) => `/v1/memorial_page/${encodeURIComponent(id)}`;
 const albumPath = (id: string) => `/v1/album/memorial_page_id/${encodeURIComponent(id)}/album`;

@@ -1,0 +1,61 @@
+import { pageAccess, type PageAccess } from './access';
+import { listAdmins } from './admins';
+import { listAlbum } from './album';
+import type { MemorialDeps } from './deps';
+import { listHistory } from './history';
+import { keptListAnswer } from './listAnswers';
+import { pageView } from './pages';
+
+/*
+ * The four reads a memorial page opens with, for a caller whose access was checked: what the
+ * API answers (routes/memorial/pages.ts, album.ts, history.ts) and what the server draws a
+ * visitor's first paint of the page from (routes/memorialFirstPaint.ts), one code for both.
+ */
+
+export const pageAnswer = (deps: MemorialDeps, access: PageAccess) => pageView(deps, access);
+
+/** The album as the JSON text of the answer (kept while current, listAnswers.ts). */
+export const albumAnswer = (deps: MemorialDeps, access: PageAccess) =>
+  keptListAnswer(deps, access, 'album', (listDeps) => listAlbum(listDeps, access.page.id));
+
+/** The history as the JSON text of the answer (kept while current, listAnswers.ts). */
+export const historyAnswer = (deps: MemorialDeps, access: PageAccess) =>
+  keptListAnswer(deps, access, 'history', (listDeps) => listHistory(listDeps, access.page.id));
+
+export const adminsAnswer = (deps: MemorialDeps, access: PageAccess) =>
+  listAdmins(deps, access.page.id);
+
+/** The answers of the four reads as JSON texts, exactly as the API sends them. */
+export interface PageReadAnswers {
+  page: string;
+  album: string;
+  histories: string;
+  admins: string;
+}
+
+/**
+ * What the API answers a signed-out visitor for the page's reads, or undefined when a visitor
+ * may not see the page (the API's 401 for them: any page that is not public, or none). The
+ * visitor's access is decided as for the API's anonymous caller (access.ts), and the page must
+ * be public besides: nothing of a page for members, connections or holders of the link is
+ * ever read here.
+ */
+export async function visitorPageReads(
+  deps: MemorialDeps,
+  pageId: string,
+): Promise<PageReadAnswers | undefined> {
+  const access = await pageAccess(deps.db, pageId, undefined);
+  if (!access || access.role !== null || access.page.privacy !== 'public') return undefined;
+  const [page, album, histories, admins] = await Promise.all([
+    pageAnswer(deps, access),
+    albumAnswer(deps, access),
+    historyAnswer(deps, access),
+    adminsAnswer(deps, access),
+  ]);
+  return {
+    page: JSON.stringify(page),
+    album: album.body.toString('utf8'),
+    histories: histories.body.toString('utf8'),
+    admins: JSON.stringify(admins),
+  };
+}

@@ -1,0 +1,138 @@
+import { matchRoutes } from 'react-router';
+import { screenRoutes } from '../../src/screens/routeTable';
+import { memorialKeys } from '../../src/services/api/memorialKeys';
+import { PAGE_ANSWERS_ID } from '../../src/snapshot/snapshotIds';
+import type { AppContext } from '../context';
+import { visitorPageReads, type PageReadAnswers } from '../domain/memorial/pageReads';
+import { memorialDeps } from './memorial/context';
+import { jsonForScript } from './memberPage';
+import type { SeededAnswer, SnapshotRenderer } from './pageRenderer';
+import type { FirstPaint } from './spa';
+
+/**
+ * The query parameters that change what a memorial page draws: the frame's `inflow`
+ * (ShellFrame.tsx); the screen reads none. Only they go into the render, so that a page asked
+ * for with any other query is the same render, kept once, not one more render each.
+ */
+const DRAWN_PARAMS: readonly string[] = ['inflow'];
+
+/** The URL a memorial page is drawn for: its path and the parameters that change the drawing. */
+export function drawnUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  if (queryAt === -1) return url;
+  const drawn = new URLSearchParams(
+    [...new URLSearchParams(url.slice(queryAt))].filter(([name]) => DRAWN_PARAMS.includes(name)),
+  ).toString();
+  return drawn === '' ? url.slice(0, queryAt) : `${url.slice(0, queryAt)}?${drawn}`;
+}
+
+/** The memorial page's route in routeTable.ts. */
+const MEMORIAL_PAGE_ROUTE = '/memory/:memorialPageId';
+const routeObjects = screenRoutes.map(({ path }) => ({ path }));
+
+/**
+ * The page id of a memorial page's path, matched as the client's router matches it (so
+ * `/memory/top/me` and `/memory/new` are not pages), decoded as the client's params are.
+ */
+export function memorialPageIdOf(pathname: string): string | undefined {
+  const match = matchRoutes(routeObjects, pathname)?.at(-1);
+  return match?.route.path === MEMORIAL_PAGE_ROUTE ? match.params.memorialPageId : undefined;
+}
+
+/** The page's answers under the query keys the screen reads them with (pageQuery.ts). */
+export function seededAnswers(pageId: string, answers: PageReadAnswers): SeededAnswer[] {
+  return [
+    { key: memorialKeys.page(pageId), answer: JSON.parse(answers.page) as unknown },
+    { key: memorialKeys.album(pageId), answer: JSON.parse(answers.album) as unknown },
+    { key: memorialKeys.histories(pageId), answer: JSON.parse(answers.histories) as unknown },
+    { key: memorialKeys.admins(pageId), answer: JSON.parse(answers.admins) as unknown },
+  ];
+}
+
+/**
+ * A made-up public page with a photo, an album photo, a history entry and an admin, for the
+ * renderer's first render (pageRenderer.ts): drawn while nobody waits, so that the first
+ * visitor's page is not the one that loads and runs the screen's code for the first time.
+ */
+export function memorialWarmUp(): { url: string; answers: SeededAnswer[] } {
+  const pageId = '00000000-0000-4000-8000-000000000000';
+  const image = '/files/warm-up.webp';
+  const name = { lastName: 'warm', firstName: 'up', lastNameKana: 'う', firstNameKana: 'あ' };
+  return {
+    url: `/memory/${pageId}`,
+    answers: seededAnswers(pageId, {
+      page: JSON.stringify({
+        ...name,
+        memorialPageId: pageId,
+        type: 'self',
+        photoThumbnailUrl: image,
+        photoUrl: image,
+        deathDate: '2025-01-01',
+        privacy: 'public',
+        mode: 'admin_view',
+        role: null,
+        anniversaries: [{ code: 'shonanoka', date: '2025-01-07' }],
+        flowerCount: 0,
+      }),
+      album: JSON.stringify([
+        { id: 'a', url: image, thumbnailUrl: image, caption: 'c', takenOn: '2000-01-01' },
+      ]),
+      histories: JSON.stringify([{ id: 'h', occurredOn: '2000-01-01', body: 'b', url: image }]),
+      admins: JSON.stringify([{ ...name, userId: 'u', iconUrl: image, role: 'admin' }]),
+    }),
+  };
+}
+
+/** An attribute value with everything that could end it or start markup escaped. */
+export function htmlAttribute(value: string): string {
+  return value.replace(
+    /[&"'<>]/g,
+    (char) => ({ '&': '&amp;', '"': '&quot;', "'": '&#39;', '<': '&lt;', '>': '&gt;' })[char]!,
+  );
+}
+
+/**
+ * The head markup of a prerendered memorial page: the page photo (the largest paint) asked for
+ * at once, with the highest priority, and the answers the page was drawn from, for the client
+ * to seed its query cache with (src/snapshot/pageAnswers.ts).
+ */
+export function memorialPageHead(
+  pathname: string,
+  answers: SeededAnswer[],
+  photoUrl: string | null,
+): string {
+  const preload = photoUrl
+    ? `<link rel="preload" as="image" fetchpriority="high" href="${htmlAttribute(photoUrl)}">`
+    : '';
+  const carried = jsonForScript({ path: pathname, answers });
+  return `${preload}<script type="application/json" id="${PAGE_ANSWERS_ID}">${carried}</script>`;
+}
+
+/**
+ * The first paint of a memorial page for a visitor (docs/app-shell.md, "First paint of a
+ * public memorial page"): undefined for any other path, and for a page a visitor may not see
+ * (that visitor gets the plain page, and the app's own 401 screen, as before). Drawn with the
+ * app's own components from what the API answers a visitor (domain/memorial/pageReads.ts),
+ * with the signed URLs the API hands out.
+ */
+export function memorialFirstPaint(
+  ctx: AppContext,
+  renderer: () => Promise<SnapshotRenderer | undefined>,
+): (url: string) => Promise<FirstPaint | undefined> {
+  const deps = memorialDeps(ctx);
+  return async (url) => {
+    const pathname = url.split('?', 1)[0]!;
+    const pageId = memorialPageIdOf(pathname);
+    if (pageId === undefined) return undefined;
+    const render = await renderer();
+    if (!render) return undefined;
+    const reads = await visitorPageReads(deps, pageId);
+    if (!reads) return undefined;
+    const answers = seededAnswers(pageId, reads);
+    const photo = (answers[0]!.answer as { photoThumbnailUrl?: unknown }).photoThumbnailUrl;
+    return {
+      snapshot: await render(drawnUrl(url), answers),
+      head: memorialPageHead(pathname, answers, typeof photo === 'string' ? photo : null),
+    };
+  };
+}
