@@ -7,6 +7,7 @@ import { listReaders } from '../domain/endingnote/readers';
 import { readNote } from '../domain/endingnote/sections';
 import { accessTokenUserId } from '../http/authenticate';
 import { ApiError } from '../http/errors';
+import { PAGE_ANSWERS_ID } from '../../src/services/pageAnswers';
 import { MEMBER_PRELOADS_FILE } from '../paths';
 import { sessionKit, sessionWire } from './auth/sessionKit';
 import { noteDeps, ownerOf } from './endingnote';
@@ -14,9 +15,6 @@ import { connectionsAnswer } from './social/connections';
 
 /** The id of the element that carries the session in the page (src/services/session/pageSession.ts). */
 export const PAGE_SESSION_ID = 'shinobu-session';
-
-/** The id of the element that carries the route's first answers (src/services/pageAnswers.ts). */
-export const PAGE_ANSWERS_ID = 'shinobu-answers';
 
 /** API answers by the path the client would ask (`/v1/...`), for the member it names. */
 export interface PageAnswers {

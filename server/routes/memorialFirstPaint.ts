@@ -1,7 +1,7 @@
 import { matchRoutes } from 'react-router';
 import { screenRoutes } from '../../src/screens/routeTable';
 import { memorialKeys } from '../../src/services/api/memorialKeys';
-import { PAGE_ANSWERS_ID } from '../../src/snapshot/snapshotIds';
+import { PAGE_ANSWERS_ID } from '../../src/services/pageAnswers';
 import type { AppContext } from '../context';
 import { visitorPageReads, type PageReadAnswers } from '../domain/memorial/pageReads';
 import { memorialDeps } from './memorial/context';

@@ -1,5 +1,9 @@
-/** The element the server puts a route's first answers in (server/routes/memberPage.ts). */
-export const PAGE_ANSWERS_ID = 'shinobu-answers';
+/**
+ * The element the server puts a page's first answers in: a member's (server/routes/memberPage.ts)
+ * or a visitor's prerendered memorial page (server/routes/memorialFirstPaint.ts, read by
+ * src/snapshot/pageAnswers.ts). One page never carries both.
+ */
+export const PAGE_ANSWERS_ID = 'shinobu-page-answers';
 
 interface PageAnswers {
   userId: string;
@@ -8,16 +12,24 @@ interface PageAnswers {
 
 let pending: Map<string, unknown> | undefined;
 
-function readElement(doc: Document): Map<string, unknown> {
+/**
+ * The JSON the page carries in its answers element, taken once: the element goes as it is
+ * read. Undefined when there is none or it does not parse.
+ */
+export function takeCarriedJson(doc: Document): unknown {
   const element = doc.getElementById(PAGE_ANSWERS_ID);
-  if (!element) return new Map();
+  if (!element) return undefined;
   element.remove();
   try {
-    const parsed = JSON.parse(element.textContent ?? '') as PageAnswers | null;
-    return new Map(Object.entries(parsed?.answers ?? {}));
+    return JSON.parse(element.textContent ?? '') as unknown;
   } catch {
-    return new Map();
+    return undefined;
   }
+}
+
+function readElement(doc: Document): Map<string, unknown> {
+  const carried = takeCarriedJson(doc) as PageAnswers | null | undefined;
+  return new Map(Object.entries(carried?.answers ?? {}));
 }
 
 /**

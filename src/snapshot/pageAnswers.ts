@@ -7,7 +7,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { toCamelCase } from '../services/http/casing';
-import { PAGE_ANSWERS_ID } from './snapshotIds';
+import { takeCarriedJson } from '../services/pageAnswers';
 
 /** One read's answer as the API sends it, under the query key the screen reads it with. */
 export interface SeededAnswer {
@@ -39,17 +39,11 @@ export function takePageAnswers(
   pathname: string,
   doc: Document | undefined = typeof document === 'undefined' ? undefined : document,
 ): SeededAnswer[] | undefined {
-  const element = doc?.getElementById(PAGE_ANSWERS_ID);
-  if (!element) return undefined;
-  element.remove();
-  try {
-    const carried = JSON.parse(element.textContent ?? '') as Partial<PageAnswers> | null;
-    if (carried?.path !== pathname || !Array.isArray(carried.answers)) return undefined;
-    return carried.answers.filter(
-      (seeded): seeded is SeededAnswer =>
-        typeof seeded === 'object' && seeded !== null && Array.isArray(seeded.key),
-    );
-  } catch {
-    return undefined;
-  }
+  if (!doc) return undefined;
+  const carried = takeCarriedJson(doc) as Partial<PageAnswers> | null | undefined;
+  if (carried?.path !== pathname || !Array.isArray(carried.answers)) return undefined;
+  return carried.answers.filter(
+    (seeded): seeded is SeededAnswer =>
+      typeof seeded === 'object' && seeded !== null && Array.isArray(seeded.key),
+  );
 }

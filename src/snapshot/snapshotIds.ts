@@ -5,9 +5,3 @@ export const APP_ROOT_ID = 'root';
 
 /** The longest a snapshot may stay when the app never draws a screen (e.g. a failed load). */
 export const SNAPSHOT_MAX_MS = 10_000;
-
-/**
- * The `<script type="application/json">` element carrying the answers a page was prerendered
- * with (src/snapshot/pageAnswers.ts): the client seeds its query cache from it.
- */
-export const PAGE_ANSWERS_ID = 'shinobu-page-answers';

@@ -140,7 +140,7 @@ describe("a member's page", () => {
 });
 
 const answersElement = (html: string) =>
-  /<script type="application\/json" id="shinobu-answers">([^<]*)<\/script>/.exec(html)?.[1];
+  /<script type="application\/json" id="shinobu-page-answers">([^<]*)<\/script>/.exec(html)?.[1];
 
 describe("the ending note's first answers in its page (issue 6)", () => {
   let app: SpaApp;
@@ -231,8 +231,8 @@ describe("the ending note's first answers in its page (issue 6)", () => {
     expect(text).not.toMatch(/[<>&\u2028]/);
     // Last in the body, so the head and its preloads were not held up by the reads.
     const body = response.body;
-    expect(body.indexOf('id="shinobu-answers"')).toBeGreaterThan(body.indexOf('</head>'));
-    expect(body.indexOf('</body>')).toBeGreaterThan(body.indexOf('id="shinobu-answers"'));
+    expect(body.indexOf('id="shinobu-page-answers"')).toBeGreaterThan(body.indexOf('</head>'));
+    expect(body.indexOf('</body>')).toBeGreaterThan(body.indexOf('id="shinobu-page-answers"'));
     // The session's element and this one: nothing a member wrote closes either.
     expect(response.body.match(/<\/script>/g)).toHaveLength(2);
     const notePath = `/v1/endingnote/${owner.id}`;
