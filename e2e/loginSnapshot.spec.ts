@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { registerApart, signInOnLoginScreen } from './support/members';
 import { VIEWPORTS } from './support/screens';
+import { countLayoutShifts } from './support/layoutShifts';
 
 /**
  * The first paint of /login (docs/app-shell.md "First paint of /login"): the server sends a
@@ -56,17 +57,7 @@ test('the snapshot shows at once, is replaced by the live screen without a shift
   expect(await snapshot.getAttribute('inert')).not.toBeNull();
   const snapshotBox = await snapshot.locator('form').boundingBox();
 
-  // Count layout shifts from here on.
-  await page.evaluate(() => {
-    (window as unknown as { shifts: number }).shifts = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        (window as unknown as { shifts: number }).shifts += (
-          entry as unknown as { value: number }
-        ).value;
-      }
-    }).observe({ type: 'layout-shift', buffered: false });
-  });
+  const layoutShifts = await countLayoutShifts(page);
   release();
 
   await expect(snapshot).toHaveCount(0);
@@ -75,7 +66,7 @@ test('the snapshot shows at once, is replaced by the live screen without a shift
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('ログイン');
   const liveBox = await page.locator('#root form').boundingBox();
   expect(liveBox).toEqual(snapshotBox);
-  expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBe(0);
+  expect(await layoutShifts()).toBe(0);
   await expectNoSeriousA11yViolations(page);
 
   await signInOnLoginScreen(page, member.email, member.password);

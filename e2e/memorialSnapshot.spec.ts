@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { accessTokenOf, registerApart } from './support/members';
 import { VIEWPORTS } from './support/screens';
+import { countLayoutShifts } from './support/layoutShifts';
 
 /**
  * The first paint of a public memorial page (docs/app-shell.md, "First paint of a public
@@ -155,16 +156,7 @@ test('the drawn page shows at once and is replaced by the live one without a shi
     history: await snapshot.locator('#history').boundingBox(),
   };
 
-  await page.evaluate(() => {
-    (window as unknown as { shifts: number }).shifts = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        (window as unknown as { shifts: number }).shifts += (
-          entry as unknown as { value: number }
-        ).value;
-      }
-    }).observe({ type: 'layout-shift', buffered: false });
-  });
+  const layoutShifts = await countLayoutShifts(page);
   release();
 
   await expect(snapshot).toHaveCount(0);
@@ -180,7 +172,7 @@ test('the drawn page shows at once and is replaced by the live one without a shi
     album: await root.locator('#album').boundingBox(),
     history: await root.locator('#history').boundingBox(),
   }).toEqual(snapshotBoxes);
-  expect(await page.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBe(0);
+  expect(await layoutShifts()).toBe(0);
   // The app took the answers from the page: it did not ask the API for them again.
   expect(pageReads).toEqual([]);
   await expectNoSeriousA11yViolations(page);

@@ -70,6 +70,19 @@ async function change(method: 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, 
   return response;
 }
 
+/** A public page with one photo in its album and one entry in its history, and the lists' URLs. */
+async function publicPageWithAPhotoAndAnEntry() {
+  const pageId = await publicPage();
+  const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
+  const historyUrl = `/v1/history/get_histories_by_memorial_page_id/${pageId}`;
+  await change('POST', albumUrl, { image_name: await upload(t, await jpegPhoto(40, 30)) });
+  await change('POST', `/v1/history/memorial_page_id/${pageId}/history`, {
+    occurred_on: '1950-01-01',
+    body: '誕生',
+  });
+  return { pageId, albumUrl, historyUrl };
+}
+
 describe('kept list answers', () => {
   it('show every album change on the next read of another instance', async () => {
     const pageId = await publicPage();
@@ -137,14 +150,7 @@ describe('kept list answers', () => {
   });
 
   it('follow every privacy change, for both lists, in both directions', async () => {
-    const pageId = await publicPage();
-    const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
-    const historyUrl = `/v1/history/get_histories_by_memorial_page_id/${pageId}`;
-    await change('POST', albumUrl, { image_name: await upload(t, await jpegPhoto(40, 30)) });
-    await change('POST', `/v1/history/memorial_page_id/${pageId}/history`, {
-      occurred_on: '1950-01-01',
-      body: '誕生',
-    });
+    const { pageId, albumUrl, historyUrl } = await publicPageWithAPhotoAndAnEntry();
     const asStranger = (url: string) =>
       other.inject({ method: 'GET', url, headers: { authorization: `Bearer ${stranger.token}` } });
     // Kept by the other instance while public.
@@ -204,14 +210,7 @@ describe('kept list answers', () => {
   });
 
   it('are sent gzip-compressed to a client that accepts gzip, and plain to any other', async () => {
-    const pageId = await publicPage();
-    const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
-    const historyUrl = `/v1/history/get_histories_by_memorial_page_id/${pageId}`;
-    await change('POST', albumUrl, { image_name: await upload(t, await jpegPhoto(40, 30)) });
-    await change('POST', `/v1/history/memorial_page_id/${pageId}/history`, {
-      occurred_on: '1950-01-01',
-      body: '誕生',
-    });
+    const { albumUrl, historyUrl } = await publicPageWithAPhotoAndAnEntry();
     const read = (url: string, acceptEncoding?: string) =>
       other.inject({
         method: 'GET',
