@@ -3,6 +3,7 @@ import { screenRoutes } from '../../src/screens/routeTable';
 import { memorialKeys } from '../../src/services/api/memorialKeys';
 import { PAGE_ANSWERS_ID } from '../../src/services/pageAnswers';
 import type { AppContext } from '../context';
+import { escapeHtml } from '../domain/escapeHtml';
 import { visitorPageReads, type PageReadAnswers } from '../domain/memorial/pageReads';
 import { memorialDeps } from './memorial/context';
 import { jsonForScript } from './memberPage';
@@ -83,14 +84,6 @@ export function memorialWarmUp(): { url: string; answers: SeededAnswer[] } {
   };
 }
 
-/** An attribute value with everything that could end it or start markup escaped. */
-export function htmlAttribute(value: string): string {
-  return value.replace(
-    /[&"'<>]/g,
-    (char) => ({ '&': '&amp;', '"': '&quot;', "'": '&#39;', '<': '&lt;', '>': '&gt;' })[char]!,
-  );
-}
-
 /**
  * The head markup of a prerendered memorial page: the page photo (the largest paint) asked for
  * at once, with the highest priority, and the answers the page was drawn from, for the client
@@ -102,7 +95,7 @@ export function memorialPageHead(
   photoUrl: string | null,
 ): string {
   const preload = photoUrl
-    ? `<link rel="preload" as="image" fetchpriority="high" href="${htmlAttribute(photoUrl)}">`
+    ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(photoUrl)}">`
     : '';
   const carried = jsonForScript({ path: pathname, answers });
   return `${preload}<script type="application/json" id="${PAGE_ANSWERS_ID}">${carried}</script>`;

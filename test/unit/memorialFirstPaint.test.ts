@@ -7,10 +7,10 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import {
   drawnUrl,
-  htmlAttribute,
   memorialPageHead,
   memorialPageIdOf,
 } from '../../server/routes/memorialFirstPaint';
+import { escapeHtml } from '../../server/domain/escapeHtml';
 import { keepingRenders, type SnapshotRenderer } from '../../server/routes/pageRenderer';
 import { withSnapshot } from '../../server/routes/spa';
 import { seedQueryCache, takePageAnswers } from '../../src/snapshot/pageAnswers';
@@ -66,7 +66,7 @@ describe('memorialPageHead', () => {
 
   it('asks for no photo when the page has none', () => {
     expect(memorialPageHead('/memory/x', [], null)).not.toContain('<link');
-    expect(htmlAttribute(`<'&">`)).toBe('&lt;&#39;&amp;&quot;&gt;');
+    expect(escapeHtml(`<'&">`)).toBe('&lt;&#39;&amp;&quot;&gt;');
   });
 });
 

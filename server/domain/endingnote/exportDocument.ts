@@ -7,6 +7,7 @@ import {
   type Translate,
 } from '../../../src/validation/endingnote';
 import { projectRoot } from '../../paths';
+import { escapeHtml } from '../escapeHtml';
 import type { MemberName, NoteView } from './sections';
 
 let translations: Promise<Translate> | undefined;
@@ -25,13 +26,6 @@ function japanese(): Promise<Translate> {
   );
   return translations;
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (char) =>
-      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
-  );
 
 const memberName = (t: Translate, member: MemberName) =>
   t('endingnote-member-name', { lastName: member.lastName, firstName: member.firstName });
