@@ -10,6 +10,7 @@ import { ApiError } from '../http/errors';
 import { PAGE_ANSWERS_ID } from '../../src/services/pageAnswers';
 import { MEMBER_PRELOADS_FILE } from '../paths';
 import { sessionKit, sessionWire } from './auth/sessionKit';
+import { clientRouteParams } from './clientRoutes';
 import { noteDeps, ownerOf } from './endingnote';
 import { connectionsAnswer } from './social/connections';
 
@@ -22,7 +23,8 @@ export interface PageAnswers {
   answers: Record<string, unknown>;
 }
 
-const NOTE_PAGE = /^\/endingnote\/([^/?#]+)$/;
+/** The route of the one screen whose first answers a member's page carries. */
+const NOTE_ROUTE = '/endingnote/:userId';
 
 /**
  * The answers the screen of `pathname` asks for first, read for the member `userId` with the
@@ -36,14 +38,8 @@ export async function routeAnswers(
   pathname: string,
   userId: string,
 ): Promise<Record<string, unknown>> {
-  const match = NOTE_PAGE.exec(pathname);
-  if (!match) return {};
-  let param: string;
-  try {
-    param = decodeURIComponent(match[1]!);
-  } catch {
-    return {};
-  }
+  const param = clientRouteParams(pathname, NOTE_ROUTE)?.userId;
+  if (param === undefined) return {};
   const notePath = `/v1/endingnote/${encodeURIComponent(param)}`;
   try {
     const owner = ownerOf({ userId: param });
@@ -140,7 +136,7 @@ export function memberPageHead(
     if (!session) return undefined;
     const head = memberHead(session, preloads, page);
     const pathname = request.url.split('?')[0]!;
-    if (request.method !== 'GET' || !NOTE_PAGE.test(pathname)) return { head };
+    if (request.method !== 'GET' || !clientRouteParams(pathname, NOTE_ROUTE)) return { head };
     const bodyEnd = answersFor(session, pathname).catch((error: unknown) => {
       request.log.error({ err: error }, "a member page's first answers could not be read");
       return '';

@@ -1,10 +1,9 @@
-import { matchRoutes } from 'react-router';
-import { screenRoutes } from '../../src/screens/routeTable';
 import { memorialKeys } from '../../src/services/api/memorialKeys';
 import { PAGE_ANSWERS_ID } from '../../src/services/pageAnswers';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../domain/escapeHtml';
 import { visitorPageReads, type PageReadAnswers } from '../domain/memorial/pageReads';
+import { clientRouteParams } from './clientRoutes';
 import { memorialDeps } from './memorial/context';
 import { jsonForScript } from './memberPage';
 import type { SeededAnswer, SnapshotRenderer } from './pageRenderer';
@@ -27,17 +26,12 @@ export function drawnUrl(url: string): string {
   return drawn === '' ? url.slice(0, queryAt) : `${url.slice(0, queryAt)}?${drawn}`;
 }
 
-/** The memorial page's route in routeTable.ts. */
-const MEMORIAL_PAGE_ROUTE = '/memory/:memorialPageId';
-const routeObjects = screenRoutes.map(({ path }) => ({ path }));
-
 /**
  * The page id of a memorial page's path, matched as the client's router matches it (so
  * `/memory/top/me` and `/memory/new` are not pages), decoded as the client's params are.
  */
 export function memorialPageIdOf(pathname: string): string | undefined {
-  const match = matchRoutes(routeObjects, pathname)?.at(-1);
-  return match?.route.path === MEMORIAL_PAGE_ROUTE ? match.params.memorialPageId : undefined;
+  return clientRouteParams(pathname, '/memory/:memorialPageId')?.memorialPageId;
 }
 
 /** The page's answers under the query keys the screen reads them with (pageQuery.ts). */
