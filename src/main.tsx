@@ -4,14 +4,14 @@ import { App } from './App';
 import { createAppRouter } from './screens/router';
 import { nextTask } from './services/nextTask';
 import { handOverSnapshot, SNAPSHOT_MAX_MS } from './snapshot/handOver';
-import { DARK_QUERY, readThemeChoice } from './theme/themeChoice';
+import { readThemeChoice, systemPrefersDark } from './theme/themeChoice';
 
 // The server's first paint of /login is drawn in the light theme: with a dark one the app
 // shows at once instead (as without a snapshot; the snapshot's styles hide it meanwhile when
 // the system is dark), and a snapshot the app never replaced (a failed load) does not stay
 // inert for good.
 const choice = readThemeChoice();
-if (choice === 'dark' || (choice === 'system' && matchMedia(DARK_QUERY).matches)) {
+if (choice === 'dark' || (choice === 'system' && systemPrefersDark())) {
   handOverSnapshot();
 }
 setTimeout(handOverSnapshot, SNAPSHOT_MAX_MS);

@@ -3,15 +3,25 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 export type ThemeChoice = 'light' | 'dark' | 'system';
 
 export const THEME_STORAGE_KEY = 'shinobu.theme';
-export const DARK_QUERY = '(prefers-color-scheme: dark)';
+const DARK_QUERY = '(prefers-color-scheme: dark)';
 
 export function readThemeChoice(): ThemeChoice {
   const stored = globalThis.localStorage?.getItem(THEME_STORAGE_KEY);
   return stored === 'light' || stored === 'dark' || stored === 'system' ? stored : 'system';
 }
 
+let darkQuery: MediaQueryList | undefined;
+/**
+ * One query list for the page: React reads the snapshot on every render of the theme, and
+ * each `matchMedia` call made and evaluated a new list, a cost that showed in start-up's
+ * profile (docs/app-shell.md, "Start-up work").
+ */
+const systemDarkQuery = () => (darkQuery ??= window.matchMedia(DARK_QUERY));
+
+export const systemPrefersDark = () => systemDarkQuery().matches;
+
 function subscribeToSystemScheme(onChange: () => void): () => void {
-  const query = window.matchMedia(DARK_QUERY);
+  const query = systemDarkQuery();
   query.addEventListener('change', onChange);
   return () => query.removeEventListener('change', onChange);
 }
@@ -23,11 +33,7 @@ export function useThemeChoice(): {
   setChoice: (choice: ThemeChoice) => void;
 } {
   const [choice, setChoiceState] = useState<ThemeChoice>(readThemeChoice);
-  const systemDark = useSyncExternalStore(
-    subscribeToSystemScheme,
-    () => window.matchMedia(DARK_QUERY).matches,
-    () => false,
-  );
+  const systemDark = useSyncExternalStore(subscribeToSystemScheme, systemPrefersDark, () => false);
   const setChoice = useCallback((next: ThemeChoice) => {
     localStorage.setItem(THEME_STORAGE_KEY, next);
     setChoiceState(next);

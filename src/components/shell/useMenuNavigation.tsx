@@ -9,14 +9,11 @@ import {
   type ReactNode,
 } from 'react';
 import { useNavigate } from 'react-router';
-import { fromPromise } from 'xstate';
-import { endingnoteNavigationMachine } from '../../machines/endingnoteNavigation';
-import { memoryNavigationMachine } from '../../machines/memoryNavigation';
-import { timecapsuleNavigationMachine } from '../../machines/timecapsuleNavigation';
 import { useClientStateSend, useSlice } from '../../services/clientState';
+import { nextTask } from '../../services/nextTask';
 import type { ApiGet } from '../ui/apiGet';
 import type { NavigationRule } from './menu';
-import { loadMemorialPageContents, loadUnsentLetters } from './navigationApi';
+import type { NavigationMachines } from './navigationMachines';
 import type { ShellSession } from './session';
 
 type OpenRule = (rule: NavigationRule) => void;
@@ -48,41 +45,16 @@ const AFTER_LOGIN: Record<NavigationRule, string> = {
   timecapsule: '/timecapsule',
 };
 
-interface NavigationEffects {
-  navigate: (to: string) => void;
-  goToLogin: (rule: NavigationRule) => void;
-  apiGet: ApiGet;
-}
-
-const reportLoadFailure = (_: unknown, { error }: { error: unknown }) =>
-  console.error('menu navigation: loading failed', error);
-
-/** The three navigation statecharts with their effects. */
-function provideNavigationMachines(effects: NavigationEffects) {
-  const navigate = (_: unknown, { to }: { to: string }) => effects.navigate(to);
-  return {
-    memory: memoryNavigationMachine.provide({
-      actors: {
-        loadMemorialPageContents: fromPromise(({ input }) =>
-          loadMemorialPageContents(effects.apiGet, input.memorialPageId),
-        ),
-      },
-      actions: { navigate, goToLogin: () => effects.goToLogin('memory'), reportLoadFailure },
-    }),
-    endingnote: endingnoteNavigationMachine.provide({
-      actions: { navigate, goToLogin: () => effects.goToLogin('endingnote') },
-    }),
-    timecapsule: timecapsuleNavigationMachine.provide({
-      actors: { loadUnsentLetters: fromPromise(() => loadUnsentLetters(effects.apiGet)) },
-      actions: { navigate, goToLogin: () => effects.goToLogin('timecapsule'), reportLoadFailure },
-    }),
-  };
-}
+/** The statecharts' code, which the first render does not need, in a chunk of its own. */
+const loadNavigationMachines = () => import('./navigationMachines');
 
 /**
  * Gives the three navigation statecharts their effects (the router, the client state and
  * the API) and keeps them running for the whole visit, so that the unsent letters are
- * loaded before the time capsule entry is clicked.
+ * loaded before the time capsule entry is clicked. Their code is loaded in a task after the
+ * first render: evaluated with the app's own, it lengthened the longest task of start-up
+ * (docs/app-shell.md, "Start-up work"). An entry clicked before they run is opened once
+ * they do.
  */
 export function MenuNavigationProvider({
   session,
@@ -102,22 +74,73 @@ export function MenuNavigationProvider({
   useEffect(() => {
     latest.current = { navigate, nav, send, apiGet };
   });
-  // eslint-disable-next-line react-hooks/refs -- read when an event runs an effect, not during render
-  const [machines] = useState(() =>
-    provideNavigationMachines({
-      navigate: (to) => void latest.current.navigate(to),
-      goToLogin: (rule) => {
-        const current = latest.current;
-        current.send({
-          type: 'UPDATE',
-          slice: 'nav',
-          value: { ...current.nav, postLoginRedirectUrl: AFTER_LOGIN[rule] },
-        });
-        void current.navigate('/login');
-      },
-      apiGet: (path) => latest.current.apiGet(path),
-    }),
+  const [machines, setMachines] = useState<NavigationMachines>();
+  useEffect(() => {
+    let mounted = true;
+    void nextTask()
+      .then(loadNavigationMachines)
+      .then(({ provideNavigationMachines }) => {
+        if (!mounted) return;
+        setMachines(
+          provideNavigationMachines({
+            navigate: (to) => void latest.current.navigate(to),
+            goToLogin: (rule) => {
+              const current = latest.current;
+              current.send({
+                type: 'UPDATE',
+                slice: 'nav',
+                value: { ...current.nav, postLoginRedirectUrl: AFTER_LOGIN[rule] },
+              });
+              void current.navigate('/login');
+            },
+            apiGet: (path) => latest.current.apiGet(path),
+          }),
+        );
+      });
+    return () => {
+      mounted = false;
+    };
+  }, []);
+
+  const running = useRef<RunningNavigation | undefined>(undefined);
+  const clickedBeforeRunning = useRef<NavigationRule | undefined>(undefined);
+  const open = useCallback<OpenRule>((rule) => {
+    if (running.current) running.current.open(rule);
+    else clickedBeforeRunning.current = rule;
+  }, []);
+  // Before the machines run there are no letters read yet to be stale.
+  const lettersChanged = useCallback(() => running.current?.lettersChanged(), []);
+  const started = useCallback((navigation: RunningNavigation | undefined) => {
+    running.current = navigation;
+    const clicked = clickedBeforeRunning.current;
+    clickedBeforeRunning.current = undefined;
+    if (navigation && clicked) navigation.open(clicked);
+  }, []);
+  return (
+    <MenuNavigationContext.Provider value={open}>
+      <LettersChangedContext.Provider value={lettersChanged}>
+        {machines && <NavigationActors machines={machines} session={session} started={started} />}
+        {children}
+      </LettersChangedContext.Provider>
+    </MenuNavigationContext.Provider>
   );
+}
+
+interface RunningNavigation {
+  open: OpenRule;
+  lettersChanged: () => void;
+}
+
+/** Runs the three statecharts, and hands their entry points to the provider while it does. */
+function NavigationActors({
+  machines,
+  session,
+  started,
+}: {
+  machines: NavigationMachines;
+  session: ShellSession;
+  started: (navigation: RunningNavigation | undefined) => void;
+}) {
   const memory = useActorRef(machines.memory);
   const endingnote = useActorRef(machines.endingnote);
   const timecapsule = useActorRef(machines.timecapsule);
@@ -129,31 +152,27 @@ export function MenuNavigationProvider({
   }, [timecapsule, session.status, loggedIn]);
 
   const user = session.user;
-  const open = useCallback<OpenRule>(
-    (rule) => {
-      if (rule === 'timecapsule') {
-        // Letters written since the last look change the answer: read them again after.
-        timecapsule.send({ type: 'OPEN' });
-        timecapsule.send({ type: 'RELOAD' });
-      } else if (rule === 'endingnote') {
-        endingnote.send({ type: 'OPEN', userId: loggedIn ? (user?.id ?? null) : null });
-      } else {
-        memory.send({
-          type: 'OPEN',
-          loggedIn,
-          hasToken: session.accessToken() !== undefined,
-          memorialPageId: user?.memorialPageId ?? null,
-        });
-      }
-    },
-    [memory, endingnote, timecapsule, loggedIn, user, session],
-  );
-  const lettersChanged = useCallback(() => timecapsule.send({ type: 'RELOAD' }), [timecapsule]);
-  return (
-    <MenuNavigationContext.Provider value={open}>
-      <LettersChangedContext.Provider value={lettersChanged}>
-        {children}
-      </LettersChangedContext.Provider>
-    </MenuNavigationContext.Provider>
-  );
+  useEffect(() => {
+    started({
+      open: (rule) => {
+        if (rule === 'timecapsule') {
+          // Letters written since the last look change the answer: read them again after.
+          timecapsule.send({ type: 'OPEN' });
+          timecapsule.send({ type: 'RELOAD' });
+        } else if (rule === 'endingnote') {
+          endingnote.send({ type: 'OPEN', userId: loggedIn ? (user?.id ?? null) : null });
+        } else {
+          memory.send({
+            type: 'OPEN',
+            loggedIn,
+            hasToken: session.accessToken() !== undefined,
+            memorialPageId: user?.memorialPageId ?? null,
+          });
+        }
+      },
+      lettersChanged: () => timecapsule.send({ type: 'RELOAD' }),
+    });
+    return () => started(undefined);
+  }, [started, memory, endingnote, timecapsule, loggedIn, user, session]);
+  return null;
 }
