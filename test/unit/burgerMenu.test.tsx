@@ -1,10 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ShellChromeProvider, useShellChrome } from '../../src/components/shell/chrome';
 import type { ShellSession } from '../../src/components/shell/session';
 import { ShellFrame } from '../../src/components/shell/ShellFrame';
+import { useOpenRule } from '../../src/components/shell/useMenuNavigation';
 import { ApiStatusError, type ApiGet } from '../../src/components/ui/apiGet';
 import { renderRoutes } from './shellProviders';
 
@@ -54,6 +56,13 @@ function FullScreenPage() {
   return <h1>own chrome</h1>;
 }
 
+/** A page that opens the ending note's menu rule as it mounts, before the statecharts run. */
+function OpensTheNoteAtOnce() {
+  const openRule = useOpenRule();
+  useEffect(() => openRule('endingnote'), [openRule]);
+  return <h1>opening</h1>;
+}
+
 function renderShell(session: ShellSession, answers: Record<string, unknown>, at = '/') {
   return renderRoutes(
     [
@@ -67,6 +76,7 @@ function renderShell(session: ShellSession, answers: Record<string, unknown>, at
         ),
         children: [
           { path: '/own-chrome', element: <FullScreenPage /> },
+          { path: '/opens-the-note', element: <OpensTheNoteAtOnce /> },
           { path: '*', element: <Where /> },
         ],
       },
@@ -177,6 +187,11 @@ describe('menu rules through the burger menu', { timeout: FRAME_TEST_TIMEOUT_MS 
 
   it('opens the member’s own ending note', async () => {
     await follow('エンディングノート', EMPTY_PAGE);
+    expect(await screen.findByRole('heading', { name: 'page /endingnote/user-1' })).toBeTruthy();
+  });
+
+  it('opens an entry chosen before its statechart was loaded once it runs', async () => {
+    renderShell(member, EMPTY_PAGE, '/opens-the-note');
     expect(await screen.findByRole('heading', { name: 'page /endingnote/user-1' })).toBeTruthy();
   });
 
