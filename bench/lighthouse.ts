@@ -35,7 +35,11 @@ export function launchLighthouseChromium(debuggingPort: number) {
 /** How many times each page is measured; the figures are those of the median run. */
 export const LIGHTHOUSE_RUNS = 5;
 
-type LighthouseFlags = Parameters<typeof lighthouse>[1];
+interface MeasureOptions {
+  flags?: Parameters<typeof lighthouse>[1];
+  /** Runs before each Lighthouse run (a page signed in keeps its cookie and clears its cache). */
+  beforeEachRun?: () => Promise<void>;
+}
 
 function figuresOf(lhr: Result): LighthouseFigures {
   return {
@@ -62,10 +66,11 @@ export async function measureWithLighthouse(
   url: string,
   debuggingPort: number,
   log: (line: string) => void,
-  flags: LighthouseFlags = {},
+  { flags = {}, beforeEachRun }: MeasureOptions = {},
 ): Promise<LighthouseFigures> {
   const runs: Result[] = [];
   for (let run = 0; run < LIGHTHOUSE_RUNS; run++) {
+    await beforeEachRun?.();
     const result = await lighthouse(url, {
       port: debuggingPort,
       onlyCategories: ['performance'],
