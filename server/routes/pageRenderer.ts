@@ -8,6 +8,7 @@ import type {
   Snapshot,
   SnapshotRenderer,
 } from '../../src/snapshot/prerender';
+import { tokyoYear } from '../../src/validation/tokyoDate';
 import { projectRoot, SNAPSHOT_RENDERER_FILE } from '../paths';
 
 export type { SeededAnswer, Snapshot, SnapshotRenderer } from '../../src/snapshot/prerender';
@@ -16,8 +17,8 @@ export type { SeededAnswer, Snapshot, SnapshotRenderer } from '../../src/snapsho
 export const KEPT_RENDERS = 200;
 
 /**
- * `render` with its results kept: the markup is a function of the URL and the answers alone,
- * and the answers of an unchanged page are the same text for minutes (the signed URLs in them
+ * `render` with its results kept: the markup is a function of the URL, the answers and the
+ * year in Japan (the footer's copyright line) alone, and the answers of an unchanged page are the same text for minutes (the signed URLs in them
  * are reused, storage/viewUrls.ts), so a page read again in that time is not rendered again
  * (a render takes some 5-20 ms of the one thread; hashing its input, a few microseconds). A
  * change of anything the page shows changes the answers, and so the key. The least recently
@@ -26,10 +27,13 @@ export const KEPT_RENDERS = 200;
 export function keepingRenders(
   render: SnapshotRenderer,
   capacity: number = KEPT_RENDERS,
+  now: () => Date = () => new Date(),
 ): SnapshotRenderer {
   const kept = new Map<string, Promise<Snapshot>>();
   return (url, answers = []) => {
     const key = createHash('sha256')
+      .update(String(tokyoYear(now())))
+      .update('\n')
       .update(url)
       .update('\n')
       .update(JSON.stringify(answers))

@@ -12,3 +12,8 @@ const JST_OFFSET_MS = 9 * 60 * 60 * 1000;
 export function tokyoToday(now: Date): string {
   return new Date(now.getTime() + JST_OFFSET_MS).toISOString().slice(0, 10);
 }
+
+/** The year in Japan: the footer's copyright year, and part of a kept server render's key. */
+export function tokyoYear(now: Date): number {
+  return Number(tokyoToday(now).slice(0, 4));
+}

@@ -106,6 +106,19 @@ describe('keepingRenders', () => {
     expect(calls).toEqual(['/a', '/a', '/b']);
   });
 
+  it('renders again when the year changes in Japan (the footer shows it)', async () => {
+    const { calls, render } = counting();
+    let now = new Date('2026-12-31T14:59:00Z');
+    const kept = keepingRenders(render, 10, () => now);
+    await kept('/a');
+    now = new Date('2026-12-31T14:59:59Z');
+    await kept('/a');
+    expect(calls).toEqual(['/a']);
+    now = new Date('2026-12-31T15:00:00Z');
+    await kept('/a');
+    expect(calls).toEqual(['/a', '/a']);
+  });
+
   it('keeps at most its capacity, and no failure', async () => {
     const { calls, render } = counting();
     const kept = keepingRenders(render, 2);

@@ -4,6 +4,7 @@ import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { useSlice } from '../../services/clientState';
 import { useSnapshotHandOver } from '../../snapshot/handOver';
+import { tokyoYear } from '../../validation/tokyoDate';
 import { ApiGetProvider, type ApiGet } from '../ui/apiGet';
 import { Banner } from './Banner';
 import { BurgerMenu } from './BurgerMenu';
@@ -120,7 +121,7 @@ export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
           <Content id="content" tabIndex={-1}>
             {children}
           </Content>
-          {chrome.footer && <Footer year={new Date().getFullYear()} />}
+          {chrome.footer && <Footer year={tokyoYear(new Date())} />}
           {showTabBar && <TabBar unreadCount={unreadCount} />}
           {showBanner && <Banner pathname={pathname} />}
         </Root>
