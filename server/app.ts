@@ -10,7 +10,6 @@ import type { Database } from './db/database';
 import { adjustableClock, systemClock, type Clock } from './domain/clock';
 import { installErrorHandling } from './http/errors';
 import { installResponseHeaders } from './http/securityHeaders';
-import { logDestination } from './http/logDestination';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
 import { fileRoutes } from './routes/files';
@@ -53,9 +52,8 @@ export async function buildApp(
   overrides: AppOverrides = {},
 ): Promise<App> {
   const logController = new RequestLogController();
-  const logs = logDestination(config.logFlushMs);
   const app = Fastify({
-    logger: { ...loggerOptions(config.logLevel), stream: logs.stream },
+    logger: loggerOptions(config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -63,8 +61,6 @@ export async function buildApp(
     logController,
   });
   logController.attach(app.log);
-  // After the last request's line: a stopping server leaves nothing in the log buffer.
-  app.addHook('onClose', () => logs.flush());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);

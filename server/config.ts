@@ -20,11 +20,6 @@ export interface Config {
   redisUrl: string | undefined;
   s3: S3Config | undefined;
   logLevel: string;
-  /**
-   * How long a log line may wait in memory before it is written, in ms; 0 hands each line
-   * on at once (server/http/logDestination.ts).
-   */
-  logFlushMs: number;
   /** Signs access tokens, session cookies and embedded-store file URLs. */
   authSecret: string;
   /** Encrypts ending-note asset and account fields at rest (32 bytes, base64). */
@@ -91,15 +86,6 @@ export class ConfigError extends Error {
 const SECRET_NAMES = ['AUTH_SECRET', 'DATA_ENCRYPTION_KEY'] as const;
 type SecretName = (typeof SECRET_NAMES)[number];
 
-/**
- * Production buffers log lines for up to this long: one write per 4 kB of lines instead of up
- * to one per request (docs/operations.md, "Logs"). Development and tests hand on each line at
- * once, as pino does by default.
- */
-const DEFAULT_PRODUCTION_LOG_FLUSH_MS = 100;
-/** Lines held longer than this would arrive too late to follow a problem as it happens. */
-const MAX_LOG_FLUSH_MS = 60_000;
-
 type Env = Record<string, string | undefined>;
 
 /** Reads and validates the environment; throws ConfigError with one line per bad value. */
@@ -128,17 +114,6 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(
       `LOG_LEVEL: "${logLevel}" is not one of fatal, error, warn, info, debug, trace, silent`,
-    );
-  }
-  const logFlushMs = parseCount(
-    'LOG_FLUSH_MS',
-    env.LOG_FLUSH_MS,
-    production ? DEFAULT_PRODUCTION_LOG_FLUSH_MS : 0,
-    problems,
-  );
-  if (logFlushMs > MAX_LOG_FLUSH_MS) {
-    problems.push(
-      `LOG_FLUSH_MS: "${env.LOG_FLUSH_MS}" is more than ${MAX_LOG_FLUSH_MS} (one minute)`,
     );
   }
   const clockOffsetMs = parseClockOffset(env.CLOCK_OFFSET_MS, production, problems);
@@ -174,7 +149,6 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl,
     s3,
     logLevel,
-    logFlushMs,
     authSecret: secrets.AUTH_SECRET,
     dataEncryptionKey: secrets.DATA_ENCRYPTION_KEY,
     clockOffsetMs,

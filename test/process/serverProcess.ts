@@ -13,8 +13,6 @@ export interface ServerProcess {
   waitForLog(text: string): Promise<string>;
   /** The exit code, once the process has ended. */
   exited: Promise<number | null>;
-  /** Resolves once the process has ended and all of its output has been read. */
-  closed: Promise<void>;
 }
 
 /** Starts `tsx server/main.ts` with the given environment on top of a quiet, test-safe one. */
@@ -49,10 +47,8 @@ export function startServer(env: Record<string, string>): ServerProcess {
     stderr += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   return {
     child,
-    closed,
     baseUrl: `http://127.0.0.1:${port}`,
     stdout: () => stdout,
     stderr: () => stderr,

@@ -42,7 +42,6 @@ describe('configuration', () => {
       redisUrl: undefined,
       s3: undefined,
       logLevel: 'info',
-      logFlushMs: 0,
       production: false,
       runJobs: true,
     });
@@ -64,8 +63,6 @@ describe('configuration', () => {
       'LOG_LEVEL: "loud" is not one of fatal, error, warn, info, debug, trace, silent',
     ],
     ['CLOCK_OFFSET_MS', 'soon', 'CLOCK_OFFSET_MS: "soon" is not a number'],
-    ['LOG_FLUSH_MS', 'soon', 'LOG_FLUSH_MS: "soon" is not a whole number (0 or more)'],
-    ['LOG_FLUSH_MS', '60001', 'LOG_FLUSH_MS: "60001" is more than 60000 (one minute)'],
   ])('rejects %s=%s with one line naming it', (name, value, line) => {
     expect(problemsOf({ [name]: value })).toEqual([line]);
   });
@@ -143,13 +140,6 @@ describe('configuration', () => {
     const config = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'production', ...SECRETS });
     expect(config).toMatchObject({ production: true, host: '0.0.0.0' });
     expect(config.authSecret).toBe(SECRETS.AUTH_SECRET);
-  });
-
-  it('buffers log lines in production only, unless LOG_FLUSH_MS says otherwise', () => {
-    const production = { DATA_DIR: dataDir, NODE_ENV: 'production', ...SECRETS };
-    expect(loadConfig(production).logFlushMs).toBe(100);
-    expect(loadConfig({ ...production, LOG_FLUSH_MS: '0' }).logFlushMs).toBe(0);
-    expect(loadConfig({ DATA_DIR: dataDir, LOG_FLUSH_MS: '250' }).logFlushMs).toBe(250);
   });
 
   it('refuses a data encryption key that is not 32 bytes', () => {
