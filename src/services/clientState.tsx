@@ -20,15 +20,17 @@ import {
   writePersistedSlices,
 } from './persistence/clientStorage';
 
-export const liveClientStateMachine = clientStateMachine.provide({
-  actors: { restorePersisted: fromPromise(() => readPersistedSlices()) },
-  actions: {
-    persist: (_, { slices }) => writePersistedSlices(slices),
-    clearPersisted: () => clearPersistedSlices(),
-    reportRestoreFailure: (_, { error }) =>
-      console.error('persisted state could not be restored', error),
-  },
-});
+/** Made when the provider starts it: `provide` builds the statechart again (start-up work). */
+const liveClientStateMachine = () =>
+  clientStateMachine.provide({
+    actors: { restorePersisted: fromPromise(() => readPersistedSlices()) },
+    actions: {
+      persist: (_, { slices }) => writePersistedSlices(slices),
+      clearPersisted: () => clearPersistedSlices(),
+      reportRestoreFailure: (_, { error }) =>
+        console.error('persisted state could not be restored', error),
+    },
+  });
 
 type ClientStateActor = ActorRefFrom<typeof clientStateMachine>;
 
@@ -48,7 +50,7 @@ export function ClientStateProvider({
     let cancelled = false;
     void devInspector().then((inspect) => {
       if (cancelled) return;
-      started = createActor(liveClientStateMachine, inspect ? { inspect } : {}).start();
+      started = createActor(liveClientStateMachine(), inspect ? { inspect } : {}).start();
       setActor(started);
     });
     return () => {

@@ -36,7 +36,7 @@ export function SessionProvider({
     latestNavigate.current = navigate;
   }, [nav, navigate]);
 
-  const actor = useActorRef(browserAuthSessionMachine, { input: { pollIntervalMs } });
+  const actor = useActorRef(browserAuthSessionMachine(), { input: { pollIntervalMs } });
 
   useEffect(
     () =>

@@ -1,5 +1,6 @@
 import type { SessionUser } from '../api/session';
 import { sessionApi } from '../api/session';
+import { onFirstUse } from '../../components/ui/onFirstUse';
 import { authSessionWith } from './liveSession';
 import { firstFromPage } from './pageSession';
 import { announceSessionChange, watchSessionChanges } from './tabSync';
@@ -16,15 +17,21 @@ export function connectUserSync(sync: UserSync): () => void {
   };
 }
 
-/** The app's session machine: this origin's session layer, the app's HTTP client, the tabs. */
-export const browserAuthSessionMachine = authSessionWith({
-  // The first read takes the session the server wrote into a member's page, if any.
-  session: { ...sessionApi, fetchSession: firstFromPage(sessionApi.fetchSession) },
-  // The account API, and axios with it, loads with the first refresh, not with the first paint.
-  auth: {
-    refresh: async (refreshToken) => (await import('../api/auth')).auth.refresh(refreshToken),
-  },
-  watchTabs: watchSessionChanges,
-  announceChange: announceSessionChange,
-  syncUser: (user) => syncUserSlices(user),
-});
+/**
+ * The app's session machine: this origin's session layer, the app's HTTP client, the tabs.
+ * Made when the session provider first renders, not when the app's code is evaluated: each
+ * `provide` builds the whole statechart again, work that lengthened start-up's longest task.
+ */
+export const browserAuthSessionMachine = onFirstUse(() =>
+  authSessionWith({
+    // The first read takes the session the server wrote into a member's page, if any.
+    session: { ...sessionApi, fetchSession: firstFromPage(sessionApi.fetchSession) },
+    // The account API, and axios with it, loads with the first refresh, not with the first paint.
+    auth: {
+      refresh: async (refreshToken) => (await import('../api/auth')).auth.refresh(refreshToken),
+    },
+    watchTabs: watchSessionChanges,
+    announceChange: announceSessionChange,
+    syncUser: (user) => syncUserSlices(user),
+  }),
+);
