@@ -179,12 +179,15 @@ export default defineConfig(({ command }) => ({
             { name: 'framework', test: FRAMEWORK_PACKAGES },
             { name: 'app', test: /[\\/]src[\\/]/, tags: ['$initial'] },
             {
+              // The wire's casing comes with the screens too: a screen reads the answers its
+              // page carries with it (pageAnswers) without the HTTP client's axios.
               name: 'query',
-              test: /node_modules[\\/]@tanstack[\\/]|src[\\/]services[\\/]queryClient\.tsx$/,
+              test: /node_modules[\\/]@tanstack[\\/]|src[\\/]services[\\/](queryClient\.tsx|http[\\/]casing\.ts)$/,
             },
             {
+              // axios and the client, loaded by the first call (services/http/lazy.ts).
               name: 'http',
-              test: /node_modules[\\/]axios(-auth-refresh)?[\\/]|src[\\/]services[\\/]http[\\/]/,
+              test: /node_modules[\\/]axios(-auth-refresh)?[\\/]|src[\\/]services[\\/]http[\\/](client|index)\.ts$/,
             },
             {
               name: 'kit',

@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { memberFrameModules } from '../../src/components/shell/memberFrameModules';
 
 const ENTRY = path.resolve('src/main.tsx');
 
@@ -127,4 +128,18 @@ describe('the entry route', () => {
       'src/components/shell/memberParts.tsx -> src/components/shell/useUnreadCount.ts -> @tanstack/react-query',
     ]);
   });
+});
+
+describe('the ending note and the member frame', () => {
+  // Their page carries the note's first reads (server/routes/memberPage.ts), so their first
+  // render makes no call: axios among its downloads only slowed it (issue 6).
+  const reachesHttpClient = (chain: string) =>
+    / -> (axios|axios-auth-refresh|src\/services\/http\/index\.ts)$/.test(chain);
+
+  it.each(['src/screens/endingnote/EndingNoteScreen.tsx', ...memberFrameModules])(
+    '%s does not import the HTTP client statically',
+    (file) => {
+      expect(deferredReachedFrom(path.resolve(file)).filter(reachesHttpClient)).toEqual([]);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { isHttpError, loadHttp } from '../../services/http/lazy';
 import { useSession } from '../../services/session/useSession';
 import { ApiStatusError, type ApiGet } from '../ui/apiGet';
 import { ShellChromeProvider } from './chrome';
@@ -7,17 +8,15 @@ import { ShellFrame } from './ShellFrame';
 /**
  * A GET of the product API through the app's HTTP client (bearer token, one refresh on a
  * 401, camelCase answers); a refused call becomes an ApiStatusError with its status. The
- * client (axios) loads with the first call: a visitor's first paint makes none.
+ * client (axios) loads with the first call, after the first render: a visitor's first paint
+ * makes none, and a member page carries its first reads.
  */
 const httpApiGet: ApiGet = async (path) => {
-  const [{ http }, { AxiosError }] = await Promise.all([
-    import('../../services/http'),
-    import('axios'),
-  ]);
+  const http = await loadHttp();
   try {
     return (await http.get<unknown>(path)).data;
   } catch (error) {
-    if (error instanceof AxiosError && error.response) {
+    if (isHttpError(error) && error.response) {
       throw new ApiStatusError(error.response.status, path);
     }
     throw error;

@@ -4,10 +4,10 @@
  * import, into `member-preloads.json`; the server names them as module preloads in a page
  * served to a valid session cookie (server/routes/memberPage.ts), so they download with the
  * entry instead of after the session is known. Keep it in step with the `import()` calls of
- * `lazyMemberParts.ts`, `ShellFrame.tsx` and `AppLayout.tsx`.
+ * `lazyMemberParts.ts` and `ShellFrame.tsx`. The HTTP client (`services/http/lazy.ts`) is left
+ * out on purpose: the frame's checks load it after the first render, which needs no call.
  */
 export const memberFrameModules: readonly string[] = [
   'src/components/shell/memberParts.tsx',
   'src/components/deathDetection/DeathDetectionModals.tsx',
-  'src/services/http/index.ts',
 ];

@@ -1,5 +1,4 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import axios from 'axios';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams, type LoaderFunctionArgs } from 'react-router';
 import styled from 'styled-components';
@@ -8,6 +7,7 @@ import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
 import { formatCount } from '../../i18n/formatCount';
 import { useT } from '../../i18n/useT';
 import { whenSessionConnected } from '../../services/http/connection';
+import { isHttpError } from '../../services/http/lazy';
 import { queryClient } from '../../services/queryClient';
 import { useSession } from '../../services/session/useSession';
 import {
@@ -167,7 +167,7 @@ export function Component() {
     );
   }
   if (note.isError) {
-    const notFound = axios.isAxiosError(note.error) && note.error.response?.status === 404;
+    const notFound = isHttpError(note.error) && note.error.response?.status === 404;
     return (
       <Page>
         <h1>{t('endingnote-title')}</h1>

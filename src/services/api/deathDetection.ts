@@ -1,5 +1,5 @@
 import type { RelationshipValue } from '../../validation/social';
-import { http } from '../http';
+import { loadHttp } from '../http/lazy';
 
 /** The death-detection, identity-verification and device-token calls (docs/death-detection.md). */
 
@@ -58,14 +58,17 @@ export interface SignRequest {
 }
 
 export async function fetchDeathSuspectedUser(): Promise<DeathSuspectedUserAnswer> {
+  const http = await loadHttp();
   return (await http.get<DeathSuspectedUserAnswer>('/v1/fpos/death_suspected_user')).data;
 }
 
 export async function cancelDeathSuspicion(deathSuspectedUserId: string): Promise<void> {
+  const http = await loadHttp();
   await http.post('/v1/fpos/cancel_death_suspected_at', { deathSuspectedUserId });
 }
 
 export async function fetchIdentityStatus(): Promise<IdentityStatus> {
+  const http = await loadHttp();
   return (await http.get<IdentityStatus>('/v1/identity_verification/status')).data;
 }
 
@@ -75,6 +78,7 @@ export async function createIdentityChallenge(): Promise<{
   mailAddress: string;
   expiresAt: string;
 }> {
+  const http = await loadHttp();
   return (await http.post('/v1/identity_verification/challenge')).data;
 }
 
@@ -84,6 +88,7 @@ export async function registerCertificate(registration: {
   chainPem?: string;
   signature: string;
 }): Promise<IdentityStatus> {
+  const http = await loadHttp();
   return (await http.post<IdentityStatus>('/v1/identity_verification/certificate', registration))
     .data;
 }
@@ -91,19 +96,23 @@ export async function registerCertificate(registration: {
 export async function requestDeathConfirmationSign(
   fields: DeathConfirmationFields,
 ): Promise<SignRequest> {
+  const http = await loadHttp();
   return (await http.post<SignRequest>('/v1/fpos/death_confirmation/sign_request', fields)).data;
 }
 
 export async function confirmDeath(
   fields: DeathConfirmationFields & { signTag: string; signContent: string; signature: string },
 ): Promise<DeathCase> {
+  const http = await loadHttp();
   return (await http.post<DeathCase>('/v1/fpos/death_confirmation', fields)).data;
 }
 
 export async function registerDeviceToken(token: string, platform: 'ios' | 'android') {
+  const http = await loadHttp();
   await http.post('/v1/device_tokens', { token, platform });
 }
 
 export async function deleteDeviceToken(token: string) {
+  const http = await loadHttp();
   await http.delete('/v1/device_tokens', { data: { token } });
 }

@@ -1,11 +1,10 @@
-import axios from 'axios';
 import {
   type SectionCode,
   type SectionValues,
   type SectionVisibility,
 } from '../../validation/endingnote';
-import { http } from '../http';
 import { snakeCaseKey, toCamelCase } from '../http/casing';
+import { isHttpError, loadHttp } from '../http/lazy';
 import { takePageAnswer } from '../pageAnswers';
 
 /** The ending-note calls (docs/endingnote.md, "API"). */
@@ -62,6 +61,7 @@ function noteView(data: NoteView): NoteView {
 }
 
 export async function fetchNote(userId: string): Promise<NoteView> {
+  const http = await loadHttp();
   const { data } = await http.get<NoteView>(notePath(userId));
   return noteView(data);
 }
@@ -107,6 +107,7 @@ export async function saveSection(
   version: number,
   values: SectionValues,
 ): Promise<SaveOutcome> {
+  const http = await loadHttp();
   try {
     const { data } = await http.put<SectionView>(`${notePath(userId)}/sections/${section}`, {
       version,
@@ -114,8 +115,8 @@ export async function saveSection(
     });
     return { kind: 'saved', section: withFieldCodes(data) };
   } catch (error) {
-    if (axios.isAxiosError(error) && error.response?.status === 409) return { kind: 'stale' };
-    if (axios.isAxiosError(error) && error.response?.status === 422) {
+    if (isHttpError(error) && error.response?.status === 409) return { kind: 'stale' };
+    if (isHttpError(error) && error.response?.status === 422) {
       const problems = (error.response.data as { errors?: FieldProblem[] }).errors ?? [];
       return { kind: 'invalid', problems };
     }
@@ -128,6 +129,7 @@ export async function setSectionVisibility(
   section: SectionCode,
   visibility: SectionVisibility,
 ): Promise<SectionView> {
+  const http = await loadHttp();
   const { data } = await http.put<SectionView>(
     `${notePath(userId)}/sections/${section}/visibility`,
     { visibility },
@@ -140,11 +142,13 @@ export interface Reader extends MemberName {
 }
 
 export async function fetchReaders(userId: string): Promise<Reader[]> {
+  const http = await loadHttp();
   const { data } = await http.get<{ readers: Reader[] }>(readersPath(userId));
   return data.readers;
 }
 
 export async function replaceReaders(userId: string, userIds: string[]): Promise<Reader[]> {
+  const http = await loadHttp();
   const { data } = await http.put<{ readers: Reader[] }>(readersPath(userId), {
     userIds,
   });
@@ -157,11 +161,13 @@ function choicesOf(data: { items: MemberName[] }): MemberName[] {
 
 /** The owner's connections, the only members a user-select or the readers may name. */
 export async function fetchConnectionChoices(): Promise<MemberName[]> {
+  const http = await loadHttp();
   const { data } = await http.get<{ items: MemberName[] }>(CONNECTIONS_PATH);
   return choicesOf(data);
 }
 
 async function fetchExport(userId: string, format: 'json' | 'html') {
+  const http = await loadHttp();
   return http.get<Blob>(`${notePath(userId)}/export`, { params: { format }, responseType: 'blob' });
 }
 
