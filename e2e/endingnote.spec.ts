@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signUpAndSignIn } from './support/members';
 import { VIEWPORTS, keepScreenshot } from './support/screens';
@@ -17,6 +17,14 @@ async function sessionOf(request: APIRequestContext) {
     user: { id: string; accessToken: string };
   };
   return { id: session.user.id, headers: { authorization: `Bearer ${session.user.accessToken}` } };
+}
+
+/** A browser context at mobile width, signed in as a new member. */
+async function newMemberOnMobile(browser: Browser) {
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
+  await signUpAndSignIn(context.request);
+  const { id: userId } = await sessionOf(context.request);
+  return { context, userId };
 }
 
 async function saveAndWait(page: Page) {
@@ -109,9 +117,7 @@ test('a member fills in every field kind, is warned before leaving, and keeps th
 test('the note is drawn from its page before the HTTP client loads, and saves once it has', async ({
   browser,
 }) => {
-  const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
-  await signUpAndSignIn(context.request);
-  const { id: userId } = await sessionOf(context.request);
+  const { context, userId } = await newMemberOnMobile(browser);
   const page = await context.newPage();
   // axios is held back until the note is on screen: its first render needs no call, as the
   // page carries the note's first reads (issue 6, docs/endingnote.md).
@@ -139,9 +145,7 @@ test('the note is drawn from its page before the HTTP client loads, and saves on
 test('a second tab saving the same section is refused and keeps what it typed', async ({
   browser,
 }) => {
-  const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
-  await signUpAndSignIn(context.request);
-  const { id: userId } = await sessionOf(context.request);
+  const { context, userId } = await newMemberOnMobile(browser);
   const url = `/endingnote/${userId}?section=message`;
   const first = await context.newPage();
   const second = await context.newPage();
