@@ -1,3 +1,4 @@
+import { onePerOwner } from '../onePerOwner';
 import type { Db } from './database';
 
 /**
@@ -8,13 +9,5 @@ import type { Db } from './database';
  * one database, such as a key batcher (`keyBatcher.ts`).
  */
 export function preparedPerDatabase<Query>(prepare: (db: Db) => Query): (db: Db) => Query {
-  const queries = new WeakMap<Db, Query>();
-  return (db) => {
-    let query = queries.get(db);
-    if (!query) {
-      query = prepare(db);
-      queries.set(db, query);
-    }
-    return query;
-  };
+  return onePerOwner(prepare);
 }

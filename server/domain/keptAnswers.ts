@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { onePerOwner } from '../onePerOwner';
 
 const gzipAsync = promisify(gzip);
 
@@ -65,13 +66,5 @@ export class KeptAnswers<Answer extends KeptBody> {
 export function keptAnswersPer<Owner extends object, Answer extends KeptBody>(
   limitBytes: number,
 ): (owner: Owner) => KeptAnswers<Answer> {
-  const stores = new WeakMap<Owner, KeptAnswers<Answer>>();
-  return (owner) => {
-    let store = stores.get(owner);
-    if (!store) {
-      store = new KeptAnswers<Answer>(limitBytes);
-      stores.set(owner, store);
-    }
-    return store;
-  };
+  return onePerOwner(() => new KeptAnswers<Answer>(limitBytes));
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createAccessTokenVerifier, type AccessTokenVerifier } from '../domain/accessTokens';
 import type { AppContext } from '../context';
+import { onePerOwner } from '../onePerOwner';
 import { unauthorized } from './errors';
 
 declare module 'fastify' {
@@ -17,16 +18,9 @@ function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /** One verifier per application, shared by all its routes (it remembers verified tokens). */
-const verifiers = new WeakMap<AppContext, AccessTokenVerifier>();
-
-function verifierOf(ctx: AppContext): AccessTokenVerifier {
-  let verifier = verifiers.get(ctx);
-  if (!verifier) {
-    verifier = createAccessTokenVerifier(ctx.config.authSecret, ctx.clock);
-    verifiers.set(ctx, verifier);
-  }
-  return verifier;
-}
+const verifierOf = onePerOwner((ctx: AppContext): AccessTokenVerifier =>
+  createAccessTokenVerifier(ctx.config.authSecret, ctx.clock),
+);
 
 /**
  * The member an access token names, checked as every API call checks its bearer token;

@@ -1,6 +1,7 @@
 import type { ObjectStore } from './objectStore';
 import { SIGNED_URL_TTL_SECONDS } from './objectStore';
 import type { Clock } from '../domain/clock';
+import { onePerOwner } from '../onePerOwner';
 
 /**
  * Signed GET URLs for the lists, reused while they have most of their life ahead: a page
@@ -11,7 +12,9 @@ import type { Clock } from '../domain/clock';
 export const URL_REUSE_MS = (SIGNED_URL_TTL_SECONDS * 1000) / 3;
 const MAX_ENTRIES = 50_000;
 
-const caches = new WeakMap<ObjectStore, Map<string, { url: string; signedAt: number }>>();
+const cacheOf = onePerOwner(
+  (_store: ObjectStore) => new Map<string, { url: string; signedAt: number }>(),
+);
 
 /**
  * Given to viewUrl by whoever keeps a whole answer for later (the memorial list answers): it
@@ -27,11 +30,7 @@ export async function viewUrl(
   name: string | null,
 ): Promise<string | null> {
   if (!name) return null;
-  let cache = caches.get(deps.store);
-  if (!cache) {
-    cache = new Map();
-    caches.set(deps.store, cache);
-  }
+  const cache = cacheOf(deps.store);
   const now = deps.clock.now().getTime();
   let entry = cache.get(name);
   if (!entry || now - entry.signedAt < 0 || now - entry.signedAt >= URL_REUSE_MS) {

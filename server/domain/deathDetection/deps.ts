@@ -3,6 +3,7 @@ import type { DeathDetectionConfig } from '../../config';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import type { Mailer } from '../../mail/mailer';
+import { onePerOwner } from '../../onePerOwner';
 import type { Clock } from '../clock';
 import { parseTrustAnchors } from './certificates';
 import { createPushSender, type PushSender } from './push';
@@ -24,25 +25,18 @@ export interface DeathDeps {
   };
 }
 
-const built = new WeakMap<AppContext, DeathDeps>();
-
 /** One DeathDeps per application context (trust anchors are parsed once). */
-export function deathDepsOf(ctx: AppContext): DeathDeps {
-  let deps = built.get(ctx);
-  if (!deps) {
-    const settings = ctx.config.deathDetection;
-    deps = {
-      db: ctx.database.db,
-      clock: ctx.clock,
-      mailer: ctx.mailer,
-      publicUrl: ctx.config.publicUrl,
-      settings,
-      trustAnchors: parseTrustAnchors(settings.identityTrustAnchorsPem),
-      push: createPushSender(settings.pushWebhookUrl, ctx.log),
-      revocation: fileRevocationChecker(settings.identityRevocationListFile),
-      log: ctx.log,
-    };
-    built.set(ctx, deps);
-  }
-  return deps;
-}
+export const deathDepsOf = onePerOwner((ctx: AppContext): DeathDeps => {
+  const settings = ctx.config.deathDetection;
+  return {
+    db: ctx.database.db,
+    clock: ctx.clock,
+    mailer: ctx.mailer,
+    publicUrl: ctx.config.publicUrl,
+    settings,
+    trustAnchors: parseTrustAnchors(settings.identityTrustAnchorsPem),
+    push: createPushSender(settings.pushWebhookUrl, ctx.log),
+    revocation: fileRevocationChecker(settings.identityRevocationListFile),
+    log: ctx.log,
+  };
+});

@@ -1,9 +1,10 @@
 import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { createKeyBatcher, type KeyBatcher } from '../../db/keyBatcher';
+import { createKeyBatcher } from '../../db/keyBatcher';
 import { preparedPerDatabase } from '../../db/prepared';
 import { memorialPageMembers, shareTokens, users } from '../../db/schema';
 import { notFound } from '../../http/errors';
+import { onePerOwner } from '../../onePerOwner';
 import { areConnected } from '../connections';
 import { certificatedSql } from '../deathDetection/settings';
 import { isUuid, requireAdmin } from './access';
@@ -59,25 +60,19 @@ type AdminRow = Awaited<ReturnType<ReturnType<typeof pagesAdmins>['execute']>>[n
  * and clock (keyBatcher.ts), like the access read before it: afresh for every batch, with
  * the badge judged at the moment the batch is sent.
  */
-const adminRowsOf = preparedPerDatabase((db) => {
-  const perClock = new WeakMap<Clock, KeyBatcher<string, AdminRow[]>>();
-  return (clock: Clock) => {
-    let batcher = perClock.get(clock);
-    if (!batcher) {
-      batcher = createKeyBatcher<string, AdminRow[]>(async (pageIds) => {
-        const rows = await pagesAdmins(db).execute({
-          pageIds,
-          now: clock.now().toISOString(),
-        });
-        const byPage = new Map<string, AdminRow[]>();
-        for (const row of rows) byPage.set(row.pageId, [...(byPage.get(row.pageId) ?? []), row]);
-        return byPage;
+const adminRowsOf = preparedPerDatabase((db) =>
+  onePerOwner((clock: Clock) =>
+    createKeyBatcher<string, AdminRow[]>(async (pageIds) => {
+      const rows = await pagesAdmins(db).execute({
+        pageIds,
+        now: clock.now().toISOString(),
       });
-      perClock.set(clock, batcher);
-    }
-    return batcher;
-  };
-});
+      const byPage = new Map<string, AdminRow[]>();
+      for (const row of rows) byPage.set(row.pageId, [...(byPage.get(row.pageId) ?? []), row]);
+      return byPage;
+    }),
+  ),
+);
 
 /** The page's admins, earliest first, each with a signed icon URL. */
 export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<AdminView[]> {

@@ -1,3 +1,4 @@
+import { onePerOwner } from '../../onePerOwner';
 import type { ObjectStore } from '../../storage/objectStore';
 import { URL_REUSE_MS } from '../../storage/viewUrls';
 import { keptAnswersPer, keptJson, type KeptBody } from '../keptAnswers';
@@ -69,15 +70,7 @@ export async function keptListAnswer(
  * and a change committed before the joining read would have bumped the version it saw, so
  * the rows are at least as new as the joining read needs.
  */
-const builds = new WeakMap<ObjectStore, Map<string, Promise<KeptBody>>>();
-function buildsOf(store: ObjectStore): Map<string, Promise<KeptBody>> {
-  let building = builds.get(store);
-  if (!building) {
-    building = new Map();
-    builds.set(store, building);
-  }
-  return building;
-}
+const buildsOf = onePerOwner((_store: ObjectStore) => new Map<string, Promise<KeptBody>>());
 
 async function makeAndKeep(
   deps: MemorialDeps,
