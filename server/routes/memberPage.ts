@@ -76,6 +76,11 @@ export function jsonForScript(value: unknown): string {
   );
 }
 
+/** A data element of the page: `value` as JSON under `id`, for the client to read and remove. */
+export function jsonScriptElement(id: string, value: unknown): string {
+  return `<script type="application/json" id="${id}">${jsonForScript(value)}</script>`;
+}
+
 /**
  * The head markup of a member's page: the session as data, and the member frame's chunks
  * that `page` does not preload already (the route's own).
@@ -85,13 +90,13 @@ export function memberHead(session: Session, preloads: readonly string[], page =
     .filter((file) => !page.includes(`href="${file}"`))
     .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
     .join('');
-  return `<script type="application/json" id="${PAGE_SESSION_ID}">${jsonForScript(sessionWire(session))}</script>${links}`;
+  return `${jsonScriptElement(PAGE_SESSION_ID, sessionWire(session))}${links}`;
 }
 
 /** The element of a route's first answers; nothing when there are none. */
 export function answersElement(answers: PageAnswers): string {
   if (Object.keys(answers.answers).length === 0) return '';
-  return `<script type="application/json" id="${PAGE_ANSWERS_ID}">${jsonForScript(answers)}</script>`;
+  return jsonScriptElement(PAGE_ANSWERS_ID, answers);
 }
 
 /** What a member's page adds to the built page. */

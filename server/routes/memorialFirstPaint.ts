@@ -5,7 +5,7 @@ import { escapeHtml } from '../domain/escapeHtml';
 import { visitorPageReads, type PageReadAnswers } from '../domain/memorial/pageReads';
 import { clientRouteParams } from './clientRoutes';
 import { memorialDeps } from './memorial/context';
-import { jsonForScript } from './memberPage';
+import { jsonScriptElement } from './memberPage';
 import type { SeededAnswer, SnapshotRenderer } from './pageRenderer';
 import type { FirstPaint } from './spa';
 
@@ -91,8 +91,7 @@ export function memorialPageHead(
   const preload = photoUrl
     ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(photoUrl)}">`
     : '';
-  const carried = jsonForScript({ path: pathname, answers });
-  return `${preload}<script type="application/json" id="${PAGE_ANSWERS_ID}">${carried}</script>`;
+  return `${preload}${jsonScriptElement(PAGE_ANSWERS_ID, { path: pathname, answers })}`;
 }
 
 /**
