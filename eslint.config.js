@@ -10,8 +10,9 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    // Plain scripts the pages load as they are (public/ is copied into the build unchanged).
-    files: ['public/**/*.js'],
+    // Plain scripts the pages load as they are (public/ is copied into the build unchanged; the
+    // server writes src/snapshot/start-after-paint.js into pages as it is).
+    files: ['public/**/*.js', 'src/snapshot/start-after-paint.js'],
     languageOptions: { sourceType: 'script', globals: globals.browser },
   },
   {

@@ -20,6 +20,8 @@ import { distDir } from './paths';
 import { serveAssetsFromMemory } from './routes/assetMemory';
 import { memberPageHead } from './routes/memberPage';
 import { memorialFirstPaint, memorialWarmUp } from './routes/memorialFirstPaint';
+import { noteWarmUp } from './routes/noteFirstPaint';
+import { START_AFTER_PAINT_CSP_SOURCE } from './routes/startAfterPaint';
 import { loadPageRenderer, rendererOnce, type SnapshotRenderer } from './routes/pageRenderer';
 import { spaRoutes } from './routes/spa';
 import { testClockRoutes } from './routes/testClock';
@@ -101,7 +103,8 @@ export async function buildApp(
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The one inline script: the start of the app's code on a page drawn by the server.
+        scriptSrc: ["'self'", START_AFTER_PAINT_CSP_SOURCE],
         // styled-components writes its rules into <style> elements at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...objectStoreOrigins],
@@ -119,7 +122,8 @@ export async function buildApp(
     crossOriginEmbedderPolicy: false,
     frameguard: { action: 'deny' },
   });
-  serveAssetsFromMemory(app, overrides.spaRoot ?? distDir);
+  const distRoot = overrides.spaRoot ?? distDir;
+  serveAssetsFromMemory(app, distRoot);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
 
@@ -130,25 +134,23 @@ export async function buildApp(
   if (testClock && !overrides.clock) {
     await app.register(async (scope) => testClockRoutes(scope, testClock));
   }
+  const renderer = rendererOnce(
+    () =>
+      overrides.pageRenderer
+        ? overrides.pageRenderer(distRoot)
+        : loadPageRenderer(distRoot, [memorialWarmUp(), noteWarmUp()]),
+    app.log,
+  );
+  // Loaded a second after the server listens: the first visitor does not wait for it, and
+  // its 100-200 ms of compiling do not hold back the first answers of a starting server
+  // (cold start is measured to the first /healthz).
+  app.addHook('onListen', async () => {
+    setTimeout(() => void renderer(), RENDERER_LOAD_DELAY_MS).unref();
+  });
   await spaRoutes(app, {
-    root: overrides.spaRoot,
-    memberHead: (root) => memberPageHead(ctx, root),
-    firstPaint: (root) => {
-      const renderer = rendererOnce(
-        () =>
-          overrides.pageRenderer
-            ? overrides.pageRenderer(root)
-            : loadPageRenderer(root, memorialWarmUp()),
-        app.log,
-      );
-      // Loaded a second after the server listens: the first visitor does not wait for it, and
-      // its 100-200 ms of compiling do not hold back the first answers of a starting server
-      // (cold start is measured to the first /healthz).
-      app.addHook('onListen', async () => {
-        setTimeout(() => void renderer(), RENDERER_LOAD_DELAY_MS).unref();
-      });
-      return memorialFirstPaint(ctx, renderer);
-    },
+    root: distRoot,
+    memberHead: (root) => memberPageHead(ctx, root, renderer),
+    firstPaint: () => memorialFirstPaint(ctx, renderer),
   });
 
   return { app, ctx };

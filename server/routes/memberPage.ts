@@ -11,7 +11,10 @@ import { PAGE_ANSWERS_ID } from '../../src/services/pageAnswers';
 import { MEMBER_PRELOADS_FILE } from '../paths';
 import { sessionKit, sessionWire } from './auth/sessionKit';
 import { clientRouteParams } from './clientRoutes';
+import { drawnUrl } from './drawnUrl';
 import { noteDeps, ownerOf } from './endingnote';
+import { NOTE_DRAWN_PARAMS } from './noteFirstPaint';
+import type { Snapshot, SnapshotRenderer } from './pageRenderer';
 import { connectionsAnswer } from './social/connections';
 
 /** The id of the element that carries the session in the page (src/services/session/pageSession.ts). */
@@ -108,6 +111,12 @@ export interface MemberPageParts {
    * nothing). Never rejects: a read that fails leaves them out.
    */
   bodyEnd?: Promise<string>;
+  /**
+   * The page's first paint, drawn from those answers for this member, or undefined when there
+   * is none (no renderer, no answers, a render that failed). Never rejects. The page waits
+   * for it: drawn, it is the page's first paint (spa.ts).
+   */
+  firstPaint?: Promise<Snapshot | undefined>;
 }
 
 /**
@@ -124,16 +133,17 @@ export interface MemberPageParts {
 export function memberPageHead(
   ctx: AppContext,
   root: string,
+  renderer: () => Promise<SnapshotRenderer | undefined> = async () => undefined,
 ): (request: FastifyRequest, page: string) => Promise<MemberPageParts | undefined> {
   const kit = sessionKit(ctx);
   const preloadsFile = path.join(root, MEMBER_PRELOADS_FILE);
   const preloads = existsSync(preloadsFile)
     ? (JSON.parse(readFileSync(preloadsFile, 'utf8')) as string[])
     : [];
-  const answersFor = async (session: Session, pathname: string): Promise<string> => {
+  const answersFor = async (session: Session, pathname: string): Promise<PageAnswers> => {
     const userId = await accessTokenUserId(ctx, session.accessToken);
-    if (!userId) return '';
-    return answersElement({ userId, answers: await routeAnswers(ctx, pathname, userId) });
+    if (!userId) return { userId: '', answers: {} };
+    return { userId, answers: await routeAnswers(ctx, pathname, userId) };
   };
   return async (request, page) => {
     if (!request.cookies[kit.cookies.session]) return undefined;
@@ -142,10 +152,26 @@ export function memberPageHead(
     const head = memberHead(session, preloads, page);
     const pathname = request.url.split('?')[0]!;
     if (request.method !== 'GET' || !clientRouteParams(pathname, NOTE_ROUTE)) return { head };
-    const bodyEnd = answersFor(session, pathname).catch((error: unknown) => {
+    const read = answersFor(session, pathname).catch((error: unknown) => {
       request.log.error({ err: error }, "a member page's first answers could not be read");
-      return '';
+      return undefined;
     });
-    return { head, bodyEnd };
+    const bodyEnd = read.then((answers) => (answers ? answersElement(answers) : ''));
+    // Drawn for the session's member from the answers the page carries: the screen's first
+    // render in the browser draws the same (issue 6, docs/endingnote.md).
+    const firstPaint = read
+      .then(async (answers) => {
+        if (!answers || Object.keys(answers.answers).length === 0) return undefined;
+        const render = await renderer();
+        return render?.(drawnUrl(request.url, NOTE_DRAWN_PARAMS), [], {
+          user: session.user,
+          pageAnswers: answers.answers,
+        });
+      })
+      .catch((error: unknown) => {
+        request.log.error({ err: error }, "the first paint of a member's page failed");
+        return undefined;
+      });
+    return { head, bodyEnd, firstPaint };
   };
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { escapeHtml } from '../domain/escapeHtml';
 import { visitorPageReads, type PageReadAnswers } from '../domain/memorial/pageReads';
 import { clientRouteParams } from './clientRoutes';
+import { drawnUrl } from './drawnUrl';
 import { memorialDeps } from './memorial/context';
 import { jsonScriptElement } from './memberPage';
 import type { SeededAnswer, SnapshotRenderer } from './pageRenderer';
@@ -11,20 +12,9 @@ import type { FirstPaint } from './spa';
 
 /**
  * The query parameters that change what a memorial page draws: the frame's `inflow`
- * (ShellFrame.tsx); the screen reads none. Only they go into the render, so that a page asked
- * for with any other query is the same render, kept once, not one more render each.
+ * (ShellFrame.tsx); the screen reads none. Only they go into the render (drawnUrl.ts).
  */
-const DRAWN_PARAMS: readonly string[] = ['inflow'];
-
-/** The URL a memorial page is drawn for: its path and the parameters that change the drawing. */
-export function drawnUrl(url: string): string {
-  const queryAt = url.indexOf('?');
-  if (queryAt === -1) return url;
-  const drawn = new URLSearchParams(
-    [...new URLSearchParams(url.slice(queryAt))].filter(([name]) => DRAWN_PARAMS.includes(name)),
-  ).toString();
-  return drawn === '' ? url.slice(0, queryAt) : `${url.slice(0, queryAt)}?${drawn}`;
-}
+export const MEMORIAL_DRAWN_PARAMS: readonly string[] = ['inflow'];
 
 /**
  * The page id of a memorial page's path, matched as the client's router matches it (so
@@ -117,7 +107,7 @@ export function memorialFirstPaint(
     const answers = seededAnswers(pageId, reads);
     const photo = (answers[0]!.answer as { photoThumbnailUrl?: unknown }).photoThumbnailUrl;
     return {
-      snapshot: await render(drawnUrl(url), answers),
+      snapshot: await render(drawnUrl(url, MEMORIAL_DRAWN_PARAMS), answers),
       head: memorialPageHead(pathname, answers, typeof photo === 'string' ? photo : null),
     };
   };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
   createSnapshotRenderer,
+  MemberRender,
   SeededAnswer,
   Snapshot,
   SnapshotRenderer,
@@ -11,14 +12,27 @@ import type {
 import { tokyoYear } from '../../src/validation/tokyoDate';
 import { projectRoot, SNAPSHOT_RENDERER_FILE } from '../paths';
 
-export type { SeededAnswer, Snapshot, SnapshotRenderer } from '../../src/snapshot/prerender';
+export type {
+  MemberRender,
+  SeededAnswer,
+  Snapshot,
+  SnapshotRenderer,
+} from '../../src/snapshot/prerender';
+
+/** A made-up page drawn once when the renderer loads (`loadPageRenderer`). */
+export interface WarmUp {
+  url: string;
+  answers: SeededAnswer[];
+  member?: MemberRender;
+}
 
 /** How many rendered pages are kept (a page is some 30 KB of markup and styles). */
 export const KEPT_RENDERS = 200;
 
 /**
- * `render` with its results kept: the markup is a function of the URL, the answers and the
- * year in Japan (the footer's copyright line) alone, and the answers of an unchanged page are the same text for minutes (the signed URLs in them
+ * `render` with its results kept: the markup is a function of the URL, the answers, the member
+ * it is drawn for (their session's user and their page's answers) and the year in Japan (the
+ * footer's copyright line) alone, and the answers of an unchanged page are the same text for minutes (the signed URLs in them
  * are reused, storage/viewUrls.ts), so a page read again in that time is not rendered again
  * (a render takes some 5-20 ms of the one thread; hashing its input, a few microseconds). A
  * change of anything the page shows changes the answers, and so the key. The least recently
@@ -30,13 +44,15 @@ export function keepingRenders(
   now: () => Date = () => new Date(),
 ): SnapshotRenderer {
   const kept = new Map<string, Promise<Snapshot>>();
-  return (url, answers = []) => {
+  return (url, answers = [], member) => {
     const key = createHash('sha256')
       .update(String(tokyoYear(now())))
       .update('\n')
       .update(url)
       .update('\n')
       .update(JSON.stringify(answers))
+      .update('\n')
+      .update(JSON.stringify(member ?? null))
       .digest('base64');
     const found = kept.get(key);
     if (found) {
@@ -44,7 +60,7 @@ export function keepingRenders(
       kept.set(key, found);
       return found;
     }
-    const made = render(url, answers);
+    const made = render(url, answers, member);
     kept.set(key, made);
     // A failed render is not kept: the next request tries again.
     made.catch(() => kept.delete(key));
@@ -60,7 +76,7 @@ export function keepingRenders(
  */
 export async function loadPageRenderer(
   root: string,
-  warmUp?: { url: string; answers: SeededAnswer[] },
+  warmUps: readonly WarmUp[] = [],
 ): Promise<SnapshotRenderer | undefined> {
   const file = path.join(root, SNAPSHOT_RENDERER_FILE);
   if (!existsSync(file)) return undefined;
@@ -69,9 +85,9 @@ export async function loadPageRenderer(
   };
   const translations = readFileSync(path.join(projectRoot, 'src/i18n/ja/translation.ftl'), 'utf8');
   const render = await prerender.createSnapshotRenderer(translations);
-  // One render of a made-up page while nobody waits: the first render of a screen (its code
-  // loaded and run for the first time) takes some 200-500 ms, later ones a few.
-  if (warmUp) await render(warmUp.url, warmUp.answers);
+  // One render of a made-up page per screen drawn while nobody waits: the first render of a
+  // screen (its code loaded and run for the first time) takes some 200-500 ms, later ones a few.
+  for (const { url, answers, member } of warmUps) await render(url, answers, member);
   return render;
 }
 

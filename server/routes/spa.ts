@@ -15,6 +15,7 @@ import { distDir, LOGIN_SNAPSHOT_FILE, ROUTE_PRELOADS_FILE, SNAPSHOT_RENDERER_DI
 import { acceptedEncodings } from '../http/encodings';
 import { SESSION_COOKIE_NAMES } from './auth/sessionKit';
 import type { MemberPageParts } from './memberPage';
+import { START_AFTER_PAINT_SOURCE } from './startAfterPaint';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];
 
@@ -76,14 +77,13 @@ const SNAPSHOT_NEUTRAL_PARAMS: readonly string[] = ['callbackUrl'];
  * over), its markup in an inert element of its own before the app's root, and the root hidden
  * until the app hands over (src/snapshot/handOver.ts). In a dark system theme the styles hide
  * the snapshot (it is drawn light) and the app shows when it has drawn. The app's module script
- * and preloads are handed to public/start-after-paint.js, which adds them once the snapshot is
- * painted: a browser that had the code before its first frame compiled and ran it first, and
- * the first paint came only after (docs/app-shell.md).
+ * and preloads are handed to src/snapshot/start-after-paint.js, written inline at the end of
+ * the body (startAfterPaint.ts), which adds them once the snapshot is painted: a browser that
+ * had the code before its first frame compiled and ran it first, and the first paint came only
+ * after (docs/app-shell.md).
  */
 const MODULE_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
-/** public/start-after-paint.js: fetches the app's entry and its preloads after the first frame. */
-const START_AFTER_PAINT = '/start-after-paint.js';
 
 export function withSnapshot(page: string, snapshot: Snapshot, head = ''): string {
   const rootTag = `<div id="${APP_ROOT_ID}"></div>`;
@@ -96,20 +96,26 @@ export function withSnapshot(page: string, snapshot: Snapshot, head = ''): strin
   const entry = MODULE_SCRIPT.exec(page)?.[1];
   if (!entry) throw new Error('index.html has no module script');
   const preloads = [...page.matchAll(MODULE_PRELOAD)].map((link) => link[1]).join(' ');
-  const startAfterPaint = `<script defer src="${START_AFTER_PAINT}" data-entry="${entry}" data-preloads="${preloads}"></script>`;
+  const startAfterPaint = `<script data-entry="${entry}" data-preloads="${preloads}">${START_AFTER_PAINT_SOURCE}</script>`;
   // Replacements by function: a `$` in the markup (a name, a caption) is text, not a pattern.
-  return page
-    .replace(MODULE_SCRIPT, '')
-    .replaceAll(MODULE_PRELOAD, '')
-    .replace(
-      '</head>',
-      () => `${head}<style id="${SNAPSHOT_STYLE_ID}">${css}</style>${startAfterPaint}</head>`,
-    )
-    .replace(
-      rootTag,
-      () =>
-        `<div id="${SNAPSHOT_ID}" inert>${snapshot.html}</div><div id="${APP_ROOT_ID}" hidden></div>`,
-    );
+  return atBodyEnd(
+    page
+      .replace(MODULE_SCRIPT, '')
+      .replaceAll(MODULE_PRELOAD, '')
+      .replace('</head>', () => `${head}<style id="${SNAPSHOT_STYLE_ID}">${css}</style></head>`)
+      .replace(
+        rootTag,
+        () =>
+          `<div id="${SNAPSHOT_ID}" inert>${snapshot.html}</div><div id="${APP_ROOT_ID}" hidden></div>`,
+      ),
+    startAfterPaint,
+  );
+}
+
+/** `page` with `markup` at the end of its body (at its end, if it has no `</body>`). */
+function atBodyEnd(page: string, markup: string): string {
+  const at = page.includes('</body>') ? page.lastIndexOf('</body>') : page.length;
+  return `${page.slice(0, at)}${markup}${page.slice(at)}`;
 }
 
 /** A page sent in parts: what is ready at once, then what `late` gives, then the rest. */
@@ -285,6 +291,13 @@ export async function spaRoutes(
       reply.header('cache-control', 'no-store, private');
       const withHead = page.replace('</head>', () => `${member.head}</head>`);
       if (!member.bodyEnd) return reply.send(withHead);
+      // A page drawn for this member (their note) is its first paint, as a visitor's memorial
+      // page is: it waits for its answers and its drawing, and names the code it starts after.
+      const drawn = await member.firstPaint;
+      if (drawn) {
+        const page = atBodyEnd(withHead, await member.bodyEnd);
+        return sendCompressed(request, reply, withSnapshot(page, drawn));
+      }
       // The head, and with it the preloads, leaves at once; the route's first answers follow
       // when they are read, before </body>. The app's module script runs only once the whole
       // document is parsed, so it finds them.

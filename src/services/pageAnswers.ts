@@ -1,3 +1,5 @@
+import type { QueryClient } from '@tanstack/react-query';
+
 /**
  * The element the server puts a page's first answers in: a member's (server/routes/memberPage.ts)
  * or a visitor's prerendered memorial page (server/routes/memorialFirstPaint.ts, read by
@@ -49,4 +51,21 @@ export function takePageAnswer(path: string, doc: Document = document): unknown 
 /** Forgets what was read (tests, which write a page per case). */
 export function resetPageAnswers(): void {
   pending = undefined;
+}
+
+/**
+ * What a route's loader is given when the server draws the page (src/snapshot/prerender.tsx,
+ * React Router's `requestContext`): the render's own query client, and the answers the page
+ * carries, taken as `takePageAnswer` takes them in the browser. In the browser a loader gets
+ * no context and uses the app's.
+ */
+export interface ServerLoadContext {
+  queryClient: QueryClient;
+  takePageAnswer: (path: string) => unknown;
+}
+
+/** The server's context of a loader's `context`, or undefined in the browser. */
+export function serverLoadContext(context: unknown): ServerLoadContext | undefined {
+  if (typeof context !== 'object' || context === null) return undefined;
+  return 'takePageAnswer' in context ? (context as ServerLoadContext) : undefined;
 }

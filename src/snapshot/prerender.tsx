@@ -1,12 +1,14 @@
 /**
- * The server's render of a route as a signed-out visitor sees it once everything has loaded
- * (the "snapshot", docs/app-shell.md "First paint of /login" and "First paint of a public
- * memorial page"). Built by Vite as a server bundle (`vite.config.ts`, plugin
- * `shinobu-snapshot`, into the build's `ssr/` folder); never part of the client's bundle. The
- * build runs it once for `/login`; the server loads it at start and renders a public memorial
- * page per request, with the answers the API gives a visitor seeded into a query client of
- * its own. The same components as the app: the route table's layout and screen, the theme,
- * the translations, the client state and a visitor's session.
+ * The server's render of a route as its reader sees it once everything has loaded (the
+ * "snapshot", docs/app-shell.md "First paint of /login", "First paint of a public memorial
+ * page" and "First paint of a member's ending note"). Built by Vite as a server bundle
+ * (`vite.config.ts`, plugin `shinobu-snapshot`, into the build's `ssr/` folder); never part of
+ * the client's bundle. The build runs it once for `/login`; the server loads it at start and
+ * renders per request a public memorial page, with the answers the API gives a visitor seeded
+ * into a query client of its own, and a member's ending note, with the answers the member's
+ * page carries handed to the route's loader. The same components as the app: the route
+ * table's layout and screen, the theme, the translations, the client state and the session
+ * (a visitor's, or the member's as the session cookie holds it).
  */
 import { LocalizationProvider, ReactLocalization } from '@fluent/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -17,6 +19,8 @@ import { createActor, waitFor } from 'xstate';
 import { bundleFrom } from '../i18n/I18nProvider';
 import { clientStateMachine } from '../machines/clientState';
 import { ClientStateActorProvider } from '../services/clientState';
+import type { SessionUser } from '../services/api/session';
+import type { ServerLoadContext } from '../services/pageAnswers';
 import { SessionContext, type SessionValue } from '../services/session/SessionContext';
 import { routes } from '../screens/routes';
 import { ThemeRoot } from '../theme/ThemeRoot';
@@ -33,20 +37,38 @@ export interface Snapshot {
 
 const refused = () => Promise.reject(new Error('the snapshot is static'));
 
-/** A visitor whose session has been asked for and is known: not signed in. */
-const visitor: SessionValue = {
-  status: 'unauthenticated',
-  user: null,
-  accessToken: () => undefined,
-  update: refused,
-  signIn: refused,
-  signOut: refused,
-};
+/** A session that has been asked for and is known: a visitor's (no user) or a member's. */
+function knownSession(user: SessionUser | null): SessionValue {
+  return {
+    status: user ? 'authenticated' : 'unauthenticated',
+    user,
+    accessToken: () => undefined,
+    update: refused,
+    signIn: refused,
+    signOut: refused,
+  };
+}
 
-/** Renders a URL (path and query) for a signed-out visitor, with the reads' answers seeded. */
+const visitor = knownSession(null);
+
+/**
+ * The member a page is drawn for: the session cookie's user, and the answers their page
+ * carries by API path (server/routes/memberPage.ts), which the route's loader takes as the
+ * browser's would take them from the page.
+ */
+export interface MemberRender {
+  user: SessionUser;
+  pageAnswers: Record<string, unknown>;
+}
+
+/**
+ * Renders a URL (path and query) for a signed-out visitor with the reads' answers seeded, or,
+ * given `member`, for that member.
+ */
 export type SnapshotRenderer = (
   url: string,
   answers?: readonly SeededAnswer[],
+  member?: MemberRender,
 ) => Promise<Snapshot>;
 
 /**
@@ -63,16 +85,23 @@ export async function createSnapshotRenderer(translations: string): Promise<Snap
   const asText = (text: string) => [{ nodeName: '#text', textContent: text } as Node];
   const l10n = new ReactLocalization([bundleFrom(translations)], asText);
 
-  return async (url, answers = []) => {
-    const context = await handler.query(new Request(new URL(url, 'http://snapshot.invalid')));
-    if (context instanceof Response) throw new Error(`${url} answers a redirect`);
-    const router = createStaticRouter(handler.dataRoutes, context);
+  return async (url, answers = [], member) => {
     // The screens read through TanStack Query: a client of this render's own, holding the
     // answers, provided above the routes (QueryLayer gives way to an outer provider).
     const queryClient = new QueryClient({
       defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY, retry: false } },
     });
     seedQueryCache(queryClient, answers);
+    const pageAnswers = new Map(Object.entries(member?.pageAnswers ?? {}));
+    const requestContext: ServerLoadContext = {
+      queryClient,
+      takePageAnswer: (path) => pageAnswers.get(path),
+    };
+    const context = await handler.query(new Request(new URL(url, 'http://snapshot.invalid')), {
+      requestContext,
+    });
+    if (context instanceof Response) throw new Error(`${url} answers a redirect`);
+    const router = createStaticRouter(handler.dataRoutes, context);
     const sheet = new ServerStyleSheet();
     try {
       const html = renderToString(
@@ -80,7 +109,7 @@ export async function createSnapshotRenderer(translations: string): Promise<Snap
           <ThemeRoot>
             <LocalizationProvider l10n={l10n}>
               <ClientStateActorProvider actor={clientState}>
-                <SessionContext.Provider value={visitor}>
+                <SessionContext.Provider value={member ? knownSession(member.user) : visitor}>
                   <QueryClientProvider client={queryClient}>
                     <StaticRouterProvider router={router} context={context} hydrate={false} />
                   </QueryClientProvider>

@@ -7,7 +7,7 @@ import { MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from '../../server/paths';
 import { acceptedEncodings } from '../../server/http/encodings';
 import { jsonForScript } from '../../server/routes/memberPage';
 import { connectMembers, createMember, type TestMember } from '../support/members';
-import { createSpaApp, type SpaApp } from '../support/spaApp';
+import { createSpaApp, memberPage, type SpaApp } from '../support/spaApp';
 import type { TestApp } from '../support/testApp';
 
 // A build as vite.config.ts leaves it, with the member frame's chunks beside the route map.
@@ -189,25 +189,8 @@ describe("the ending note's first answers in its page (issue 6)", () => {
     await app?.close();
   });
 
-  const cookieFor = async (member: TestMember) =>
-    (
-      await sealSession(
-        {
-          user: { id: member.id, username: 'm', memorialPageId: null, iconUrl: null },
-          accessToken: member.token,
-          refreshToken: 'refresh-1',
-        },
-        app.ctx.config.authSecret,
-        clock,
-      )
-    ).value;
-  const notePage = async (member: TestMember, path = `/endingnote/${owner.id}`) =>
-    app.app.inject({
-      method: 'GET',
-      url: path,
-      headers: { accept: 'text/html' },
-      cookies: { [SESSION_COOKIE]: await cookieFor(member) },
-    });
+  const notePage = (member: TestMember, path = `/endingnote/${owner.id}`) =>
+    memberPage(app, member, path);
   const api = async (member: TestMember, url: string) => {
     const response = await app.app.inject({
       method: 'GET',
@@ -267,14 +250,8 @@ describe("the ending note's first answers in its page (issue 6)", () => {
   });
 
   it("reads nothing once the session's access token has expired, as the API would not", async () => {
-    const cookie = await cookieFor(owner);
     clock.advance((ACCESS_TOKEN_TTL_SECONDS + 60) * 1000);
-    const response = await app.app.inject({
-      method: 'GET',
-      url: `/endingnote/${owner.id}`,
-      headers: { accept: 'text/html' },
-      cookies: { [SESSION_COOKIE]: cookie },
-    });
+    const response = await notePage(owner);
     // The page still carries the session, whose refresh token the client then uses.
     expect(sessionElement(response.body)).toBeDefined();
     expect(answersElement(response.body)).toBeUndefined();

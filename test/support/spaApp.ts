@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp, type App, type AppOverrides } from '../../server/app';
 import { loadConfig } from '../../server/config';
+import { sealSession } from '../../server/domain/accounts/sessionCookie';
+import type { TestMember } from './members';
 import { createTestDatabase } from './testDatabase';
 
 export interface SpaApp extends App {
@@ -39,4 +41,26 @@ export async function createSpaApp(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The session cookie's name over HTTP (server/routes/auth/sessionKit.ts). */
+export const SESSION_COOKIE = 'shinobu.session-token';
+
+/** A GET of the page at `path`, as a browser asks for it, with `member`'s session cookie. */
+export async function memberPage(app: SpaApp, member: TestMember, path: string) {
+  const { value } = await sealSession(
+    {
+      user: { id: member.id, username: 'm', memorialPageId: null, iconUrl: null },
+      accessToken: member.token,
+      refreshToken: 'refresh-1',
+    },
+    app.ctx.config.authSecret,
+    app.ctx.clock,
+  );
+  return app.app.inject({
+    method: 'GET',
+    url: path,
+    headers: { accept: 'text/html' },
+    cookies: { [SESSION_COOKIE]: value },
+  });
 }

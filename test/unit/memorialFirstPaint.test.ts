@@ -5,8 +5,9 @@
  */
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import { drawnUrl } from '../../server/routes/drawnUrl';
 import {
-  drawnUrl,
+  MEMORIAL_DRAWN_PARAMS,
   memorialPageHead,
   memorialPageIdOf,
 } from '../../server/routes/memorialFirstPaint';
@@ -36,9 +37,11 @@ describe('memorialPageIdOf', () => {
 
 describe('drawnUrl', () => {
   it('keeps the path and only the parameters that change the drawing', () => {
-    expect(drawnUrl('/memory/x')).toBe('/memory/x');
-    expect(drawnUrl('/memory/x?utm_source=a&b=1')).toBe('/memory/x');
-    expect(drawnUrl('/memory/x?a=1&inflow=True&z=2')).toBe('/memory/x?inflow=True');
+    expect(drawnUrl('/memory/x', MEMORIAL_DRAWN_PARAMS)).toBe('/memory/x');
+    expect(drawnUrl('/memory/x?utm_source=a&b=1', MEMORIAL_DRAWN_PARAMS)).toBe('/memory/x');
+    expect(drawnUrl('/memory/x?a=1&inflow=True&z=2', MEMORIAL_DRAWN_PARAMS)).toBe(
+      '/memory/x?inflow=True',
+    );
   });
 });
 

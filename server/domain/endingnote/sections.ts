@@ -95,6 +95,25 @@ function decodeValues(
   );
 }
 
+/**
+ * A note nobody has written in yet, as its owner reads it: every section private, never saved,
+ * every field empty (the page renderer's warm-up, server/routes/noteFirstPaint.ts).
+ */
+export function unwrittenNote(owner: MemberName): NoteView {
+  // A section without a row has nothing sealed in it: nothing is sealed or opened.
+  const refuse = (): string => {
+    throw new Error('an unwritten note has nothing sealed');
+  };
+  const opensNothing: Sealer = { seal: refuse, open: refuse };
+  return {
+    userId: owner.userId,
+    owner,
+    viewer: 'owner',
+    sections: ENDING_NOTE_SECTIONS.map((section) => toView(opensNothing, section, undefined)),
+    members: [],
+  };
+}
+
 function toView(sealer: Sealer, section: SectionDefinition, row: SectionRow | undefined) {
   const values = decodeValues(sealer, section, row);
   return {

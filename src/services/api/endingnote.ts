@@ -76,13 +76,17 @@ export interface FirstNoteReads {
 
 /**
  * The note's first reads from the page, when the server wrote them into the page it served
- * (server/routes/memberPage.ts, issue 6): taken once, read as the client reads the calls'
+ * (server/routes/memberPage.ts, issue 6): taken once (by `take`: the page's element in the
+ * browser, the server's answers when it draws the page), read as the client reads the calls'
  * answers. Undefined when the page has no note for `userId`.
  */
-export function takeFirstNoteReads(userId: string): FirstNoteReads | undefined {
-  const note = takePageAnswer(notePath(userId));
-  const readers = takePageAnswer(readersPath(userId));
-  const connections = takePageAnswer(CONNECTIONS_PATH);
+export function takeFirstNoteReads(
+  userId: string,
+  take: (path: string) => unknown = takePageAnswer,
+): FirstNoteReads | undefined {
+  const note = take(notePath(userId));
+  const readers = take(readersPath(userId));
+  const connections = take(CONNECTIONS_PATH);
   if (note === undefined) return undefined;
   return {
     note: noteView(toCamelCase(note) as NoteView),

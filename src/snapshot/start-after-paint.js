@@ -1,6 +1,9 @@
 // On a page that carries the prerendered first paint (server/routes/spa.ts), the app's code is
 // fetched and run only once the browser has drawn that paint: code that arrived first would
-// otherwise be compiled and run before the first frame and hold it back. It starts at once
+// otherwise be compiled and run before the first frame and hold it back. The server writes this
+// script into the end of the page's body (its hash is in the page's Content-Security-Policy,
+// server/routes/startAfterPaint.ts): a file of its own would cost a round trip before the
+// app's code is even asked for. It starts at once
 // where no such paint will be reported: a hidden tab draws no frames, a browser without paint
 // timing cannot say when it drew, and on a dark system the snapshot (drawn light) is hidden,
 // so nothing contentful is drawn before the app. A late report never holds the app back long.
