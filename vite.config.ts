@@ -148,6 +148,23 @@ function snapshotRenderer(): Plugin {
   };
 }
 
+/**
+ * The chunks whose code runs in a member's first render (the frame's libraries, the app, TanStack
+ * Query, the form kit, the member frame's parts and the ending note's screen). Chrome compiles a
+ * script marked `//# allFunctionsCalledOnLoad` whole, on a background thread, as it downloads;
+ * unmarked, each function is compiled on the main thread when it is first called, which made
+ * the first render's tasks long (docs/endingnote.md, "The note drawn by the server").
+ */
+const COMPILED_WHILE_DOWNLOADING = [
+  'framework',
+  'app',
+  'query',
+  'kit',
+  'member',
+  'EndingNoteScreen',
+  'endingnote',
+];
+
 export default defineConfig(({ command }) => ({
   plugins: [react(), routePreloads(), snapshotRenderer()],
   resolve: {
@@ -170,6 +187,9 @@ export default defineConfig(({ command }) => ({
     target: 'es2022',
     rolldownOptions: {
       output: {
+        // Chrome's explicit compile hint: compile these whole while they download.
+        postBanner: (chunk) =>
+          COMPILED_WHILE_DOWNLOADING.includes(chunk.name) ? '//# allFunctionsCalledOnLoad' : '',
         // Left to itself the bundler cuts the libraries the entry shares with lazy screens into
         // a dozen small chunks, each one more request before the first paint; grouped, they
         // are one request for the frame's libraries and one for TanStack Query (which comes

@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { createAppRouter } from './screens/router';
+import { createAppRouter, loadScreensOf } from './screens/router';
 import { nextTask } from './services/nextTask';
 import { handOverSnapshot, SNAPSHOT_MAX_MS } from './snapshot/handOver';
 import { readThemeChoice, systemPrefersDark } from './theme/themeChoice';
@@ -19,12 +19,14 @@ setTimeout(handOverSnapshot, SNAPSHOT_MAX_MS);
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 // Start-up is cut into short tasks, so that a tap or a frame never waits long behind it
-// (docs/app-shell.md, "Start-up work"): the code's evaluation, React's root, the router (which
-// ranks every route and starts the first navigation), then the first render, as a transition
-// that React slices.
+// (docs/app-shell.md, "Start-up work"): the code's evaluation, React's root, the evaluation of
+// the first screen's code, the router (which ranks every route and starts the first
+// navigation), then the first render, as a transition that React slices.
 async function start(container: HTMLElement) {
   await nextTask();
   const root = createRoot(container);
+  await nextTask();
+  await loadScreensOf(window.location.pathname);
   await nextTask();
   const router = createAppRouter();
   startTransition(() => {

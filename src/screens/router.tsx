@@ -1,4 +1,4 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, matchRoutes } from 'react-router';
 import { routes } from './routes';
 
 export type AppRouter = ReturnType<typeof createBrowserRouter>;
@@ -10,4 +10,16 @@ export type AppRouter = ReturnType<typeof createBrowserRouter>;
  */
 export function createAppRouter(): AppRouter {
   return createBrowserRouter(routes);
+}
+
+/**
+ * Runs the code of the screens `pathname` shows (their chunks came with the page), so that
+ * making the router, which then only finds them loaded, is not the same task as their first
+ * evaluation (docs/app-shell.md, "Start-up work").
+ */
+export async function loadScreensOf(pathname: string): Promise<void> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  await Promise.all(
+    matches.map(({ route }) => (typeof route.lazy === 'function' ? route.lazy() : undefined)),
+  );
 }
