@@ -150,7 +150,8 @@ function snapshotRenderer(): Plugin {
 
 /**
  * The chunks whose code runs in a member's first render (the frame's libraries, the app, TanStack
- * Query, the form kit, the member frame's parts and the ending note's screen). Chrome compiles a
+ * Query, the form kit, the member frame's parts and the ending note's screen) and right after it
+ * (the HTTP client of the frame's first calls, the menu's statecharts). Chrome compiles a
  * script marked `//# allFunctionsCalledOnLoad` whole, on a background thread, as it downloads;
  * unmarked, each function is compiled on the main thread when it is first called, which made
  * the first render's tasks long (docs/endingnote.md, "The note drawn by the server").
@@ -163,6 +164,8 @@ const COMPILED_WHILE_DOWNLOADING = [
   'member',
   'EndingNoteScreen',
   'endingnote',
+  'http',
+  'navigationMachines',
 ];
 
 export default defineConfig(({ command }) => ({
