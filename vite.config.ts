@@ -202,10 +202,11 @@ export default defineConfig(({ command }) => ({
             { name: 'framework', test: FRAMEWORK_PACKAGES },
             { name: 'app', test: /[\\/]src[\\/]/, tags: ['$initial'] },
             {
-              // The wire's casing comes with the screens too: a screen reads the answers its
-              // page carries with it (pageAnswers) without the HTTP client's axios.
+              // The wire's casing and the page's answers come with the screens too: a screen
+              // reads the answers its page carries with it without the HTTP client's axios, and
+              // without one more small file among a page's first downloads.
               name: 'query',
-              test: /node_modules[\\/]@tanstack[\\/]|src[\\/]services[\\/](queryClient\.tsx|http[\\/]casing\.ts)$/,
+              test: /node_modules[\\/]@tanstack[\\/]|src[\\/]services[\\/](queryClient\.tsx|pageAnswers\.ts|http[\\/]casing\.ts)$/,
             },
             {
               // axios and the client, loaded by the first call (services/http/lazy.ts).
