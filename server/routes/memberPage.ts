@@ -13,7 +13,7 @@ import { sessionKit, sessionWire } from './auth/sessionKit';
 import { clientRouteParams } from './clientRoutes';
 import { drawnUrl } from './drawnUrl';
 import { noteDeps, ownerOf } from './endingnote';
-import { NOTE_DRAWN_PARAMS } from './noteFirstPaint';
+import { NOTE_DRAWN_PARAMS, noteAnswers } from './noteFirstPaint';
 import type { Snapshot, SnapshotRenderer } from './pageRenderer';
 import { connectionsAnswer } from './social/connections';
 
@@ -43,7 +43,6 @@ export async function routeAnswers(
 ): Promise<Record<string, unknown>> {
   const param = clientRouteParams(pathname, NOTE_ROUTE)?.userId;
   if (param === undefined) return {};
-  const notePath = `/v1/endingnote/${encodeURIComponent(param)}`;
   try {
     const owner = ownerOf({ userId: param });
     // The owner's own reads go out beside the note's (the page waits for all of them).
@@ -53,13 +52,9 @@ export async function routeAnswers(
         : undefined;
     ownerReads?.catch(() => undefined);
     const note = await readNote(noteDeps(ctx), owner, userId);
-    if (note.viewer !== 'owner' || !ownerReads) return { [notePath]: note };
+    if (note.viewer !== 'owner' || !ownerReads) return noteAnswers(param, note);
     const [readers, connections] = await ownerReads;
-    return {
-      [notePath]: note,
-      [`${notePath}/readers`]: { readers },
-      '/v1/connection/connections': connections,
-    };
+    return noteAnswers(param, note, { readers, connections });
   } catch (error) {
     // Refused (no such note, not a reader): the client's own call is answered the same.
     if (error instanceof ApiError) return {};

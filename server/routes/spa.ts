@@ -112,9 +112,14 @@ export function withSnapshot(page: string, snapshot: Snapshot, head = ''): strin
   );
 }
 
-/** `page` with `markup` at the end of its body (at its end, if it has no `</body>`). */
+/** Where the end of `page`'s body is: its `</body>`, or its end if it has none. */
+function bodyEndOf(page: string): number {
+  return page.includes('</body>') ? page.lastIndexOf('</body>') : page.length;
+}
+
+/** `page` with `markup` at the end of its body. */
 function atBodyEnd(page: string, markup: string): string {
-  const at = page.includes('</body>') ? page.lastIndexOf('</body>') : page.length;
+  const at = bodyEndOf(page);
   return `${page.slice(0, at)}${markup}${page.slice(at)}`;
 }
 
@@ -301,9 +306,7 @@ export async function spaRoutes(
       // The head, and with it the preloads, leaves at once; the route's first answers follow
       // when they are read, before </body>. The app's module script runs only once the whole
       // document is parsed, so it finds them.
-      const bodyEndAt = withHead.includes('</body>')
-        ? withHead.lastIndexOf('</body>')
-        : withHead.length;
+      const bodyEndAt = bodyEndOf(withHead);
       return reply.send(
         Readable.from(
           streamedPage(withHead.slice(0, bodyEndAt), member.bodyEnd, withHead.slice(bodyEndAt)),
