@@ -8,7 +8,8 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
 import { adjustableClock, systemClock, type Clock } from './domain/clock';
-import { installErrorHandling } from './http/errors';
+import { frameworkErrorOptions, installErrorHandling } from './http/errors';
+import { refuseUnstorableText } from './http/hostileText';
 import { installResponseHeaders } from './http/securityHeaders';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -61,11 +62,13 @@ export async function buildApp(
     genReqId: () => randomUUID(),
     trustProxy: config.production,
     logController,
+    ...frameworkErrorOptions,
   });
   logController.attach(app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  refuseUnstorableText(app);
 
   const testClock = config.testClockControl ? adjustableClock(config.clockOffsetMs) : undefined;
   const clock = overrides.clock ?? testClock ?? systemClock(config.clockOffsetMs);

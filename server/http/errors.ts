@@ -1,4 +1,12 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** One field's problem: the request field (snake_case, dotted for nesting) and a stable code. */
@@ -61,6 +69,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return send(reply, 422, { detail: 'invalid input', code: 'validation_failed', errors });
     }
     const status = error.statusCode ?? 500;
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') keepReadingUntilTheBodyEnds(request, reply);
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       return send(reply, 500, { detail: 'internal server error', code: 'internal_error' });
@@ -76,21 +85,93 @@ function fieldName(instancePath: string, params: unknown): string {
   return issue?.path?.map(String).join('.') ?? '';
 }
 
+/** The framework's client errors: a fixed code and a detail that echoes nothing sent. */
+const FRAMEWORK_ERRORS: Record<string, { code: string; detail: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large', detail: 'request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    detail: 'this content type is not accepted here',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'bad_content_length',
+    detail: 'content-length does not match the body',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'malformed_json', detail: 'request body is empty' },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'malformed_json',
+    detail: 'request body is not valid JSON',
+  },
+  FST_ERR_BAD_URL: { code: 'bad_url', detail: 'the URL is not validly percent-encoded' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'uri_too_long', detail: 'a part of the path is too long' },
+};
+
 function clientErrorCode(error: FastifyError): string {
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'payload_too_large';
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'unsupported_media_type';
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return 'malformed_json';
-    default:
-      return error instanceof SyntaxError ? 'malformed_json' : 'bad_request';
-  }
+  if (error.code && FRAMEWORK_ERRORS[error.code]) return FRAMEWORK_ERRORS[error.code]!.code;
+  return error instanceof SyntaxError ? 'malformed_json' : 'bad_request';
 }
 
 function clientErrorDetail(error: FastifyError): string {
+  if (error.code && FRAMEWORK_ERRORS[error.code]) return FRAMEWORK_ERRORS[error.code]!.detail;
   if (error instanceof SyntaxError) return 'request body is not valid JSON';
   return error.message;
 }
+
+/** How much of a refused body is still read (and thrown away) so that its 413 arrives. */
+const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Fastify answers a body over the limit with `connection: close`, and Node then closes the
+ * socket while the client is still sending: the unread bytes make the kernel reset the
+ * connection and the client often loses the 413. Reading the rest of the body (up to a
+ * bound) and keeping the connection lets every client read its answer.
+ */
+function keepReadingUntilTheBodyEnds(request: FastifyRequest, reply: FastifyReply): void {
+  reply.removeHeader('connection');
+  const body = request.raw;
+  let drained = 0;
+  body.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > REFUSED_BODY_DRAIN_BYTES) body.socket?.destroy();
+  });
+  body.resume();
+}
+
+/**
+ * The Fastify options that route the framework's own refusals (a malformed percent-encoding,
+ * a path parameter over the router's limit) to the same `{detail, code}` answers.
+ */
+export const frameworkErrorOptions = {
+  frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+    return send(reply, status, { detail: clientErrorDetail(error), code: clientErrorCode(error) });
+  },
+  clientErrorHandler: answerClientError,
+  routerOptions: { maxParamLength: 1000 },
+} satisfies Partial<FastifyServerOptions>;
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (headers or request line
+ * too large, a malformed request, a timeout) answers the same JSON shape, then closes.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'request line or headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'the request took too long to arrive']
+        : [400, 'bad_request', 'the request is not valid HTTP'];
+  const body = JSON.stringify({ detail, code });
+  if (!socket.writable) return void socket.destroy();
+  // Ended, not destroyed at once: a client still sending would otherwise get a reset in
+  // place of the answer.
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
+}
+
+/** How long a refused connection stays open for its answer to be read. */
+const CLIENT_ERROR_LINGER_MS = 2000;

@@ -884,3 +884,6 @@ death-confirmation-error-sign_tag_unknown = 署名の依頼が見つかりませ
 death-confirmation-error-sign_tag_used = この署名はすでに使われています。最初からやり直してください。
 death-confirmation-error-sign_content_mismatch = 署名した内容が確認内容と一致しません。最初からやり直してください。
 death-confirmation-error-unexpected = 想定外のエラーが発生しました。時間をおいて再度お試しください。
+
+## Hostile input: text the server cannot keep
+validation-text_invalid_character = 使用できない文字が含まれています。入力し直してください。
