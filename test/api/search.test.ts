@@ -157,7 +157,8 @@ describe('user search', () => {
       userId: members.yamadaTaro!.id,
       lastName: '山田',
       firstName: '太郎',
-      memorialPageId: members.yamadaTaro!.memorialPageId,
+      // Their page is for connections: a stranger is not given its id.
+      memorialPageId: null,
       iconUrl: expect.stringContaining('icons/abcdefghijklmnop1234.png'),
       connection: 'none',
       requestId: null,
@@ -171,7 +172,10 @@ describe('user search', () => {
       firstNameKana: 'とも',
     });
     await connectMembers(t, searcher, friend);
-    expect((await search('ともだ')).items[0]).toMatchObject({ connection: 'connected' });
+    expect((await search('ともだ')).items[0]).toMatchObject({
+      connection: 'connected',
+      memorialPageId: friend.memorialPageId,
+    });
 
     const asked = await t.request({
       method: 'POST',

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, exists, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { createKeyBatcher } from '../../db/keyBatcher';
 import { preparedPerDatabase } from '../../db/prepared';
@@ -219,4 +219,59 @@ export async function requireAdmin(
   const access = await requireParticipant(db, pageId, userId);
   if (access.role !== 'admin') throw forbidden('only the page admins may do this');
   return access;
+}
+
+/**
+ * Of the given pages, those the member may be shown in a list (a search result, a connection
+ * card, the home tabs): what `pageAccess` lets them see, except by holding a `link` page's
+ * address — a `link` page is never listed to anyone who only could open its link. So: pages
+ * they are admin of; pages they are viewer of unless for admins only; public pages; and
+ * `connections` or `link` pages of which they are connected to an admin.
+ */
+export async function listablePageIds(
+  db: Db,
+  userId: string,
+  pageIds: readonly (string | null)[],
+): Promise<Set<string>> {
+  const ids = [...new Set(pageIds.filter((id): id is string => id !== null && isUuid(id)))];
+  if (ids.length === 0) return new Set();
+  const member = db
+    .select({ one: sql`1` })
+    .from(memorialPageMembers)
+    .where(
+      and(
+        eq(memorialPageMembers.memorialPageId, memorialPageProfiles.id),
+        eq(memorialPageMembers.userId, userId),
+        sql`(${memorialPageMembers.role} = 'admin' or ${memorialPageProfiles.privacy} <> 'admins')`,
+      ),
+    );
+  const connectedToAnAdmin = db
+    .select({ one: sql`1` })
+    .from(connections)
+    .innerJoin(
+      memorialPageMembers,
+      and(
+        eq(memorialPageMembers.userId, connections.otherUserId),
+        eq(memorialPageMembers.memorialPageId, memorialPageProfiles.id),
+        eq(memorialPageMembers.role, 'admin'),
+      ),
+    )
+    .where(eq(connections.userId, userId));
+  const rows = await db
+    .select({ id: memorialPageProfiles.id })
+    .from(memorialPageProfiles)
+    .where(
+      and(
+        inArray(memorialPageProfiles.id, ids),
+        or(
+          exists(member),
+          eq(memorialPageProfiles.privacy, 'public'),
+          and(
+            inArray(memorialPageProfiles.privacy, ['connections', 'link']),
+            exists(connectedToAnAdmin),
+          ),
+        ),
+      ),
+    );
+  return new Set(rows.map((row) => row.id));
 }

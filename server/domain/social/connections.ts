@@ -5,6 +5,7 @@ import type { Relationship } from '../../db/schema';
 import { conflict, invalid, notFound } from '../../http/errors';
 import { areConnected, pendingRequestsBetween } from '../connections';
 import {
+  asListedTo,
   displayName,
   isActiveMember,
   memberCardColumns,
@@ -40,7 +41,7 @@ const theirSide = aliasedTable(connections, 'their_side');
 
 /** Every member connected with `userId`, by reading of their name. */
 export async function listConnections(db: Db, userId: string): Promise<ConnectionItem[]> {
-  return db
+  const items = await db
     .select({
       ...memberCardColumns,
       relationship: connections.relationship,
@@ -56,6 +57,7 @@ export async function listConnections(db: Db, userId: string): Promise<Connectio
     )
     .where(and(eq(connections.userId, userId), ne(users.status, 'deleted')))
     .orderBy(asc(users.lastNameKana), asc(users.firstNameKana), asc(users.id));
+  return asListedTo(db, userId, items);
 }
 
 /** Pending requests the member received and sent, newest first. */
@@ -76,8 +78,11 @@ export async function listRequests(
   const otherOf = (request: (typeof pending)[number]) =>
     request.toUserId === userId ? request.fromUserId : request.toUserId;
   const cards = await memberCards(db, pending.map(otherOf));
+  const listed = new Map(
+    (await asListedTo(db, userId, [...cards.values()])).map((card) => [card.userId, card]),
+  );
   const items = pending.flatMap((request) => {
-    const member = cards.get(otherOf(request));
+    const member = listed.get(otherOf(request));
     if (!member) return [];
     const item: RequestItem = {
       requestId: request.id,

@@ -16,8 +16,8 @@ import type {
   NewsItemOf,
 } from '../../../src/validation/social';
 import { anniversariesBetween, addDays } from '../memorial/anniversaries';
-import { pageAccess, pageColumns } from '../memorial/access';
-import { memberCardColumns, ownMemorialPage, type MemberCard } from './members';
+import { listablePageIds, pageColumns } from '../memorial/access';
+import { asListedTo, memberCardColumns, ownMemorialPage, type MemberCard } from './members';
 import { listNotifications, unreadCount, type NotificationItem } from './notifications';
 
 /** How far ahead the mourning tab looks for anniversaries. */
@@ -72,10 +72,12 @@ export async function mourning(db: Db, userId: string, now: Date): Promise<Mourn
     )
     .orderBy(sql`${memorialPageProfiles.deathDate} DESC NULLS LAST`, desc(memorialPages.createdAt))
     .limit(MOURNING_PAGES);
-  const visible = [];
-  for (const page of candidates) {
-    if (await pageAccess(db, page.id, userId)) visible.push(page);
-  }
+  const listable = await listablePageIds(
+    db,
+    userId,
+    candidates.map((page) => page.id),
+  );
+  const visible = candidates.filter((page) => listable.has(page.id));
   const pages: MourningPage[] = visible.map((page) => ({
     memorialPageId: page.id,
     type: page.type,
@@ -149,7 +151,7 @@ export async function dashboard(db: Db, userId: string, now: Date): Promise<Dash
     .select({ id: memorialPages.id })
     .from(memorialPages)
     .where(and(eq(memorialPages.ownerUserId, userId), eq(memorialPages.type, 'self')));
-  const recent = await db
+  const rows = await db
     .select({
       ...memberCardColumns,
       connectedAt: connections.createdAt,
@@ -166,12 +168,18 @@ export async function dashboard(db: Db, userId: string, now: Date): Promise<Dash
         or(gte(connections.createdAt, since), gte(memorialPages.updatedAt, since)),
       ),
     );
+  const recent = await asListedTo(db, userId, rows);
   const connectionsNews = recent
     .flatMap(({ connectedAt, pageCreatedAt, pageUpdatedAt, ...member }): NewsItem[] => {
       // A page counts as updated when it was edited after it was made and after the two
-      // connected (its news before that moment was not addressed to this member).
+      // connected (its news before that moment was not addressed to this member), and only
+      // when the member may list it.
       const edited =
-        pageCreatedAt && pageUpdatedAt && pageUpdatedAt > pageCreatedAt && pageUpdatedAt >= since;
+        member.memorialPageId !== null &&
+        pageCreatedAt &&
+        pageUpdatedAt &&
+        pageUpdatedAt > pageCreatedAt &&
+        pageUpdatedAt >= since;
       return [
         ...(connectedAt >= since ? [{ kind: 'connected' as const, at: connectedAt, member }] : []),
         ...(edited && pageUpdatedAt > connectedAt

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { memorialPages, users } from '../../db/schema';
+import { listablePageIds } from '../memorial/access';
 
 /** How another member appears in social lists: names, icon object name, own memorial page. */
 export interface MemberCard {
@@ -40,6 +41,28 @@ export async function memberCards(db: Db, userIds: string[]): Promise<Map<string
     .leftJoin(memorialPages, ownMemorialPage)
     .where(inArray(users.id, userIds));
   return new Map(rows.map((row) => [row.userId, row]));
+}
+
+/**
+ * The cards as `viewerId` may see them: a member's own page id is kept only when the viewer
+ * may list that page (memorial/access.ts `listablePageIds`), so a `link` page's address never
+ * reaches someone who was not given it.
+ */
+export async function asListedTo<T extends { memorialPageId: string | null }>(
+  db: Db,
+  viewerId: string,
+  cards: T[],
+): Promise<T[]> {
+  const listable = await listablePageIds(
+    db,
+    viewerId,
+    cards.map((card) => card.memorialPageId),
+  );
+  return cards.map((card) =>
+    card.memorialPageId === null || listable.has(card.memorialPageId)
+      ? card
+      : { ...card, memorialPageId: null },
+  );
 }
 
 /** Family name first, as names are written in Japanese. */

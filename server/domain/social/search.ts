@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import { connectionRequests, connections, userSearchGrams, users } from '../../db/schema';
 import { normalizeReading } from '../../../src/validation/nameReading';
 import { pendingRequestsBetween } from '../connections';
-import { memberCards, type MemberCard } from './members';
+import { asListedTo, memberCards, type MemberCard } from './members';
 
 /** Where the searching member stands with a member found. */
 export type ConnectionState = 'connected' | 'request_sent' | 'request_received' | 'none';
@@ -76,7 +76,12 @@ export async function searchMembers(
       : null;
 
   const ids = shown.map((hit) => hit.userId);
-  const cards = await memberCards(db, ids);
+  const cards = new Map(
+    (await asListedTo(db, searcherId, [...(await memberCards(db, ids)).values()])).map((card) => [
+      card.userId,
+      card,
+    ]),
+  );
   const states = await connectionStates(db, searcherId, ids);
   const items = ids.flatMap((id) => {
     const card = cards.get(id);
