@@ -1,4 +1,5 @@
-import { assign, emit, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, emit, enqueueActions, setup } from 'xstate';
+import { notProvided, callbackNotProvided } from './notProvided';
 import type { AuthSession, SessionUpdate, SessionUser } from '../services/api/session';
 import { tokenRefreshMachine, type TokenRefreshOutput } from './tokenRefresh';
 
@@ -60,12 +61,12 @@ export const authSessionMachine = setup({
     emitted: {} as AuthSessionEmitted,
   },
   actors: {
-    fetchSession: fromPromise<AuthSession | null>(async () => null),
-    updateSession: fromPromise<AuthSession | null, SessionUpdate>(async () => null),
-    signOut: fromPromise<void>(async () => undefined),
+    fetchSession: notProvided<AuthSession | null>('authSession', 'fetchSession'),
+    updateSession: notProvided<AuthSession | null, SessionUpdate>('authSession', 'updateSession'),
+    signOut: notProvided<void>('authSession', 'signOut'),
     tokenRefresh: tokenRefreshMachine,
     /** Sends REFETCH on tab focus and when another tab announces a change. */
-    watchTabs: fromCallback<AuthSessionEvent>(() => undefined),
+    watchTabs: callbackNotProvided<AuthSessionEvent>('authSession', 'watchTabs'),
   },
   actions: {
     queueUpdate: assign({
