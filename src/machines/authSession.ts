@@ -1,4 +1,5 @@
-import { assign, emit, fromCallback, fromPromise, setup } from 'xstate';
+import { assign, emit, enqueueActions, setup } from 'xstate';
+import { notProvided, callbackNotProvided } from './notProvided';
 import type { AuthSession, SessionUpdate, SessionUser } from '../services/api/session';
 import { tokenRefreshMachine, type TokenRefreshOutput } from './tokenRefresh';
 
@@ -8,29 +9,46 @@ import { tokenRefreshMachine, type TokenRefreshOutput } from './tokenRefresh';
  * changed it and, when a poll interval is given, by polling; `UPDATE` posts new session
  * data. It owns the token refresh (design §8): `REFRESH` runs one tokenRefresh at a time and
  * every caller hears the one outcome it emits (`refreshed` / `refreshFailed`).
+ *
+ * Every `UPDATE` settles: it waits in a queue while the session loads, refetches, refreshes
+ * or makes an earlier update, and each one ends with `updated` or `updateFailed` carrying its
+ * `requestId`; when the session ends first, the waiting ones fail. A `REFRESH` during an
+ * update waits for it rather than cancelling it.
  */
 export type AuthSessionEvent =
   | { type: 'REFETCH' }
   | { type: 'SIGNED_IN' }
-  | { type: 'UPDATE'; data: SessionUpdate }
+  | { type: 'UPDATE'; requestId: number; data: SessionUpdate }
   | { type: 'REFRESH' }
   | { type: 'SIGN_OUT' };
 
 export type AuthSessionEmitted =
   | { type: 'refreshed'; accessToken: string }
   | { type: 'refreshFailed'; loggedOut: boolean; error?: unknown }
-  | { type: 'updated' }
-  | { type: 'updateFailed'; error: unknown };
+  | { type: 'updated'; requestId: number }
+  | { type: 'updateFailed'; requestId: number; error: unknown };
 
 export interface AuthSessionInput {
   /** Refetch this often while signed in; null: no polling. */
   pollIntervalMs?: number | null;
 }
 
+export interface PendingUpdate {
+  requestId: number;
+  data: SessionUpdate;
+}
+
 interface AuthSessionContext {
   session: AuthSession | null;
   pollIntervalMs: number | null;
+  /** Updates not yet settled, oldest first; the first one runs while `updating`. */
+  pendingUpdates: PendingUpdate[];
+  /** A REFRESH arrived during an update: it runs once the update has settled. */
+  refreshRequested: boolean;
 }
+
+/** Why an update fails when the session ends before it could be made. */
+export const SESSION_ENDED = 'The session ended before the update was made';
 
 type RefreshedOutput = Extract<TokenRefreshOutput, { outcome: 'refreshed' }>;
 type FailedOutput = Extract<TokenRefreshOutput, { outcome: 'failed' }>;
@@ -43,14 +61,25 @@ export const authSessionMachine = setup({
     emitted: {} as AuthSessionEmitted,
   },
   actors: {
-    fetchSession: fromPromise<AuthSession | null>(async () => null),
-    updateSession: fromPromise<AuthSession | null, SessionUpdate>(async () => null),
-    signOut: fromPromise<void>(async () => undefined),
+    fetchSession: notProvided<AuthSession | null>('authSession', 'fetchSession'),
+    updateSession: notProvided<AuthSession | null, SessionUpdate>('authSession', 'updateSession'),
+    signOut: notProvided<void>('authSession', 'signOut'),
     tokenRefresh: tokenRefreshMachine,
     /** Sends REFETCH on tab focus and when another tab announces a change. */
-    watchTabs: fromCallback<AuthSessionEvent>(() => undefined),
+    watchTabs: callbackNotProvided<AuthSessionEvent>('authSession', 'watchTabs'),
   },
   actions: {
+    queueUpdate: assign({
+      pendingUpdates: ({ context, event }) =>
+        event.type === 'UPDATE'
+          ? [...context.pendingUpdates, { requestId: event.requestId, data: event.data }]
+          : context.pendingUpdates,
+    }),
+    rejectUpdate: emit(({ event }) => ({
+      type: 'updateFailed' as const,
+      requestId: event.type === 'UPDATE' ? event.requestId : -1,
+      error: new Error(SESSION_ENDED),
+    })),
     /** Keeps the persisted `user` slice and `nav.isLogged` in step with the session. */
     syncUser: (_, _params: { user: SessionUser | null }) => undefined,
     /** Tells the other tabs that this one changed the session. */
@@ -61,6 +90,8 @@ export const authSessionMachine = setup({
     hasSession: (_, params: { session: AuthSession | null }) => params.session !== null,
     hasRefreshToken: ({ context }) => Boolean(context.session?.refreshToken),
     pollingEnabled: ({ context }) => (context.pollIntervalMs ?? 0) > 0,
+    updatePending: ({ context }) => context.pendingUpdates.length > 0,
+    refreshRequested: ({ context }) => context.refreshRequested,
     refreshed: (_, params: { output: TokenRefreshOutput }) => params.output.outcome === 'refreshed',
     loggedOut: (_, params: { output: TokenRefreshOutput }) => params.output.outcome === 'loggedOut',
   },
@@ -69,7 +100,12 @@ export const authSessionMachine = setup({
   },
 }).createMachine({
   id: 'authSession',
-  context: ({ input }) => ({ session: null, pollIntervalMs: input.pollIntervalMs ?? null }),
+  context: ({ input }) => ({
+    session: null,
+    pollIntervalMs: input.pollIntervalMs ?? null,
+    pendingUpdates: [],
+    refreshRequested: false,
+  }),
   initial: 'loading',
   invoke: {
     id: 'watchTabs',
@@ -83,6 +119,7 @@ export const authSessionMachine = setup({
   },
   on: {
     SIGN_OUT: '.signingOut',
+    UPDATE: { actions: 'queueUpdate' },
   },
   states: {
     loading: {
@@ -120,9 +157,12 @@ export const authSessionMachine = setup({
       states: {
         idle: {
           entry: { type: 'syncUser', params: ({ context }) => ({ user: context.session!.user }) },
+          always: [
+            { guard: 'refreshRequested', target: 'refreshing' },
+            { guard: 'updatePending', target: 'updating' },
+          ],
           on: {
             REFETCH: 'refetching',
-            UPDATE: 'updating',
           },
           after: {
             pollInterval: { guard: 'pollingEnabled', target: 'refetching' },
@@ -150,25 +190,50 @@ export const authSessionMachine = setup({
           },
         },
         updating: {
+          on: {
+            // The update in flight is not cancelled: the refresh runs once it has settled.
+            REFRESH: [
+              {
+                guard: 'hasRefreshToken',
+                actions: assign({ refreshRequested: true }),
+              },
+              {
+                target: '#authSession.signingOut',
+                actions: emit({ type: 'refreshFailed', loggedOut: true } as const),
+              },
+            ],
+          },
           invoke: {
             id: 'updateSession',
             src: 'updateSession',
-            input: ({ event }) => (event as Extract<AuthSessionEvent, { type: 'UPDATE' }>).data,
+            input: ({ context }) => context.pendingUpdates[0]!.data,
             onDone: {
               target: 'idle',
               actions: [
                 assign({ session: ({ context, event }) => event.output ?? context.session }),
                 'announceChange',
-                emit({ type: 'updated' } as const),
+                emit(({ context }) => ({
+                  type: 'updated' as const,
+                  requestId: context.pendingUpdates[0]!.requestId,
+                })),
+                assign({ pendingUpdates: ({ context }) => context.pendingUpdates.slice(1) }),
               ],
             },
             onError: {
               target: 'idle',
-              actions: emit(({ event }) => ({ type: 'updateFailed', error: event.error }) as const),
+              actions: [
+                emit(({ context, event }) => ({
+                  type: 'updateFailed' as const,
+                  requestId: context.pendingUpdates[0]!.requestId,
+                  error: event.error,
+                })),
+                assign({ pendingUpdates: ({ context }) => context.pendingUpdates.slice(1) }),
+              ],
             },
           },
         },
         refreshing: {
+          entry: assign({ refreshRequested: false }),
           on: {
             // Single flight: a REFRESH while one runs waits for the same outcome.
             REFRESH: {},
@@ -227,9 +292,18 @@ export const authSessionMachine = setup({
       },
     },
     unauthenticated: {
-      entry: { type: 'syncUser', params: { user: null } },
+      entry: [
+        { type: 'syncUser', params: { user: null } },
+        // Every waiting update fails (signing out ends here too): there is no session to update.
+        enqueueActions(({ context, enqueue }) => {
+          for (const { requestId } of context.pendingUpdates)
+            enqueue.emit({ type: 'updateFailed', requestId, error: new Error(SESSION_ENDED) });
+          enqueue.assign({ pendingUpdates: [] });
+        }),
+      ],
       initial: 'idle',
       on: {
+        UPDATE: { actions: 'rejectUpdate' },
         // Nothing to refresh with: every waiting call fails as signed out.
         REFRESH: { actions: emit({ type: 'refreshFailed', loggedOut: true } as const) },
       },
@@ -267,9 +341,13 @@ export const authSessionMachine = setup({
       on: {
         SIGN_OUT: {},
         REFRESH: { actions: emit({ type: 'refreshFailed', loggedOut: true } as const) },
+        UPDATE: { actions: 'rejectUpdate' },
       },
       // Tokens go at once: no call made from here on carries them.
-      entry: [assign({ session: null }), { type: 'syncUser', params: { user: null } }],
+      entry: [
+        assign({ session: null, refreshRequested: false }),
+        { type: 'syncUser', params: { user: null } },
+      ],
       invoke: {
         id: 'signOut',
         src: 'signOut',

@@ -1,4 +1,5 @@
-import { assign, setup, fromPromise } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 
 /**
  * The client's state slices (spec §3) and their restore at start (spec §4): user,
@@ -80,7 +81,7 @@ export const clientStateMachine = setup({
       event.type === 'UPDATE' && !sameSliceValue(context.slices[event.slice], event.value),
   },
   actors: {
-    restorePersisted: fromPromise<Partial<PersistedSlices>>(async () => ({})),
+    restorePersisted: notProvided<Partial<PersistedSlices>>('clientState', 'restorePersisted'),
   },
   actions: {
     persist: (_, _params: { slices: ClientSlices }) => undefined,

@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 import type { RelationshipValue } from '../validation/social';
 
 /**
@@ -113,17 +114,13 @@ export const deathConfirmationMachine = setup({
     events: {} as DeathConfirmationEvent,
   },
   actors: {
-    restore: fromPromise<RestoredData>(async () => ({
-      progress: null,
-      completion: null,
-      today: '1970-01-01',
-    })),
-    requestSign: fromPromise<
+    restore: notProvided<RestoredData>('deathConfirmation', 'restore'),
+    requestSign: notProvided<
       SignRequest,
       { subject: DeathConfirmationSubject; dateOfDeath: string; relationship: RelationshipValue }
-    >(async () => ({ signTag: '', signContent: '' })),
-    baseSign: fromPromise<{ signature: string }, SignRequest>(async () => ({ signature: '' })),
-    submit: fromPromise<
+    >('deathConfirmation', 'requestSign'),
+    baseSign: notProvided<{ signature: string }, SignRequest>('deathConfirmation', 'baseSign'),
+    submit: notProvided<
       DeathConfirmationOutcome,
       {
         subject: DeathConfirmationSubject;
@@ -132,13 +129,7 @@ export const deathConfirmationMachine = setup({
         signRequest: SignRequest;
         signature: string;
       }
-    >(async ({ input }) => ({
-      subject: input.subject,
-      state: 'grace',
-      confirmationsNeeded: 1,
-      confirmationsMade: 1,
-      graceEndsAt: null,
-    })),
+    >('deathConfirmation', 'submit'),
   },
   actions: {
     clearFailure: assign({ failure: null }),

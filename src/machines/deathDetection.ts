@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 
 /**
  * The header's death-detection flow (spec §4): after load it asks for a death-suspected user.
@@ -67,9 +68,9 @@ export const deathDetectionMachine = setup({
     events: {} as DeathDetectionEvent,
   },
   actors: {
-    findSuspectedUser: fromPromise<SuspectedUser | null>(async () => null),
-    cancelSuspicion: fromPromise<void, { userId: string }>(async () => undefined),
-    readIdentityStatus: fromPromise<IdentityStatusAnswer>(async () => ({ authStatus: 'INITIAL' })),
+    findSuspectedUser: notProvided<SuspectedUser | null>('deathDetection', 'findSuspectedUser'),
+    cancelSuspicion: notProvided<void, { userId: string }>('deathDetection', 'cancelSuspicion'),
+    readIdentityStatus: notProvided<IdentityStatusAnswer>('deathDetection', 'readIdentityStatus'),
   },
   actions: {
     rememberShown: (_, _params: { date: string }) => undefined,

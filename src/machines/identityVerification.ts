@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 
 /**
  * /identity-verification (spec §3 status INITIAL, PROGRESS, ACTIVE, REVOKED; transitions as
@@ -40,13 +41,8 @@ export const identityVerificationMachine = setup({
     events: {} as IdentityVerificationEvent,
   },
   actors: {
-    loadStatus: fromPromise<LoadedStatus>(async () => ({
-      authStatus: 'INITIAL',
-      notAfter: null,
-      revokedReason: null,
-      appPresent: false,
-    })),
-    registerCertificate: fromPromise<void>(async () => undefined),
+    loadStatus: notProvided<LoadedStatus>('identityVerification', 'loadStatus'),
+    registerCertificate: notProvided<void>('identityVerification', 'registerCertificate'),
   },
   actions: {
     notifyRegistrationFailure: (_, _params: { error: unknown }) => undefined,

@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 
 /**
  * Accepting an invitation link (spec §3 invitation state, §4): the invitation exists only
@@ -57,15 +58,23 @@ export const invitationMachine = setup({
     events: {} as InvitationEvent,
   },
   actors: {
-    validateShareToken: fromPromise<{ isValid: boolean }, InvitationCredential>(async () => ({
-      isValid: false,
-    })),
-    connectToInvitingUser: fromPromise<void, InvitationCredential>(async () => undefined),
-    resolveMemorialPage: fromPromise<string, InvitationCredential>(async () => ''),
-    addMemorialPageAdmin: fromPromise<void, { memorialPageId: string; adminUserId: string }>(
-      async () => undefined,
+    validateShareToken: notProvided<{ isValid: boolean }, InvitationCredential>(
+      'invitation',
+      'validateShareToken',
     ),
-    expireShareToken: fromPromise<void, InvitationCredential>(async () => undefined),
+    connectToInvitingUser: notProvided<void, InvitationCredential>(
+      'invitation',
+      'connectToInvitingUser',
+    ),
+    resolveMemorialPage: notProvided<string, InvitationCredential>(
+      'invitation',
+      'resolveMemorialPage',
+    ),
+    addMemorialPageAdmin: notProvided<void, { memorialPageId: string; adminUserId: string }>(
+      'invitation',
+      'addMemorialPageAdmin',
+    ),
+    expireShareToken: notProvided<void, InvitationCredential>('invitation', 'expireShareToken'),
   },
   actions: {
     /** Empties the invitation slice of the client state: the link has been used up. */

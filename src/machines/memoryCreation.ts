@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 import type { z } from 'zod';
 import type { createPageSchema } from '../validation/memorial';
 
@@ -45,10 +46,10 @@ export const memoryCreationMachine = setup({
     events: {} as MemoryCreationEvent,
   },
   actors: {
-    createMemorialPage: fromPromise<
+    createMemorialPage: notProvided<
       { memorialPageId: string },
       { type: 'other' | 'pet'; profile: MemoryProfile }
-    >(async () => ({ memorialPageId: '' })),
+    >('memoryCreation', 'createMemorialPage'),
   },
   actions: {
     /** Opens /memory/{memorialPageId}. */

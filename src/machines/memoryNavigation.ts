@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 
 /**
  * The "memory" menu entry (spec §2 "Navigation rules"): with no logged-in user it goes to
@@ -32,8 +33,9 @@ export const memoryNavigationMachine = setup({
     events: {} as MemoryNavigationEvent,
   },
   actors: {
-    loadMemorialPageContents: fromPromise<MemorialPageContents, { memorialPageId: string }>(
-      async () => ({ album: [], histories: [], admins: [] }),
+    loadMemorialPageContents: notProvided<MemorialPageContents, { memorialPageId: string }>(
+      'memoryNavigation',
+      'loadMemorialPageContents',
     ),
   },
   actions: {

@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 import { registrationSchema, type ValidationCode } from '../validation/account';
 
 /**
@@ -158,8 +159,8 @@ export const registrationMachine = setup({
     events: {} as RegistrationEvent,
   },
   actors: {
-    register: fromPromise<void, RegistrationSubmission>(async () => undefined),
-    activate: fromPromise<void, ActivationLink>(async () => undefined),
+    register: notProvided<void, RegistrationSubmission>('registration', 'register'),
+    activate: notProvided<void, ActivationLink>('registration', 'activate'),
   },
   guards: {
     inflowWithoutId: (_, params: { setup: RegistrationSetup }) =>

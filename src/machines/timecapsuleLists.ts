@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 import type { LetterEnvelope, ReceivedLetter, UnsentLetter } from '../validation/timecapsule';
 
 /**
@@ -35,9 +36,9 @@ export const timecapsuleListsMachine = setup({
     events: {} as TimecapsuleListsEvent,
   },
   actors: {
-    loadAdminLetters: fromPromise<LetterEnvelope[]>(async () => []),
-    loadUnsentLetters: fromPromise<UnsentLetter[]>(async () => []),
-    loadReceivedLetters: fromPromise<ReceivedLetter[]>(async () => []),
+    loadAdminLetters: notProvided<LetterEnvelope[]>('timecapsuleLists', 'loadAdminLetters'),
+    loadUnsentLetters: notProvided<UnsentLetter[]>('timecapsuleLists', 'loadUnsentLetters'),
+    loadReceivedLetters: notProvided<ReceivedLetter[]>('timecapsuleLists', 'loadReceivedLetters'),
   },
   actions: {
     clearError: assign(({ context }, { list }: ListParams) =>

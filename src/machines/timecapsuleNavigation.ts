@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 
 /**
  * The "timecapsule" menu entry (spec §2): the unsent letters load as soon as the menu is
@@ -19,7 +20,7 @@ export const timecapsuleNavigationMachine = setup({
     events: {} as TimecapsuleNavigationEvent,
   },
   actors: {
-    loadUnsentLetters: fromPromise<unknown[]>(async () => []),
+    loadUnsentLetters: notProvided<unknown[]>('timecapsuleNavigation', 'loadUnsentLetters'),
   },
   actions: {
     navigate: (_, _params: { to: string }) => undefined,

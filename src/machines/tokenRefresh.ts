@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 
 /**
  * One token refresh (spec §4 "Token handling"): spend the refresh token at POST /v1/refresh,
@@ -49,11 +50,12 @@ export const tokenRefreshMachine = setup({
   },
   actors: {
     /** Reads the session cookie: another tab may have refreshed already. */
-    readStoredTokens: fromPromise<TokenPair | null>(async () => null),
-    requestTokens: fromPromise<TokenPair, { refreshToken: string }>(async () => {
-      throw new Error('requestTokens is provided by the app');
-    }),
-    storeTokens: fromPromise<void, TokenPair>(async () => undefined),
+    readStoredTokens: notProvided<TokenPair | null>('tokenRefresh', 'readStoredTokens'),
+    requestTokens: notProvided<TokenPair, { refreshToken: string }>(
+      'tokenRefresh',
+      'requestTokens',
+    ),
+    storeTokens: notProvided<void, TokenPair>('tokenRefresh', 'storeTokens'),
   },
   actions: {
     reportStoreFailure: (_, _params: { error: unknown }) => undefined,

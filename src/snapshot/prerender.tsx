@@ -15,7 +15,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { ServerStyleSheet, StyleSheetManager } from 'styled-components';
-import { createActor, waitFor } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { bundleFrom } from '../i18n/I18nProvider';
 import { clientStateMachine } from '../machines/clientState';
 import { ClientStateActorProvider } from '../services/clientState';
@@ -78,7 +78,10 @@ export type SnapshotRenderer = (
  */
 export async function createSnapshotRenderer(translations: string): Promise<SnapshotRenderer> {
   const handler = createStaticHandler(routes);
-  const clientState = createActor(clientStateMachine).start();
+  // The server keeps no browser storage: nothing persisted to restore.
+  const clientState = createActor(
+    clientStateMachine.provide({ actors: { restorePersisted: fromPromise(async () => ({})) } }),
+  ).start();
   await waitFor(clientState, (snapshot) => snapshot.matches('ready'));
   // Node has no DOM to parse markup in translations with (`<Localized elems>`); the frame and
   // the screens rendered here use none, so a message is its text.

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { authSessionMachine } from '../../src/machines/authSession';
 import type { AuthSession } from '../../src/services/api/session';
-import { describeModel } from './modelTest';
+import { describeModel, type StepInfo } from './modelTest';
 
 const POLL_MS = 60_000;
 const POLL = 'xstate.after.pollInterval.authSession.authenticated.idle';
@@ -35,6 +35,19 @@ type Snapshot = SnapshotFrom<typeof authSessionMachine>;
 
 const outcome = (type: string, output?: unknown) => ({ type, output });
 
+/** The refresh token the path's outcomes last handed the session. */
+function latestRefreshToken(path: StepInfo[]): string | null {
+  let token: string | null = null;
+  for (const { event } of path) {
+    const output = (event as { output?: unknown } | undefined)?.output as
+      { refreshToken?: string | null; tokens?: { refreshToken: string } } | null | undefined;
+    if (event?.type.includes('Session') && output) token = output.refreshToken ?? null;
+    if (event?.type === 'xstate.done.actor.tokenRefresh' && output?.tokens)
+      token = output.tokens.refreshToken;
+  }
+  return token;
+}
+
 describeModel('authSession', {
   machine: authSessionMachine,
   input: { pollIntervalMs: POLL_MS },
@@ -43,6 +56,9 @@ describeModel('authSession', {
       snapshot.value,
       snapshot.context.session?.accessToken ?? null,
       snapshot.context.session?.user.username ?? null,
+      // Two waiting updates are enough to show the queue's order.
+      Math.min(snapshot.context.pendingUpdates.length, 2),
+      snapshot.context.refreshRequested,
     ]),
   events: (snapshot) =>
     [
@@ -64,13 +80,41 @@ describeModel('authSession', {
       { type: 'xstate.error.actor.watchTabs', error: failure },
       { type: 'REFETCH' },
       { type: 'SIGNED_IN' },
-      { type: 'UPDATE', data: { username: 'renamed' } },
+      { type: 'UPDATE', requestId: 7, data: { username: 'renamed' } },
       { type: 'REFRESH' },
       { type: 'SIGN_OUT' },
       ...(snapshot.matches({ authenticated: 'idle' }) ? [{ type: POLL }] : []),
     ] as never,
+  pathRule: (path, last) => {
+    // One refresh at a time however many callers ask for one, and one update at a time.
+    for (const src of ['tokenRefresh', 'updateSession']) {
+      let running = 0;
+      for (const step of path) {
+        const type = step.event?.type ?? '';
+        if (
+          type.startsWith(`xstate.done.actor.${src}`) ||
+          type.startsWith(`xstate.error.actor.${src}`)
+        )
+          running = 0;
+        if (type === 'SIGN_OUT') running = 0;
+        running += step.invoked.filter((actor) => actor.src === src).length;
+        expect(running, `${src} running at once`).toBeLessThanOrEqual(1);
+      }
+    }
+    // Every UPDATE settles: it has been answered, or it waits behind a call still running.
+    const sent = path.filter((step) => step.event?.type === 'UPDATE').length;
+    const settled = path.flatMap((step) =>
+      step.emitted.filter((event) => event.type === 'updated' || event.type === 'updateFailed'),
+    ).length;
+    const waiting = last.context.pendingUpdates.length;
+    expect(settled + waiting, 'updates answered or waiting').toBe(sent);
+    if (waiting > 0)
+      expect(Object.keys(last.children).filter((id) => id !== 'watchTabs')).not.toEqual([]);
+  },
   states: {
-    loading: (snapshot: Snapshot) => {
+    loading: (snapshot: Snapshot, step) => {
+      if (step.event === undefined)
+        expect(step.invoked).toContainEqual({ src: 'fetchSession', input: undefined });
       expect(snapshot.context.session).toBeNull();
       expect(snapshot.children.fetchSession).toBeDefined();
     },
@@ -84,10 +128,10 @@ describeModel('authSession', {
         case 'xstate.done.actor.updateSession':
           expect(session!.user.username).toBe('renamed');
           expect(step.actions).toContain('announceChange');
-          expect(step.emitted).toEqual([{ type: 'updated' }]);
+          expect(step.emitted).toEqual([{ type: 'updated', requestId: 7 }]);
           break;
         case 'xstate.error.actor.updateSession':
-          expect(step.emitted).toEqual([{ type: 'updateFailed', error: failure }]);
+          expect(step.emitted).toEqual([{ type: 'updateFailed', requestId: 7, error: failure }]);
           break;
         case 'xstate.done.actor.tokenRefresh': {
           const output = (step.event as unknown as { output: { outcome: string } }).output;
@@ -116,13 +160,20 @@ describeModel('authSession', {
       expect(snapshot.children.refetchSession).toBeDefined();
       expect(snapshot.context.session).not.toBeNull();
     },
-    'authenticated.updating': (snapshot) => {
+    'authenticated.updating': (snapshot, step) => {
       expect(snapshot.children.updateSession).toBeDefined();
+      // What the member asked to change is what is posted.
+      for (const started of step.invoked)
+        expect(started).toEqual({ src: 'updateSession', input: { username: 'renamed' } });
+      // The update in flight is never cancelled by a refresh.
+      if (step.event?.type === 'REFRESH') expect(step.invoked).toEqual([]);
     },
     'authenticated.refreshing': (snapshot, step) => {
       expect(snapshot.context.session!.refreshToken).toBeTruthy();
       expect(snapshot.children.tokenRefresh).toBeDefined();
-      expect(step.emitted).toEqual([]);
+      expect(step.emitted.filter((event) => event.type.startsWith('refresh'))).toEqual([]);
+      for (const started of step.invoked.filter((actor) => actor.src === 'tokenRefresh'))
+        expect(started.input).toEqual({ refreshToken: latestRefreshToken(step.path) });
     },
     'unauthenticated.idle': (snapshot, step) => {
       expect(snapshot.context.session).toBeNull();

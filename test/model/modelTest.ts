@@ -6,7 +6,8 @@
  * machine:
  * - invoked actors never settle on their own: their outcomes are the path's events
  *   (`xstate.done.actor.<id>` with an output, `xstate.error.actor.<id>` with an error),
- *   which you list in `events` like any other;
+ *   which you list in `events` like any other; each start is recorded with the input the
+ *   machine gave it, so an assertion can check what an API call would have been sent;
  * - delayed transitions (`after`) run on a simulated clock that the path advances;
  * - after every step the actor must be in the state the graph predicted, and the assertion
  *   of every leaf state it is in runs, with the actions that step executed.
@@ -37,6 +38,16 @@ export interface StepInfo {
   actions: string[];
   /** Events the machine emitted during that step. */
   emitted: AnyEventObject[];
+  /** Actors started during that step, with the input the machine gave them. */
+  invoked: InvokedActor[];
+  /** Every step of the path so far, this one last. */
+  path: StepInfo[];
+}
+
+export interface InvokedActor {
+  /** The implementation's name (`src`), e.g. the API call it stands for. */
+  src: string;
+  input: unknown;
 }
 
 export interface ModelSpec<TMachine extends AnyStateMachine> {
@@ -53,11 +64,20 @@ export interface ModelSpec<TMachine extends AnyStateMachine> {
   >;
   /** How snapshots are told apart; by default the state value and the context. */
   serializeState?: (snapshot: SnapshotFrom<TMachine>) => string;
+  /** Rules about a whole path, checked once it has been replayed. */
+  pathRule?: (path: StepInfo[], last: SnapshotFrom<TMachine>) => void;
 }
 
 const AFTER_EVENT = /^xstate\.after\.(\d+)\./;
 
-const neverSettles = fromCallback(() => undefined);
+/** Where the recorders of the running path put the actors started. */
+let recordStart: (actor: InvokedActor) => void = () => undefined;
+
+/** An actor that records its start and input, then never settles on its own. */
+const recorder = (src: string) =>
+  fromCallback(({ input }) => {
+    recordStart({ src, input });
+  });
 
 function statePathKey(node: AnyStateNode): string {
   return node.path.join('.');
@@ -157,7 +177,7 @@ export function describeModel<TMachine extends AnyStateMachine>(
     getStateNodes(spec.machine.root).flatMap((node) =>
       node.invoke.map((invoke) => [
         typeof invoke.src === 'string' ? invoke.src : invoke.id,
-        neverSettles,
+        recorder(typeof invoke.src === 'string' ? invoke.src : invoke.id),
       ]),
     ),
   );
@@ -195,6 +215,9 @@ export function describeModel<TMachine extends AnyStateMachine>(
         const clock = new SimulatedClock();
         let actions: string[] = [];
         let emitted: AnyEventObject[] = [];
+        let invoked: InvokedActor[] = [];
+        const history: StepInfo[] = [];
+        recordStart = (started) => void invoked.push(started);
         const actor = createActor(machine, {
           input: spec.input,
           clock,
@@ -221,11 +244,14 @@ export function describeModel<TMachine extends AnyStateMachine>(
           );
           for (const node of (snapshot as unknown as { _nodes: AnyStateNode[] })._nodes)
             visitedNodes.add(node);
+          const step: StepInfo = { event, actions, emitted, invoked, path: history };
+          history.push(step);
           for (const leaf of leafNodes(snapshot)) {
-            await spec.states[statePathKey(leaf)]?.(snapshot, { event, actions, emitted });
+            await spec.states[statePathKey(leaf)]?.(snapshot, step);
           }
           actions = [];
           emitted = [];
+          invoked = [];
         };
         const steps = path.steps.filter((step) => step.event.type !== 'xstate.init');
         await check(steps.length > 0 ? firstState(machine, spec) : path.state, undefined);
@@ -235,6 +261,7 @@ export function describeModel<TMachine extends AnyStateMachine>(
           else actor.send(step.event);
           await check(step.state, step.event);
         }
+        spec.pathRule?.(history, actor.getSnapshot() as SnapshotFrom<TMachine>);
         actor.stop();
       });
     }

@@ -37,6 +37,8 @@ export function SessionProvider({
   }, [nav, navigate]);
 
   const actor = useActorRef(browserAuthSessionMachine(), { input: { pollIntervalMs } });
+  // Tells each update's outcome apart from those of updates sent before it.
+  const nextUpdateId = useRef(0);
 
   useEffect(
     () =>
@@ -121,17 +123,20 @@ export function SessionProvider({
       accessToken: () => actor.getSnapshot().context.session?.accessToken,
       update: (data) =>
         new Promise<void>((resolve, reject) => {
-          const updated = actor.on('updated', () => {
+          const requestId = (nextUpdateId.current += 1);
+          const updated = actor.on('updated', (event) => {
+            if (event.requestId !== requestId) return;
             updated.unsubscribe();
             failed.unsubscribe();
             resolve();
           });
-          const failed = actor.on('updateFailed', ({ error }) => {
+          const failed = actor.on('updateFailed', (event) => {
+            if (event.requestId !== requestId) return;
             updated.unsubscribe();
             failed.unsubscribe();
-            reject(error instanceof Error ? error : new Error(String(error)));
+            reject(event.error instanceof Error ? event.error : new Error(String(event.error)));
           });
-          actor.send({ type: 'UPDATE', data });
+          actor.send({ type: 'UPDATE', requestId, data });
         }),
       signIn: async (credentials) => {
         const result = await sessionApi.signInWithCredentials(
