@@ -49,6 +49,11 @@ export const cancelSuspicionSchema = z.object({ death_suspected_user_id: userId 
 export const administratorReportSchema = z.object({
   user_id: userId,
   note: z.string().max(REPORT_NOTE_MAX_LENGTH, 'note_too_long').optional(),
+  /** An uploaded image (e.g. a notice of death), checked like every upload when reported. */
+  document_image_name: z
+    .string({ error: 'image_name_invalid' })
+    .max(200, 'image_name_invalid')
+    .optional(),
 });
 
 /** YYYY-MM-DD, a real calendar date (the future is checked by the server with its clock). */
@@ -149,7 +154,15 @@ export interface DeathCaseAnswer {
   graceEndsAt: string | null;
   releasedAt: string | null;
   dateOfDeath: string | null;
-  signals: { source: SignalSourceValue; createdAt: string }[];
+  signals: {
+    source: SignalSourceValue;
+    createdAt: string;
+    reporterUserId: string | null;
+    reporterLastName: string | null;
+    reporterFirstName: string | null;
+    note: string | null;
+    documentImageName: string | null;
+  }[];
   confirmations: {
     administratorUserId: string;
     lastName: string;

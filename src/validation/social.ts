@@ -47,6 +47,7 @@ export const NOTIFICATION_KINDS = [
   'death_suspected',
   'death_cancelled',
   'death_confirmed',
+  'death_administrator_named',
 ] as const;
 export type NotificationKindValue = (typeof NOTIFICATION_KINDS)[number];
 

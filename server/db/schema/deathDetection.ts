@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './core';
 
-/** Mirrors migrations/0060_death_detection.sql. */
+/** Mirrors migrations/0060_death_detection.sql and 0063_death_administration.sql. */
 
 export const CONFIRMATION_RULES = ['any_one', 'two'] as const;
 export type ConfirmationRule = (typeof CONFIRMATION_RULES)[number];
@@ -58,6 +58,8 @@ export const deathAdministrators = pgTable(
     userId: userRef('user_id').notNull(),
     administratorUserId: userRef('administrator_user_id').notNull(),
     createdAt: ts('created_at').notNull(),
+    /** 0063: when the administrator accepted being named; null until they do. */
+    acceptedAt: ts('accepted_at'),
   },
   (table) => [primaryKey({ columns: [table.userId, table.administratorUserId] })],
 );

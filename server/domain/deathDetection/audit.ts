@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { deathAuditLog, type SignalSource } from '../../db/schema';
+import { deathAuditLog, users, type SignalSource } from '../../db/schema';
 
 export const AUDIT_ACTIONS = [
   'suspicion_raised',
@@ -51,10 +51,13 @@ export async function auditLogOf(db: Db, userId: string) {
       action: deathAuditLog.action,
       createdAt: deathAuditLog.createdAt,
       actorUserId: deathAuditLog.actorUserId,
+      actorLastName: users.lastName,
+      actorFirstName: users.firstName,
       source: deathAuditLog.source,
       detail: deathAuditLog.detail,
     })
     .from(deathAuditLog)
+    .leftJoin(users, eq(users.id, deathAuditLog.actorUserId))
     .where(eq(deathAuditLog.userId, userId))
     .orderBy(asc(deathAuditLog.seq));
 }

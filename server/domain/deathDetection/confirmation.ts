@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { tokyoToday } from '../../../src/validation/account';
 import {
   deathCases,
@@ -27,6 +28,8 @@ import {
 /** How long the app has to sign a confirmation's signContent. */
 export const SIGN_REQUEST_TTL_MS = 10 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The administrator who reported a signal (none for other sources). */
+const reporters = alias(users, 'reporters');
 
 export interface ConfirmationFacts {
   death_suspected_user_id: string;
@@ -247,8 +250,17 @@ export async function deathCaseView(deps: DeathDeps, callerId: string, userId: s
   const current = await currentCaseOf(deps.db, userId);
   const signals = current
     ? await deps.db
-        .select({ source: deathSignals.source, createdAt: deathSignals.createdAt })
+        .select({
+          source: deathSignals.source,
+          createdAt: deathSignals.createdAt,
+          reporterUserId: deathSignals.reporterUserId,
+          reporterLastName: reporters.lastName,
+          reporterFirstName: reporters.firstName,
+          note: sql<string | null>`${deathSignals.detail} ->> 'note'`,
+          documentImageName: sql<string | null>`${deathSignals.detail} ->> 'documentImageName'`,
+        })
         .from(deathSignals)
+        .leftJoin(reporters, eq(reporters.id, deathSignals.reporterUserId))
         .where(eq(deathSignals.caseId, current.id))
         .orderBy(asc(deathSignals.createdAt))
     : [];

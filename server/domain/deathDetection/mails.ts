@@ -36,6 +36,21 @@ export function suspicionMailToAdministrator(to: string, name: string, link: str
   };
 }
 
+/** To a connection the member named as one of their death administrators. */
+export function administratorNamedMail(to: string, name: string, link: string): MailMessage {
+  return {
+    to,
+    subject: `【しのぶ】${name}様があなたを見守り役に選びました`,
+    text:
+      `${name}様が、万一のときにご逝去を確認する見守り役(管理者)としてあなたを選びました。\n\n` +
+      '下記から内容をご確認のうえ、お引き受けください。ご逝去の可能性があるときは、あなたに' +
+      'お知らせが届き、アプリから確認を行えます。\n\n' +
+      `${link}` +
+      SIGNATURE,
+    link,
+  };
+}
+
 /** To an administrator: the member signed in, so the suspicion or confirmation is void. */
 export function cancelledMailToAdministrator(to: string, name: string): MailMessage {
   return {

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { fposLinks } from '../../db/schema';
 import { ApiError, conflict, notFound } from '../../http/errors';
 import { verifyAccessToken } from '../accessTokens';
@@ -12,13 +12,16 @@ import { raiseSuspicion } from './suspicion';
 export async function reportByAdministrator(
   deps: DeathDeps,
   administratorId: string,
-  input: { user_id: string; note?: string | undefined },
+  input: { user_id: string; note?: string | undefined; document_image_name?: string | undefined },
 ) {
   if (!(await isAdministratorOf(deps.db, administratorId, input.user_id))) throw notFound('user');
   const outcome = await raiseSuspicion(deps, input.user_id, {
     source: 'administrator',
     reporterUserId: administratorId,
-    detail: input.note ? { note: input.note } : {},
+    detail: {
+      ...(input.note ? { note: input.note } : {}),
+      ...(input.document_image_name ? { documentImageName: input.document_image_name } : {}),
+    },
   });
   if (outcome === 'released') throw conflict('already_released', 'the death is released');
   return deathCaseView(deps, administratorId, input.user_id);
@@ -71,6 +74,19 @@ export async function linkIntegration(
     fposUserId: input.fpos_user_id,
     linked: true,
   };
+}
+
+/** The integrations the member is linked to, oldest first. */
+export async function integrationLinksOf(deps: DeathDeps, userId: string) {
+  return deps.db
+    .select({
+      clientId: fposLinks.clientId,
+      fposUserId: fposLinks.fposUserId,
+      createdAt: fposLinks.createdAt,
+    })
+    .from(fposLinks)
+    .where(eq(fposLinks.userId, userId))
+    .orderBy(asc(fposLinks.createdAt), asc(fposLinks.clientId));
 }
 
 export async function unlinkIntegration(deps: DeathDeps, userId: string, clientId: string) {

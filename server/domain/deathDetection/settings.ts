@@ -13,17 +13,28 @@ import {
   memorialPages,
   users,
   type ConfirmationRule,
+  type Relationship,
 } from '../../db/schema';
-import { invalid, type FieldError } from '../../http/errors';
+import { invalid, notFound, type FieldError } from '../../http/errors';
 import { areConnected } from '../connections';
+import { notify } from '../social/notifications';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deps';
+import { administratorNamedMail, fullName } from './mails';
 
 export type DeathState = 'alive' | 'suspected' | 'grace' | 'released';
 
 export interface DeathSettingsView {
   rule: ConfirmationRule;
-  administrators: { userId: string; lastName: string; firstName: string; certificated: boolean }[];
+  administrators: {
+    userId: string;
+    lastName: string;
+    firstName: string;
+    certificated: boolean;
+    /** How the member relates to this connection; null once the connection ended. */
+    relationship: Relationship | null;
+    acceptedAt: Date | null;
+  }[];
   checkInPeriodDays: number | null;
 }
 
@@ -80,9 +91,12 @@ export async function getDeathSettings(
       lastName: users.lastName,
       firstName: users.firstName,
       certificated: certificatedSql(users.id, deps.clock.now()),
+      relationship: connections.relationship,
+      acceptedAt: deathAdministrators.acceptedAt,
     })
     .from(deathAdministrators)
     .innerJoin(users, eq(users.id, deathAdministrators.administratorUserId))
+    .leftJoin(connections, administratorStillConnected)
     .where(eq(deathAdministrators.userId, userId))
     .orderBy(asc(users.nameReading), asc(users.id));
   return {
@@ -131,7 +145,7 @@ export async function putDeathSettings(
   if (errors.length > 0) throw invalid(errors);
 
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  const named = await deps.db.transaction(async (tx) => {
     await tx
       .insert(deathSettings)
       .values({ userId, rule: input.rule, checkInPeriodDays: period, aliveAt: now, updatedAt: now })
@@ -140,15 +154,27 @@ export async function putDeathSettings(
         set: { rule: input.rule, checkInPeriodDays: period, aliveAt: now, updatedAt: now },
       });
     const before = await tx
-      .select({ id: deathAdministrators.administratorUserId })
+      .select({
+        id: deathAdministrators.administratorUserId,
+        createdAt: deathAdministrators.createdAt,
+        acceptedAt: deathAdministrators.acceptedAt,
+      })
       .from(deathAdministrators)
       .where(eq(deathAdministrators.userId, userId));
+    const kept = new Map(before.map((row) => [row.id, row]));
     await tx.delete(deathAdministrators).where(eq(deathAdministrators.userId, userId));
     if (ids.length > 0) {
-      await tx
-        .insert(deathAdministrators)
-        .values(ids.map((id) => ({ userId, administratorUserId: id, createdAt: now })));
+      // Someone named again keeps when they were first named and whether they accepted.
+      await tx.insert(deathAdministrators).values(
+        ids.map((id) => ({
+          userId,
+          administratorUserId: id,
+          createdAt: kept.get(id)?.createdAt ?? now,
+          acceptedAt: kept.get(id)?.acceptedAt ?? null,
+        })),
+      );
     }
+    const added = ids.filter((id) => !kept.has(id));
     const previous = before.map((row) => row.id).sort();
     if (previous.join() !== [...ids].sort().join()) {
       await recordAudit(tx, {
@@ -159,7 +185,35 @@ export async function putDeathSettings(
         at: now,
       });
     }
+    if (added.length === 0) return [];
+    const [member] = await tx
+      .select({ lastName: users.lastName, firstName: users.firstName })
+      .from(users)
+      .where(eq(users.id, userId));
+    const name = member ? fullName(member) : '';
+    for (const id of added) {
+      await notify(tx, id, 'death_administrator_named', { userId, name }, now);
+    }
+    return tx
+      .select({ email: users.email })
+      .from(users)
+      .where(and(inArray(users.id, added), eq(users.status, 'active')))
+      .then((rows) => rows.map((row) => ({ email: row.email, name })));
   });
+  // Mail after the commit; a failure is logged (the in-app notification stands).
+  for (const recipient of named) {
+    try {
+      await deps.mailer.send(
+        administratorNamedMail(
+          recipient.email,
+          recipient.name,
+          `${deps.publicUrl}/death-administration`,
+        ),
+      );
+    } catch (error) {
+      deps.log.error({ err: error, userId }, 'administrator mail failed');
+    }
+  }
   return getDeathSettings(deps, userId);
 }
 
@@ -204,6 +258,7 @@ export async function administeredUsers(deps: DeathDeps, administratorId: string
       firstName: users.firstName,
       memorialPageId: memorialPages.id,
       state: stateSql(users.id),
+      acceptedAt: deathAdministrators.acceptedAt,
     })
     .from(deathAdministrators)
     .innerJoin(connections, administratorStillConnected)
@@ -219,6 +274,32 @@ export async function administeredUsers(deps: DeathDeps, administratorId: string
       ),
     )
     .orderBy(asc(users.nameReading), asc(users.id));
+}
+
+/**
+ * The administrator accepts being named by the member: 404 when the member did not name them
+ * (or the connection ended). Accepting again keeps the first moment.
+ */
+export async function acceptAdministration(
+  deps: DeathDeps,
+  administratorId: string,
+  userId: string,
+): Promise<{ acceptedAt: Date }> {
+  if (!(await isAdministratorOf(deps.db, administratorId, userId))) throw notFound('user');
+  const now = deps.clock.now();
+  const [row] = await deps.db
+    .update(deathAdministrators)
+    .set({
+      acceptedAt: sql`coalesce(${deathAdministrators.acceptedAt}, ${now.toISOString()}::timestamptz)`,
+    })
+    .where(
+      and(
+        eq(deathAdministrators.userId, userId),
+        eq(deathAdministrators.administratorUserId, administratorId),
+      ),
+    )
+    .returning({ acceptedAt: deathAdministrators.acceptedAt });
+  return { acceptedAt: row!.acceptedAt! };
 }
 
 /** The open (suspected or grace) or released case of a member, if any. */

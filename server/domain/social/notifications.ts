@@ -30,6 +30,8 @@ export interface NotificationPayloads {
   death_suspected: { userId: string; memorialPageId: string; name: string };
   /** A member this member administers cancelled the suspicion (they are alive). */
   death_cancelled: { userId: string; memorialPageId: string; name: string };
+  /** A connection named this member one of their death administrators. */
+  death_administrator_named: { userId: string; name: string };
   /** The death of a member this member administers was confirmed. */
   death_confirmed: { userId: string; memorialPageId: string; name: string };
 }

@@ -20,12 +20,15 @@ import {
 import { deathDepsOf } from '../../domain/deathDetection/deps';
 import {
   authenticateClient,
+  integrationLinksOf,
   linkIntegration,
   reportByAdministrator,
   reportByIntegration,
   unlinkIntegration,
 } from '../../domain/deathDetection/reports';
+import { registerUploadedImage } from '../../domain/memorial/images';
 import {
+  acceptAdministration,
   administeredUsers,
   getDeathSettings,
   isAdministratorOf,
@@ -85,13 +88,28 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
   );
 
+  // Accepting being named shows the member that the administrator knows and agrees.
+  api.post(
+    '/v1/fpos/administered_users/:user_id/accept',
+    { preHandler, schema: { params: memberParams } },
+    async (request) => acceptAdministration(deps, currentUserId(request), request.params.user_id),
+  );
+
   api.post(
     '/v1/fpos/report_death_suspected',
     { preHandler, schema: { body: administratorReportSchema } },
-    async (request, reply) =>
-      reply
-        .status(201)
-        .send(await reportByAdministrator(deps, currentUserId(request), request.body)),
+    async (request, reply) => {
+      const callerId = currentUserId(request);
+      const document = request.body.document_image_name;
+      // The upload is checked only for an administrator: others learn nothing from a 422.
+      if (document !== undefined) {
+        if (!(await isAdministratorOf(deps.db, callerId, request.body.user_id))) {
+          throw notFound('user');
+        }
+        await registerUploadedImage(ctx.store, document, 'document_image_name');
+      }
+      return reply.status(201).send(await reportByAdministrator(deps, callerId, request.body));
+    },
   );
 
   api.get(
@@ -132,6 +150,10 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
     { schema: { body: integrationLinkSchema } },
     async (request) => linkIntegration(deps, ctx.config.authSecret, request.body),
   );
+
+  api.get('/v1/fpos/integration_links', { preHandler }, async (request) => ({
+    items: await integrationLinksOf(deps, currentUserId(request)),
+  }));
 
   api.delete(
     '/v1/fpos/integration_links/:client_id',

@@ -296,22 +296,36 @@ export class UploadRefused extends Error {
   }
 }
 
+export interface UploadOptions {
+  /** How much of the file has been sent, 0–100. */
+  onProgress?: (percent: number) => void;
+  /** Aborts the upload: the member pressed cancel. */
+  signal?: AbortSignal;
+}
+
 /**
  * Uploads an image file: a signed PUT URL is asked for (the server picks the object name),
  * the file goes straight to the store, and the answered name is then registered by the
- * caller (album photo, history photo, page photo), which is when the server checks it.
+ * caller (album photo, history photo, page photo, a death report's document), which is when
+ * the server checks it. Axios, not fetch, because only XHR reports upload progress.
  */
-export async function uploadImage(file: File): Promise<string> {
+export async function uploadImage(file: File, options: UploadOptions = {}): Promise<string> {
   const { data } = await http.get<{ url: string; imageName: string }>('/v1/signed_url', {
     params: { method: 'PUT', imageName: file.name },
+    signal: options.signal,
   });
-  const response = await fetch(data.url, {
-    method: 'PUT',
-    body: file,
-    headers: { 'content-type': file.type || 'application/octet-stream' },
-  });
-  if (!response.ok) {
-    throw new UploadRefused(response.status === 413 ? 'image_too_large' : 'upload_missing');
+  const { default: axios } = await import('axios');
+  try {
+    await axios.put(data.url, file, {
+      headers: { 'content-type': file.type || 'application/octet-stream' },
+      signal: options.signal,
+      onUploadProgress: (event) =>
+        options.onProgress?.(event.total ? Math.round((event.loaded / event.total) * 100) : 0),
+    });
+  } catch (error) {
+    const status = axios.isAxiosError(error) ? error.response?.status : undefined;
+    if (status === undefined) throw error;
+    throw new UploadRefused(status === 413 ? 'image_too_large' : 'upload_missing');
   }
   return data.imageName;
 }
