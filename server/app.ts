@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -18,7 +19,6 @@ import { healthRoutes } from './routes/health';
 import { i18nRoutes } from './routes/i18n';
 import { apiRoutes } from './routes';
 import { distDir } from './paths';
-import { serveAssetsFromMemory } from './routes/assetMemory';
 import { memberPageHead } from './routes/memberPage';
 import { memorialFirstPaint, memorialWarmUp } from './routes/memorialFirstPaint';
 import { noteWarmUp } from './routes/noteFirstPaint';
@@ -27,6 +27,7 @@ import { loadPageRenderer, rendererOnce, type SnapshotRenderer } from './routes/
 import { spaRoutes } from './routes/spa';
 import { testClockRoutes } from './routes/testClock';
 import { createLocalStore } from './storage/localStore';
+import { withViewUrlCache } from './storage/viewUrls';
 
 /** How long after listening the server loads the snapshot renderer (routes/pageRenderer.ts). */
 const RENDERER_LOAD_DELAY_MS = 1000;
@@ -54,17 +55,15 @@ export async function buildApp(
   database: Database,
   overrides: AppOverrides = {},
 ): Promise<App> {
-  const logController = new RequestLogController();
   const app = Fastify({
     logger: loggerOptions(config.logLevel),
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     trustProxy: config.production,
-    logController,
+    logController: new RequestLogController(),
     ...frameworkErrorOptions,
   });
-  logController.attach(app.log);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
@@ -95,7 +94,7 @@ export async function buildApp(
         log: app.log,
       }),
     // Uploads go to S3 when it is configured; /files/* then serves nothing anyone was given.
-    store: s3Store ?? localStore,
+    store: withViewUrlCache(s3Store ?? localStore, clock),
     log: app.log,
   };
 
@@ -126,7 +125,11 @@ export async function buildApp(
     frameguard: { action: 'deny' },
   });
   const distRoot = overrides.spaRoot ?? distDir;
-  serveAssetsFromMemory(app, distRoot);
+  // JSON answers and pages compressed per request; the build's assets have their copies made once.
+  await app.register(fastifyCompress, {
+    encodings: ['gzip', 'deflate'],
+    customTypes: /^(application\/json|text\/html)/,
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
 

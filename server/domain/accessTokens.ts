@@ -33,85 +33,22 @@ export async function issueAccessToken(
     .sign(signingKey(authSecret, 'access-token'));
 }
 
-interface VerifiedClaims extends AccessTokenClaims {
-  /** The token's `exp` in epoch seconds; undefined when it must not be remembered. */
-  expiresAt: number | undefined;
-}
-
-const verifyOptions = (clock: Clock) => ({
-  issuer: ISSUER,
-  audience: AUDIENCE,
-  algorithms: ['HS256'],
-  currentDate: clock.now(),
-});
-
-async function verifiedClaims(
-  token: string,
-  key: Uint8Array | CryptoKey,
-  clock: Clock,
-): Promise<VerifiedClaims | undefined> {
-  try {
-    const { payload } = await jwtVerify(token, key, verifyOptions(clock));
-    if (!payload.sub) return undefined;
-    // Only a token whose validity ends at `exp` and nowhere else may be answered from memory.
-    const rememberable = payload.exp !== undefined && payload.nbf === undefined;
-    return { userId: payload.sub, expiresAt: rememberable ? payload.exp : undefined };
-  } catch (error) {
-    if (error instanceof joseErrors.JOSEError) return undefined;
-    throw error;
-  }
-}
-
 /** Answers the claims, or undefined for a token that is malformed, forged or expired. */
 export async function verifyAccessToken(
   token: string,
   authSecret: string,
   clock: Clock,
 ): Promise<AccessTokenClaims | undefined> {
-  const claims = await verifiedClaims(token, signingKey(authSecret, 'access-token'), clock);
-  return claims && { userId: claims.userId };
-}
-
-/** How many verified tokens one instance remembers; past that the oldest are forgotten. */
-export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
-
-export type AccessTokenVerifier = (token: string) => Promise<AccessTokenClaims | undefined>;
-
-/**
- * verifyAccessToken for every authenticated request, without verifying the same token again.
- * A token is a signed, self-contained statement that holds until its `exp`: once its
- * signature and claims checked out, the same string is answered from memory until that
- * second, exactly as a fresh verification would answer (the clock is read on every call).
- * Nothing here outlives what the token itself says, so instances need no coordination.
- * Only genuine tokens are remembered (forgeries cannot fill the cache), at most
- * VERIFIED_TOKEN_CACHE_SIZE of them, oldest out first. The key is imported once: importing
- * it and the signature check were most of a cheap request's time (docs/benchmarks.md).
- */
-export function createAccessTokenVerifier(authSecret: string, clock: Clock): AccessTokenVerifier {
-  const key = crypto.subtle.importKey(
-    'raw',
-    new Uint8Array(signingKey(authSecret, 'access-token')),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['verify'],
-  );
-  const verified = new Map<string, { userId: string; expiresAt: number }>();
-  return async (token) => {
-    const remembered = verified.get(token);
-    if (remembered) {
-      // jose's own rule: a token is expired from the second named by `exp` on.
-      if (Math.floor(clock.now().getTime() / 1000) < remembered.expiresAt) {
-        return { userId: remembered.userId };
-      }
-      verified.delete(token);
-      return undefined;
-    }
-    const claims = await verifiedClaims(token, await key, clock);
-    if (!claims) return undefined;
-    if (claims.expiresAt !== undefined) {
-      verified.set(token, { userId: claims.userId, expiresAt: claims.expiresAt });
-      if (verified.size > VERIFIED_TOKEN_CACHE_SIZE) verified.delete(verified.keys().next().value!);
-    }
-    return { userId: claims.userId };
-  };
+  try {
+    const { payload } = await jwtVerify(token, signingKey(authSecret, 'access-token'), {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+      currentDate: clock.now(),
+    });
+    return payload.sub ? { userId: payload.sub } : undefined;
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError) return undefined;
+    throw error;
+  }
 }

@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createAccessTokenVerifier, type AccessTokenVerifier } from '../domain/accessTokens';
+import { verifyAccessToken } from '../domain/accessTokens';
 import type { AppContext } from '../context';
-import { onePerOwner } from '../onePerOwner';
 import { unauthorized } from './errors';
 
 declare module 'fastify' {
@@ -17,10 +16,8 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return header.slice('Bearer '.length).trim() || undefined;
 }
 
-/** One verifier per application, shared by all its routes (it remembers verified tokens). */
-const verifierOf = onePerOwner((ctx: AppContext): AccessTokenVerifier =>
-  createAccessTokenVerifier(ctx.config.authSecret, ctx.clock),
-);
+const verify = (ctx: AppContext, token: string) =>
+  verifyAccessToken(token, ctx.config.authSecret, ctx.clock);
 
 /**
  * The member an access token names, checked as every API call checks its bearer token;
@@ -31,16 +28,15 @@ export async function accessTokenUserId(
   ctx: AppContext,
   token: string,
 ): Promise<string | undefined> {
-  return (await verifierOf(ctx)(token))?.userId;
+  return (await verify(ctx, token))?.userId;
 }
 
 /** Sets request.userId when a valid bearer token is sent; leaves it unset otherwise. */
 export function optionalUser(ctx: AppContext) {
-  const verify = verifierOf(ctx);
   return async (request: FastifyRequest): Promise<void> => {
     const token = bearerToken(request);
     if (!token) return;
-    const claims = await verify(token);
+    const claims = await verify(ctx, token);
     if (claims) request.userId = claims.userId;
   };
 }

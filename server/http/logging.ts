@@ -1,9 +1,4 @@
-import {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /** Paths whose segments are secrets (activation and reset links): the segments are masked. */
 const SECRET_PATH_PATTERNS: RegExp[] = [
@@ -13,13 +8,6 @@ const SECRET_PATH_PATTERNS: RegExp[] = [
 
 /** The request URL as it may be logged: no query string values, no secret path segments. */
 export function loggableUrl(url: string): string {
-  // Most URLs have neither; this runs for every access-log line.
-  if (
-    !url.includes('?') &&
-    !url.startsWith('/v1/user/confirm/') &&
-    !url.startsWith('/v1/password_reset/')
-  )
-    return url;
   const [pathname = '', query] = url.split('?', 2);
   let safePath = pathname;
   for (const pattern of SECRET_PATH_PATTERNS) safePath = safePath.replace(pattern, '$1[redacted]');
@@ -53,24 +41,11 @@ export const loggerOptions = (level: string) => ({
 });
 
 /**
- * One line per request, written when it completes (method, url, status, time, request id):
- * half the cost of Fastify's arrival and completion pair. The arrival line is debug only, and
+ * One line per request, written when it completes (method, url, status, time, request id),
+ * through the application's logger and its redaction. The arrival line is debug only, and
  * health probes log at debug: load balancers send one every few seconds.
- *
- * The completion line goes through a child of the application's logger without redaction:
- * its fields are made by the serializers above (method, loggable URL, address, status) and
- * never hold a header, body or token, so the redaction paths could never match, yet walking
- * them was a third of the line's cost (docs/benchmarks.md). Every other line, errors
- * included, is redacted as before.
  */
 export class RequestLogController extends LogController {
-  #accessLog: FastifyBaseLogger | undefined;
-
-  /** Call once with the application's logger, before the first request. */
-  attach(log: FastifyBaseLogger): void {
-    this.#accessLog = log.child({}, { redact: [] });
-  }
-
   override incomingRequest(request: FastifyRequest): void {
     request.log.debug({ req: request }, 'request received');
   }
@@ -85,10 +60,6 @@ export class RequestLogController extends LogController {
       reply.log.error({ ...fields, err: error }, 'request errored');
       return;
     }
-    const log = this.#accessLog ?? reply.log;
-    log[request.url === '/healthz' ? 'debug' : 'info'](
-      { reqId: request.id, ...fields },
-      'request completed',
-    );
+    reply.log[request.url === '/healthz' ? 'debug' : 'info'](fields, 'request completed');
   }
 }

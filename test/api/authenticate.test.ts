@@ -3,9 +3,6 @@ import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from '../../server/domain/
 import { createMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 
-// The bearer check remembers verified tokens (server/domain/accessTokens.ts); these tests pin
-// that a remembered token answers exactly as a fresh verification would.
-
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
@@ -17,7 +14,7 @@ afterAll(async () => {
 const readProfile = (userId: string, token: string) =>
   t.request({ method: 'GET', url: `/v1/user/${userId}`, token });
 
-describe('bearer tokens answered from memory', () => {
+describe('bearer tokens', () => {
   it('work until the second their exp names, and not from that second on', async () => {
     const member = await createMember(t);
     expect((await readProfile(member.id, member.token)).statusCode).toBe(200);
@@ -26,7 +23,6 @@ describe('bearer tokens answered from memory', () => {
     t.clock.advance(1);
     const expired = await readProfile(member.id, member.token);
     expect(expired.statusCode).toBe(401);
-    // Still refused on the next call, which no longer finds it in memory.
     expect((await readProfile(member.id, member.token)).statusCode).toBe(401);
   });
 

@@ -5,11 +5,9 @@ import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createSecondInstance, createTestApp, type TestApp } from '../support/testApp';
 
-// The three letter lists are kept and handed out again while the fingerprint of the rows
-// they are made from is unchanged (server/domain/timecapsule/listAnswers.ts). Every change
-// goes through instance A (or the delivery job); every read through instance B, a second
-// application on the same database, so a read finds B's kept answer unless the database
-// said it was stale.
+// The three letter lists show every change on the next read, whichever instance made it:
+// every change goes through instance A (or the delivery job), every read through instance B,
+// a second application on the same database.
 
 const BASE = '/v1/time_capsule_letter';
 
@@ -103,7 +101,7 @@ async function renewTokens(): Promise<void> {
     member.token = await issueAccessToken(member.id, t.config.authSecret, t.clock);
 }
 
-describe('kept letter lists', () => {
+describe('letter lists', () => {
   it('show every change of a letter on the next read of another instance', async () => {
     await readAllTwice();
     expect(await listOf(writer, 'get_unsent_letters')).toEqual([]);

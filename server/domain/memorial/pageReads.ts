@@ -3,7 +3,6 @@ import { listAdmins } from './admins';
 import { listAlbum } from './album';
 import type { MemorialDeps } from './deps';
 import { listHistory } from './history';
-import { keptListAnswer } from './listAnswers';
 import { pageView } from './pages';
 
 /*
@@ -14,13 +13,11 @@ import { pageView } from './pages';
 
 export const pageAnswer = (deps: MemorialDeps, access: PageAccess) => pageView(deps, access);
 
-/** The album as the JSON text of the answer (kept while current, listAnswers.ts). */
 export const albumAnswer = (deps: MemorialDeps, access: PageAccess) =>
-  keptListAnswer(deps, access, 'album', (listDeps) => listAlbum(listDeps, access.page.id));
+  listAlbum(deps, access.page.id);
 
-/** The history as the JSON text of the answer (kept while current, listAnswers.ts). */
 export const historyAnswer = (deps: MemorialDeps, access: PageAccess) =>
-  keptListAnswer(deps, access, 'history', (listDeps) => listHistory(listDeps, access.page.id));
+  listHistory(deps, access.page.id);
 
 export const adminsAnswer = (deps: MemorialDeps, access: PageAccess) =>
   listAdmins(deps, access.page.id);
@@ -54,8 +51,8 @@ export async function visitorPageReads(
   ]);
   return {
     page: JSON.stringify(page),
-    album: album.body.toString('utf8'),
-    histories: histories.body.toString('utf8'),
+    album: JSON.stringify(album),
+    histories: JSON.stringify(histories),
     admins: JSON.stringify(admins),
   };
 }

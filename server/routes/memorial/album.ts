@@ -17,7 +17,8 @@ import {
 } from '../../domain/memorial/album';
 import { albumAnswer } from '../../domain/memorial/pageReads';
 import { optionalUser } from '../../http/authenticate';
-import { sendKeptJson } from '../../http/keptJson';
+import { versionedAnswer } from '../../http/versionedAnswer';
+import { urlWindowOf } from '../../storage/viewUrls';
 import { callerOf, memorialDeps, pageParams } from './context';
 
 const photoParams = pageParams.extend({ photoId: z.string().max(100) });
@@ -31,7 +32,8 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   route.get(base, { preHandler, schema: { params: pageParams } }, async (request, reply) => {
     const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
-    return sendKeptJson(request, reply, await albumAnswer(deps, access));
+    const version = `album.${access.page.id}.${access.listsVersion}.${urlWindowOf(deps.clock)}`;
+    return versionedAnswer(request, reply, version, () => albumAnswer(deps, access));
   });
 
   route.post(

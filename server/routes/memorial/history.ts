@@ -11,7 +11,8 @@ import {
 } from '../../domain/memorial/history';
 import { historyAnswer } from '../../domain/memorial/pageReads';
 import { optionalUser } from '../../http/authenticate';
-import { sendKeptJson } from '../../http/keptJson';
+import { versionedAnswer } from '../../http/versionedAnswer';
+import { urlWindowOf } from '../../storage/viewUrls';
 import { callerOf, memorialDeps, pageParams } from './context';
 
 const entryParams = pageParams.extend({ entryId: z.string().max(100) });
@@ -28,7 +29,8 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
     { preHandler, schema: { params: pageParams } },
     async (request, reply) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
-      return sendKeptJson(request, reply, await historyAnswer(deps, access));
+      const version = `history.${access.page.id}.${access.listsVersion}.${urlWindowOf(deps.clock)}`;
+      return versionedAnswer(request, reply, version, () => historyAnswer(deps, access));
     },
   );
 
