@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -43,9 +43,18 @@ export interface AppOverrides {
   pageRenderer?: (root: string) => Promise<SnapshotRenderer | undefined>;
 }
 
+/** One route as registered: its method, its URL pattern and the zod schemas it validates. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  schema: RouteOptions['schema'];
+}
+
 export interface App {
   app: FastifyInstance;
   ctx: AppContext;
+  /** Every route of the app (HEAD twins left out): the authorisation matrix and fuzz suite walk it. */
+  routes: RouteEntry[];
 }
 
 /** Builds the whole HTTP application on an open, migrated database. Tests call it directly. */
@@ -65,6 +74,12 @@ export async function buildApp(
     ...frameworkErrorOptions,
   });
   logController.attach(app.log);
+  const routes: RouteEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema });
+    }
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
@@ -156,5 +171,5 @@ export async function buildApp(
     firstPaint: () => memorialFirstPaint(ctx, renderer),
   });
 
-  return { app, ctx };
+  return { app, ctx, routes };
 }
