@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
@@ -44,9 +44,18 @@ export interface AppOverrides {
   pageRenderer?: (root: string) => Promise<SnapshotRenderer | undefined>;
 }
 
+/** One route as registered: its method, its URL pattern and the zod schemas it validates. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  schema: RouteOptions['schema'];
+}
+
 export interface App {
   app: FastifyInstance;
   ctx: AppContext;
+  /** Every route of the app (HEAD twins left out): the authorisation matrix and fuzz suite walk it. */
+  routes: RouteEntry[];
 }
 
 /** Builds the whole HTTP application on an open, migrated database. Tests call it directly. */
@@ -63,6 +72,12 @@ export async function buildApp(
     trustProxy: config.production,
     logController: new RequestLogController(),
     ...frameworkErrorOptions,
+  });
+  const routes: RouteEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema });
+    }
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -159,5 +174,5 @@ export async function buildApp(
     firstPaint: () => memorialFirstPaint(ctx, renderer),
   });
 
-  return { app, ctx };
+  return { app, ctx, routes };
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../server/app';
+import { buildApp, type RouteEntry } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
 import { manualClock } from '../../server/domain/clock';
@@ -16,6 +16,8 @@ export interface TestApp {
   /** Every mail the server sent, newest last. */
   mailbox: MailMessage[];
   config: Config;
+  /** Every route the app registered (server/app.ts `RouteEntry`). */
+  routes: RouteEntry[];
   /** app.inject with JSON bodies and an optional bearer token. */
   request(options: TestRequest): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -45,7 +47,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const database = await createTestDatabase();
   const clock = manualClock();
   const mailbox: MailMessage[] = [];
-  const { app, ctx } = await buildApp(config, database, {
+  const { app, ctx, routes } = await buildApp(config, database, {
     clock,
     mailer: { send: async (message) => void mailbox.push(message) },
     spaRoot: path.join(dataDir, 'no-spa'),
@@ -57,6 +59,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     clock,
     mailbox,
     config,
+    routes,
     request: ({ method, url, token, body, form, headers }) =>
       app.inject({
         method,

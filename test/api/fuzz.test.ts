@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember, type TestMember } from '../support/members';
+import { createTestApp, type TestApp } from '../support/testApp';
+import { INTEGRATION, MATRIX_ENV } from './authorizationWorld';
+import { requestsFor, useKnownIds, type FuzzRequest } from './fuzzRequests';
+
+/** Fixed so that a failure replays; `FUZZ_SEED=<n>` varies it, `FUZZ_REQUESTS` the count. */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
+const TOTAL_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
+/** Requests in flight at once: the app's own concurrency, not the test's loop, is exercised. */
+const IN_FLIGHT = 8;
+
+/** Routes that answer an HTML page to a person following a mail link, errors included. */
+const HTML_PAGES = new Set(['GET /v1/fpos/check_in/:token', 'POST /v1/fpos/check_in/:token']);
+
+/** Calls that would end the fuzzing member's account or sessions: sent signed out instead. */
+const SPENDS_THE_MEMBER = new Set(['DELETE /v1/user']);
+
+const COVERED = /^\/(v1|api\/auth|files)(\/|$)/;
+
+let t: TestApp;
+let member: TestMember;
+
+beforeAll(async () => {
+  t = await createTestApp(MATRIX_ENV);
+  member = await createMember(t);
+  useKnownIds([member.id, member.memorialPageId]);
+});
+afterAll(async () => t.close());
+
+function headersOf(request: FuzzRequest, spendsTheMember: boolean): Record<string, string> {
+  const basic = Buffer.from(`${INTEGRATION.id}:${INTEGRATION.secret}`).toString('base64');
+  const authorization = {
+    member: spendsTheMember ? undefined : `Bearer ${member.token}`,
+    anonymous: undefined,
+    integration: `Basic ${basic}`,
+    bad_bearer: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
+  }[request.caller];
+  return { ...request.headers, ...(authorization ? { authorization } : {}) };
+}
+
+describe('fuzzing every route from its schema and hostile input', () => {
+  it(`answers ${TOTAL_REQUESTS} generated requests with no 5xx and every 4xx as JSON with a detail`, async () => {
+    const routes = t.routes.filter((route) => COVERED.test(route.url));
+    const perRoute = Math.ceil(TOTAL_REQUESTS / routes.length);
+    const problems: string[] = [];
+    const statuses = new Map<number, number>();
+    let sent = 0;
+    for (const [index, route] of routes.entries()) {
+      const key = `${route.method} ${route.url}`;
+      const requests = fc.sample(requestsFor(route), { seed: SEED + index, numRuns: perRoute });
+      for (let start = 0; start < requests.length; start += IN_FLIGHT) {
+        const batch = requests.slice(start, start + IN_FLIGHT);
+        const answers = await Promise.all(
+          batch.map((request) =>
+            t.app.inject({
+              method: request.method as 'GET',
+              url: request.url,
+              headers: headersOf(request, SPENDS_THE_MEMBER.has(key)),
+              ...(request.payload === undefined ? {} : { payload: request.payload }),
+            }),
+          ),
+        );
+        sent += batch.length;
+        answers.forEach((answer, i) => {
+          statuses.set(answer.statusCode, (statuses.get(answer.statusCode) ?? 0) + 1);
+          const what = `${key} ${batch[i]!.url.slice(0, 200)} (seed ${SEED + index})`;
+          if (answer.statusCode >= 500) {
+            problems.push(`${answer.statusCode} ${what}: ${answer.body.slice(0, 200)}`);
+          } else if (answer.statusCode >= 400 && !HTML_PAGES.has(key)) {
+            const type = String(answer.headers['content-type'] ?? '');
+            let detail: unknown;
+            try {
+              detail = (JSON.parse(answer.body) as { detail?: unknown }).detail;
+            } catch {
+              detail = undefined;
+            }
+            if (!type.startsWith('application/json') || typeof detail !== 'string') {
+              problems.push(
+                `${answer.statusCode} without detail ${what}: ${answer.body.slice(0, 200)}`,
+              );
+            }
+          }
+        });
+      }
+    }
+    expect(sent).toBeGreaterThanOrEqual(TOTAL_REQUESTS);
+    console.info('fuzz answers by status', Object.fromEntries([...statuses].sort()));
+    // Generated from the schemas, a good share gets past validation to the rules behind it.
+    const accepted = [...statuses].filter(([s]) => s < 300).reduce((n, [, c]) => n + c, 0);
+    expect(accepted).toBeGreaterThan(TOTAL_REQUESTS / 20);
+    expect(problems.slice(0, 20)).toEqual([]);
+  }, 300_000);
+});
