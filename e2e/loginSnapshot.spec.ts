@@ -1,76 +1,65 @@
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { holdAppCode, hydratedInPlace, hydrationErrors, markElement } from './support/hydration';
 import { registerApart, signInOnLoginScreen } from './support/members';
 import { VIEWPORTS } from './support/screens';
 import { countLayoutShifts } from './support/layoutShifts';
 
 /**
- * The first paint of /login (docs/app-shell.md "First paint of /login"): the server sends a
- * visitor the login screen prerendered at build time, inert, with the app's root hidden; the
- * app replaces it once it has drawn the screen, and the visitor signs in on the live one. A
- * visitor asking for a member-only page is sent to /login by the server.
+ * /login rendered on the server for a visitor (docs/app-shell.md "Server rendering"): the
+ * login screen in the page's HTML, readable and styled before any script runs, hydrated in
+ * place by the app. A visitor asking for a member-only page is sent to /login by the server.
  */
 
-test('the served snapshot is the login form, not a loading state', async ({ request }) => {
-  const response = await request.get('/login', { headers: { accept: 'text/html' } });
+test('the served page is the login form, titled, not a loading state', async ({ request }) => {
+  const response = await request.get('/login?callbackUrl=%2Fmypage', {
+    headers: { accept: 'text/html' },
+  });
   expect(response.status()).toBe(200);
   expect(response.headers().vary).toContain('Cookie');
   const html = await response.text();
-  expect(html).toMatch(/<div id="snapshot" inert>.*<h1>ログイン<\/h1>/s);
+  expect(html).toContain('<title>ログイン｜偲ぶ</title>');
+  expect(html).toMatch(/<div id="root">.*<h1>ログイン<\/h1>/s);
   expect(html).toMatch(/<input[^>]*id="login-email"/);
-  expect(html).toContain('<div id="root" hidden></div>');
-  expect(html).toContain('<style id="snapshot-style">');
+  expect(html).toContain('<style data-styled="true"');
+  expect(html).toContain('<script type="application/json" id="shinobu-page-data">');
   expect(html).not.toContain('Loading...');
-
-  const inflow = await (
-    await request.get('/login?inflow=True', { headers: { accept: 'text/html' } })
-  ).text();
-  expect(inflow).not.toContain('id="snapshot"');
+  expect(html).not.toContain('inert');
+  // Without a script of its own in the page: the policy allows none.
+  expect(html).not.toMatch(/<script>|<script (?!type="module"|type="application\/json")/);
 });
 
-test('the snapshot shows at once, is replaced by the live screen without a shift, and the visitor signs in', async ({
+test('the page shows at once, is hydrated in place without a shift, and the visitor signs in', async ({
   browser,
   playwright,
 }) => {
   const member = await registerApart(playwright);
-  const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
   const page = await context.newPage();
-
-  // The social sign-in section (LINE is configured for e2e) appears when the providers have
-  // loaded, after the hand-over as before it (it was never in the first paint): left out here,
-  // so that any layout shift counted below is the hand-over's.
+  const errors = hydrationErrors(page);
+  // The social sign-in section appears when the providers have loaded (it is not in the
+  // server's page): left out here, so that any layout shift counted below is the hydration's.
   await page.route('**/api/auth/providers', (route) => route.fulfill({ json: {} }));
-  // Hold the app's code back: what shows meanwhile is the snapshot alone.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdAppCode(page);
   await page.goto('/login', { waitUntil: 'commit' });
-  const snapshot = page.locator('#snapshot');
-  await expect(snapshot.getByRole('heading', { level: 1, includeHidden: true })).toHaveText(
-    'ログイン',
-  );
-  await expect(snapshot).toBeVisible();
-  await expect(page.locator('#root')).toBeHidden();
-  expect(await snapshot.getAttribute('inert')).not.toBeNull();
-  const snapshotBox = await snapshot.locator('form').boundingBox();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('ログイン');
+  await expect(page.locator('#login-email')).toBeVisible();
+  await expect(page).toHaveTitle('ログイン｜偲ぶ');
+  const form = page.locator('#root form');
+  const serverBox = await form.boundingBox();
+  await markElement(page, '#root form');
 
   const layoutShifts = await countLayoutShifts(page);
   release();
-
-  await expect(snapshot).toHaveCount(0);
-  await expect(page.locator('#snapshot-style')).toHaveCount(0);
-  await expect(page.locator('#root')).toBeVisible();
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('ログイン');
-  const liveBox = await page.locator('#root form').boundingBox();
-  expect(liveBox).toEqual(snapshotBox);
+  expect(await hydratedInPlace(page, '#root form')).toBe(true);
+  expect(await form.boundingBox()).toEqual(serverBox);
   expect(await layoutShifts()).toBe(0);
+  expect(errors).toEqual([]);
   await expectNoSeriousA11yViolations(page);
 
   await signInOnLoginScreen(page, member.email, member.password);
   await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveTitle('ホーム｜偲ぶ');
   await context.close();
 });
 
@@ -79,7 +68,7 @@ test('a visitor asking for a member-only page is sent to /login by the server, a
   playwright,
 }) => {
   const member = await registerApart(playwright);
-  const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
   const redirected = await context.request.get('/connection?tab=1', {
     headers: { accept: 'text/html' },
     maxRedirects: 0,
@@ -90,11 +79,11 @@ test('a visitor asking for a member-only page is sent to /login by the server, a
   const page = await context.newPage();
   await page.goto('/connection?tab=1');
   await expect(page).toHaveURL(/\/login$/);
-  await expect(page.locator('#snapshot')).toHaveCount(0);
   await signInOnLoginScreen(page, member.email, member.password);
   await expect(page).toHaveURL(/\/connection\?tab=1$/);
+  await expect(page).toHaveTitle('つながり｜偲ぶ');
 
-  // Signed in (the session cookie): the member-only page is served, no snapshot on /login.
+  // Signed in (the session cookie): pages are the app's own, rendered in the browser.
   const served = await context.request.get('/dashboard', {
     headers: { accept: 'text/html' },
     maxRedirects: 0,
@@ -103,18 +92,39 @@ test('a visitor asking for a member-only page is sent to /login by the server, a
   const login = await (
     await context.request.get('/login', { headers: { accept: 'text/html' } })
   ).text();
-  expect(login).not.toContain('id="snapshot"');
+  expect(login).toContain('<div id="root"></div>');
+  expect(login).not.toContain('shinobu-page-data');
   await context.close();
 });
 
-test('on a dark system the app starts at once and shows /login (the light snapshot stays hidden)', async ({
+test('on a dark system the page opens dark, before any script, and stays so once hydrated', async ({
   browser,
 }) => {
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, colorScheme: 'dark' });
   const page = await context.newPage();
+  const errors = hydrationErrors(page);
+  const release = await holdAppCode(page);
+  await page.goto('/login', { waitUntil: 'commit' });
+  await expect(page.getByRole('heading', { level: 1, name: 'ログイン' })).toBeVisible();
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(await background()).toBe('rgb(18, 27, 36)');
+  await markElement(page, '#root form');
+  release();
+  expect(await hydratedInPlace(page, '#root form')).toBe(true);
+  expect(await background()).toBe('rgb(18, 27, 36)');
+  expect(errors).toEqual([]);
+  await context.close();
+});
+
+test('with JavaScript off the login screen is there to read', async ({ browser }) => {
+  const context = await browser.newContext({
+    viewport: VIEWPORTS.mobile,
+    javaScriptEnabled: false,
+  });
+  const page = await context.newPage();
   await page.goto('/login');
   await expect(page.getByRole('heading', { level: 1, name: 'ログイン' })).toBeVisible();
-  await expect(page.locator('#snapshot')).toHaveCount(0);
-  await expect(page.locator('#root')).toBeVisible();
+  await expect(page.locator('#login-email')).toBeVisible();
+  await expect(page).toHaveTitle('ログイン｜偲ぶ');
   await context.close();
 });

@@ -20,17 +20,11 @@ import { i18nRoutes } from './routes/i18n';
 import { apiRoutes } from './routes';
 import { distDir } from './paths';
 import { memberPageHead } from './routes/memberPage';
-import { memorialFirstPaint, memorialWarmUp } from './routes/memorialFirstPaint';
-import { noteWarmUp } from './routes/noteFirstPaint';
-import { START_AFTER_PAINT_CSP_SOURCE } from './routes/startAfterPaint';
-import { loadPageRenderer, rendererOnce, type SnapshotRenderer } from './routes/pageRenderer';
+import { loadedOnce, loadServerRender, visitorPages, type ServerRender } from './routes/pages';
 import { spaRoutes } from './routes/spa';
 import { testClockRoutes } from './routes/testClock';
 import { createLocalStore } from './storage/localStore';
 import { withViewUrlCache } from './storage/viewUrls';
-
-/** How long after listening the server loads the snapshot renderer (routes/pageRenderer.ts). */
-const RENDERER_LOAD_DELAY_MS = 1000;
 
 /** Largest JSON or form body the API accepts (uploads go to /files with their own cap). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -40,8 +34,8 @@ export interface AppOverrides {
   mailer?: Mailer;
   /** Serve the built SPA from this folder instead of dist/ (tests). */
   spaRoot?: string;
-  /** The snapshot renderer instead of the build's bundle (tests of the served pages). */
-  pageRenderer?: (root: string) => Promise<SnapshotRenderer | undefined>;
+  /** The server render instead of the build's (tests of the served pages). */
+  serverRender?: (root: string) => Promise<ServerRender | undefined>;
 }
 
 /** One route as registered: its method, its URL pattern and the zod schemas it validates. */
@@ -120,9 +114,9 @@ export async function buildApp(
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        // The one inline script: the start of the app's code on a page drawn by the server.
-        scriptSrc: ["'self'", START_AFTER_PAINT_CSP_SOURCE],
-        // styled-components writes its rules into <style> elements at run time.
+        // No inline script: a page rendered on the server carries its data as JSON, not code.
+        scriptSrc: ["'self'"],
+        // styled-components writes its rules into <style> elements, on the server and at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...objectStoreOrigins],
         connectSrc: ["'self'", ...objectStoreOrigins],
@@ -155,23 +149,18 @@ export async function buildApp(
   if (testClock && !overrides.clock) {
     await app.register(async (scope) => testClockRoutes(scope, testClock));
   }
-  const renderer = rendererOnce(
-    () =>
-      overrides.pageRenderer
-        ? overrides.pageRenderer(distRoot)
-        : loadPageRenderer(distRoot, [memorialWarmUp(), noteWarmUp()]),
+  const serverRender = loadedOnce(
+    () => (overrides.serverRender ?? loadServerRender)(distRoot),
     app.log,
   );
-  // Loaded a second after the server listens: the first visitor does not wait for it, and
-  // its 100-200 ms of compiling do not hold back the first answers of a starting server
-  // (cold start is measured to the first /healthz).
+  // Loaded as the server starts listening, not by the first visitor, who would wait for it.
   app.addHook('onListen', async () => {
-    setTimeout(() => void renderer(), RENDERER_LOAD_DELAY_MS).unref();
+    void serverRender();
   });
   await spaRoutes(app, {
     root: distRoot,
-    memberHead: (root) => memberPageHead(ctx, root, renderer),
-    firstPaint: () => memorialFirstPaint(ctx, renderer),
+    memberHead: memberPageHead(ctx),
+    visitorPage: visitorPages(ctx, serverRender),
   });
 
   return { app, ctx, routes };

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { distDir, projectRoot, SNAPSHOT_RENDERER_DIR } from './paths';
+import { distDir, projectRoot, SSR_DIR, SSR_ENTRY_FILE } from './paths';
 
 const BUILD_INPUTS = ['src', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];
 
@@ -23,7 +23,8 @@ export function spaBuildIsStale(): boolean {
 }
 
 /**
- * A production build of the SPA into outDir. Vite picks React's development build whenever
+ * A production build into outDir: the browser's app, then the server's render of it
+ * (src/entry-server.tsx) into its `server/` folder, which is never served. Vite picks React's development build whenever
  * NODE_ENV is set to anything but production (e2e and tests start the server with
  * NODE_ENV=test), so NODE_ENV is production for the length of the build.
  */
@@ -32,18 +33,31 @@ export async function buildSpa(outDir: string = distDir): Promise<void> {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({
+    const common = {
       root: projectRoot,
       configFile: path.join(projectRoot, 'vite.config.ts'),
       mode: 'production',
-      logLevel: 'warn',
-      build: { outDir, emptyOutDir: true },
+      logLevel: 'warn' as const,
+    };
+    await build({ ...common, build: { outDir, emptyOutDir: true } });
+    await build({
+      ...common,
+      // React's production build whatever NODE_ENV the server runs with (e2e runs it with `test`).
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      build: {
+        ssr: 'src/entry-server.tsx',
+        outDir: path.join(outDir, SSR_DIR),
+        emptyOutDir: true,
+        target: 'node20',
+        sourcemap: false,
+        rolldownOptions: { output: { entryFileNames: path.basename(SSR_ENTRY_FILE) } },
+      },
     });
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
   }
-  precompress(outDir, [path.join(outDir, SNAPSHOT_RENDERER_DIR)]);
+  precompress(outDir, [path.join(outDir, SSR_DIR)]);
 }
 
 const COMPRESSIBLE = /\.(js|css|html|svg|json|ftl|txt)$/;

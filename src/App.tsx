@@ -1,21 +1,30 @@
+import type { FluentBundle } from '@fluent/bundle';
 import { RouterProvider } from 'react-router';
 import { I18nProvider } from './i18n/I18nProvider';
-import { ClientStateProvider } from './services/clientState';
+import { ClientStateActorProvider, type ClientStateActor } from './services/clientState';
 import { SessionProvider } from './services/session/SessionProvider';
 import type { AppRouter } from './screens/router';
 import { ThemeRoot } from './theme/ThemeRoot';
 
 // TanStack Query is provided by each screen and member-only part of the frame
 // (`services/queryClient.tsx`), so that it stays out of the entry route.
-export function App({ router }: { router: AppRouter }) {
+export function App({
+  router,
+  bundle,
+  clientState,
+}: {
+  router: AppRouter;
+  bundle: FluentBundle;
+  clientState: ClientStateActor;
+}) {
   return (
     <ThemeRoot>
-      <I18nProvider>
-        <ClientStateProvider fallback={<p>Loading...</p>}>
+      <I18nProvider bundle={bundle}>
+        <ClientStateActorProvider actor={clientState}>
           <SessionProvider navigate={(to) => void router.navigate(to)}>
             <RouterProvider router={router} />
           </SessionProvider>
-        </ClientStateProvider>
+        </ClientStateActorProvider>
       </I18nProvider>
     </ThemeRoot>
   );

@@ -1,40 +1,38 @@
-import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './App';
-import { createAppRouter, loadScreensOf } from './screens/router';
-import { nextTask } from './services/nextTask';
-import { handOverSnapshot, SNAPSHOT_MAX_MS } from './snapshot/handOver';
-import { readThemeChoice, systemPrefersDark } from './theme/themeChoice';
-
-// The server's first paint of /login is drawn in the light theme: with a dark one the app
-// shows at once instead (as without a snapshot; the snapshot's styles hide it meanwhile when
-// the system is dark), and a snapshot the app never replaced (a failed load) does not stay
-// inert for good.
-const choice = readThemeChoice();
-if (choice === 'dark' || (choice === 'system' && systemPrefersDark())) {
-  handOverSnapshot();
-}
-setTimeout(handOverSnapshot, SNAPSHOT_MAX_MS);
+import { bundleFrom, loadBundle } from './i18n/I18nProvider';
+import { createAppRouter } from './screens/router';
+import { startClientState } from './services/clientState';
+import { seedQueryCache, takePageData } from './services/pageAnswers';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
-// Start-up is cut into short tasks, so that a tap or a frame never waits long behind it
-// (docs/app-shell.md, "Start-up work"): the code's evaluation, React's root, the evaluation of
-// the first screen's code, the router (which ranks every route and starts the first
-// navigation), then the first render, as a transition that React slices.
-async function start(container: HTMLElement) {
-  await nextTask();
-  const root = createRoot(container);
-  await nextTask();
-  await loadScreensOf(window.location.pathname);
-  await nextTask();
-  const router = createAppRouter();
-  startTransition(() => {
-    root.render(
-      <StrictMode>
-        <App router={router} />
-      </StrictMode>,
-    );
+
+/**
+ * A page the server rendered (src/entry-server.tsx) is hydrated in place, from the data it
+ * carries; any other page is rendered here. Either way the translations and the client state
+ * are ready before the first render, as they were on the server.
+ */
+async function start(root: HTMLElement) {
+  const pageData = takePageData();
+  const bundle = loadBundle().catch((error: unknown) => {
+    // The page still works, its messages shown by their ids.
+    console.error('translation load failed', error);
+    return bundleFrom('');
   });
+  const [translations, clientState] = await Promise.all([bundle, startClientState()]);
+  const router = await createAppRouter(pageData?.hydration);
+  if (pageData) {
+    const { queryClient } = await import('./services/queryClient');
+    seedQueryCache(queryClient, pageData.answers);
+  }
+  const app = (
+    <StrictMode>
+      <App router={router} bundle={translations} clientState={clientState} />
+    </StrictMode>
+  );
+  if (pageData) hydrateRoot(root, app);
+  else createRoot(root).render(app);
 }
 void start(container);

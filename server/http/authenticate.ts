@@ -19,18 +19,6 @@ function bearerToken(request: FastifyRequest): string | undefined {
 const verify = (ctx: AppContext, token: string) =>
   verifyAccessToken(token, ctx.config.authSecret, ctx.clock);
 
-/**
- * The member an access token names, checked as every API call checks its bearer token;
- * undefined for a token that is expired, forged or not one. A member's page uses it for the
- * token its session cookie carries (server/routes/memberPage.ts).
- */
-export async function accessTokenUserId(
-  ctx: AppContext,
-  token: string,
-): Promise<string | undefined> {
-  return (await verify(ctx, token))?.userId;
-}
-
 /** Sets request.userId when a valid bearer token is sent; leaves it unset otherwise. */
 export function optionalUser(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {

@@ -1,7 +1,6 @@
 import { FluentBundle, FluentResource } from '@fluent/bundle';
 import { LocalizationProvider, ReactLocalization } from '@fluent/react';
-import { startTransition, useEffect, useState, type ReactNode } from 'react';
-import { bundleInSlices } from './bundleInSlices';
+import { useEffect, useState, type ReactNode } from 'react';
 
 export const LOCALE = 'ja';
 
@@ -11,7 +10,7 @@ export async function loadBundle(
 ): Promise<FluentBundle> {
   const response = await fetchImpl(`/i18n/${locale}/translation.ftl`);
   if (!response.ok) throw new Error(`translation load failed: HTTP ${response.status}`);
-  return bundleInSlices(await response.text(), emptyBundle(locale));
+  return bundleFrom(await response.text(), locale);
 }
 
 function emptyBundle(locale: string): FluentBundle {
@@ -19,7 +18,7 @@ function emptyBundle(locale: string): FluentBundle {
   return new FluentBundle(locale, { useIsolating: false });
 }
 
-/** The bundle of `text` parsed at once: for tests and the build-time render. */
+/** The bundle of the Fluent resource `text`. */
 export function bundleFrom(text: string, locale = LOCALE): FluentBundle {
   const bundle = emptyBundle(locale);
   const errors = bundle.addResource(new FluentResource(text));
@@ -37,8 +36,7 @@ export function I18nProvider({ children, bundle }: { children: ReactNode; bundle
     let cancelled = false;
     loadBundle()
       .then((loaded) => {
-        // In a transition, the first render of the whole app is cut into short slices.
-        if (!cancelled) startTransition(() => setL10n(new ReactLocalization([loaded])));
+        if (!cancelled) setL10n(new ReactLocalization([loaded]));
       })
       .catch((error: unknown) => {
         console.error('translation load failed', error);

@@ -1,25 +1,25 @@
-import { createBrowserRouter, matchRoutes } from 'react-router';
+import { createBrowserRouter, matchRoutes, type HydrationState } from 'react-router';
 import { routes } from './routes';
 
 export type AppRouter = ReturnType<typeof createBrowserRouter>;
 
 /**
- * The browser's router over every route. Made when the app starts rather than when its module
- * is evaluated: making it ranks every route and starts the first navigation, work that then
- * ran in the same long task as the evaluation of all the app's code (docs/app-shell.md).
+ * The browser's router over every route. Hydrating a page the server rendered, the screens of
+ * its route are loaded first and the router starts from the server's data, as React Router's
+ * guide to server rendering with lazy routes does, so the first render draws what the server
+ * drew.
  */
-export function createAppRouter(): AppRouter {
-  return createBrowserRouter(routes);
-}
-
-/**
- * Runs the code of the screens `pathname` shows (their chunks came with the page), so that
- * making the router, which then only finds them loaded, is not the same task as their first
- * evaluation (docs/app-shell.md, "Start-up work").
- */
-export async function loadScreensOf(pathname: string): Promise<void> {
-  const matches = matchRoutes(routes, pathname) ?? [];
-  await Promise.all(
-    matches.map(({ route }) => (typeof route.lazy === 'function' ? route.lazy() : undefined)),
-  );
+export async function createAppRouter(hydrationData?: HydrationState): Promise<AppRouter> {
+  if (hydrationData) {
+    const lazyMatches = (matchRoutes(routes, window.location) ?? []).filter(
+      ({ route }) => typeof route.lazy === 'function',
+    );
+    await Promise.all(
+      lazyMatches.map(async ({ route }) => {
+        const loaded = await (route.lazy as () => Promise<object>)();
+        Object.assign(route, { ...loaded, lazy: undefined });
+      }),
+    );
+  }
+  return createBrowserRouter(routes, hydrationData ? { hydrationData } : {});
 }

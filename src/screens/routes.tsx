@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import type { LoaderFunction, RouteObject } from 'react-router';
 import { AppLayout } from '../components/shell/AppLayout';
 import { RouteLoading } from '../components/shell/RouteLoading';
+import { RouteTitle } from '../components/shell/documentTitle';
 import { screenRoutes } from './routeTable';
 
 interface ScreenModule {
@@ -15,9 +16,13 @@ const screenModules = import.meta.glob<ScreenModule>('./*/*Screen.tsx');
 
 /**
  * The route's screen, inside the app's TanStack Query client, which loads beside it (screens
- * query the API; the entry route does not carry the query library).
+ * query the API; the entry route does not carry the query library), after the route's title,
+ * which the screen may name more closely.
  */
-function loadScreen(screen: string): () => Promise<Pick<RouteObject, 'Component' | 'loader'>> {
+function loadScreen(
+  screen: string,
+  titleId: string,
+): () => Promise<Pick<RouteObject, 'Component' | 'loader'>> {
   const load = screenModules[`./${screen}.tsx`];
   if (!load) throw new Error(`routeTable names a screen that does not exist: ${screen}`);
   return async () => {
@@ -29,6 +34,7 @@ function loadScreen(screen: string): () => Promise<Pick<RouteObject, 'Component'
       ...(loader ? { loader } : {}),
       Component: () => (
         <QueryLayer>
+          <RouteTitle titleId={titleId} />
           <Screen />
         </QueryLayer>
       ),
@@ -38,13 +44,16 @@ function loadScreen(screen: string): () => Promise<Pick<RouteObject, 'Component'
 
 /**
  * Every route of the spec (`routeTable.ts`) inside the app frame (header, menus, footer). The
- * browser's router (`router.tsx`) and the build-time render of /login
- * (`src/snapshot/prerender.tsx`) both use these.
+ * browser's router (`router.tsx`) and the server's render (`src/entry-server.tsx`) both use
+ * these.
  */
 export const routes: RouteObject[] = [
   {
     Component: AppLayout,
     HydrateFallback: RouteLoading,
-    children: screenRoutes.map(({ path, screen }) => ({ path, lazy: loadScreen(screen) })),
+    children: screenRoutes.map(({ path, screen, title }) => ({
+      path,
+      lazy: loadScreen(screen, title),
+    })),
   },
 ];

@@ -1,13 +1,6 @@
 import { useSelector } from '@xstate/react';
-import {
-  createContext,
-  startTransition,
-  useContext,
-  useEffect,
-  useState,
-  type ReactNode,
-} from 'react';
-import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createActor, fromPromise, waitFor, type ActorRefFrom } from 'xstate';
 import {
   clientStateMachine,
   type ClientSlices,
@@ -32,9 +25,17 @@ const liveClientStateMachine = () =>
     },
   });
 
-type ClientStateActor = ActorRefFrom<typeof clientStateMachine>;
+export type ClientStateActor = ActorRefFrom<typeof clientStateMachine>;
 
 const ClientStateContext = createContext<ClientStateActor | undefined>(undefined);
+
+/** The client-state actor of the page, started, once its persisted slices are restored. */
+export async function startClientState(): Promise<ClientStateActor> {
+  const inspect = await devInspector();
+  const actor = createActor(liveClientStateMachine(), inspect ? { inspect } : {}).start();
+  await waitFor(actor, (snapshot) => snapshot.matches('ready'));
+  return actor;
+}
 
 /** Starts the client-state machine and renders children once the persisted slices are restored. */
 export function ClientStateProvider({
@@ -48,32 +49,23 @@ export function ClientStateProvider({
   useEffect(() => {
     let started: ClientStateActor | undefined;
     let cancelled = false;
-    void devInspector().then((inspect) => {
-      if (cancelled) return;
-      started = createActor(liveClientStateMachine(), inspect ? { inspect } : {}).start();
-      setActor(started);
+    void startClientState().then((ready) => {
+      started = ready;
+      if (cancelled) ready.stop();
+      else setActor(ready);
     });
     return () => {
       cancelled = true;
       started?.stop();
     };
   }, []);
-  const ready = useSelector(actor, (snapshot) => snapshot?.matches('ready') ?? false);
-  // The app under this provider is first drawn in a transition, which React renders in short
-  // slices with the main thread free in between; a store update such as `ready` would render
-  // it all in one long task. The page shows something meanwhile (the fallback, or the server's
-  // snapshot of /login), and stays responsive while the app is built (docs/benchmarks.md).
-  const [shown, setShown] = useState(false);
-  useEffect(() => {
-    if (ready) startTransition(() => setShown(true));
-  }, [ready]);
-  if (!actor || !ready || !shown) return <>{fallback}</>;
+  if (!actor) return <>{fallback}</>;
   return <ClientStateContext.Provider value={actor}>{children}</ClientStateContext.Provider>;
 }
 
 /**
- * Offers an already started client-state actor (the build-time render of /login,
- * `src/snapshot/prerender.tsx`, which has no localStorage to restore from).
+ * Offers an already started client-state actor: the page's (main.tsx), or the server
+ * render's, which has no localStorage to restore from (src/entry-server.tsx).
  */
 export function ClientStateActorProvider({
   actor,

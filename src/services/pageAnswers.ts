@@ -1,71 +1,43 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { HydrationState } from 'react-router';
+import { toCamelCase } from './http/casing';
 
 /**
- * The element the server puts a page's first answers in: a member's (server/routes/memberPage.ts)
- * or a visitor's prerendered memorial page (server/routes/memorialFirstPaint.ts, read by
- * src/snapshot/pageAnswers.ts). One page never carries both.
+ * The element of a page the server rendered (src/entry-server.tsx) that carries what it was
+ * rendered from, for the browser to hydrate the same tree: the router's hydration data and
+ * the API answers the screen read, by query key.
  */
-export const PAGE_ANSWERS_ID = 'shinobu-page-answers';
+export const PAGE_DATA_ID = 'shinobu-page-data';
 
-interface PageAnswers {
-  userId: string;
-  answers: Record<string, unknown>;
+/** One read's answer as the API sends it, under the query key the screen reads it with. */
+export interface SeededAnswer {
+  key: readonly unknown[];
+  answer: unknown;
 }
 
-let pending: Map<string, unknown> | undefined;
+export interface PageData {
+  hydration: HydrationState;
+  answers: SeededAnswer[];
+}
 
 /**
- * The JSON the page carries in its answers element, taken once: the element goes as it is
- * read. Undefined when there is none or it does not parse.
+ * Puts the answers into `client`'s cache as the app's HTTP client would have read them
+ * (camelCase, services/http/casing.ts), fresh as of now.
  */
-export function takeCarriedJson(doc: Document): unknown {
-  const element = doc.getElementById(PAGE_ANSWERS_ID);
+export function seedQueryCache(client: QueryClient, answers: readonly SeededAnswer[]): void {
+  for (const { key, answer } of answers) client.setQueryData(key, toCamelCase(answer));
+}
+
+/** The page's data, when the server rendered it; undefined for the plain page. */
+export function takePageData(doc: Document = document): PageData | undefined {
+  const element = doc.getElementById(PAGE_DATA_ID);
   if (!element) return undefined;
   element.remove();
   try {
-    return JSON.parse(element.textContent ?? '') as unknown;
+    const data = JSON.parse(element.textContent ?? '') as Partial<PageData> | null;
+    if (!data?.hydration || !Array.isArray(data.answers)) return undefined;
+    return { hydration: data.hydration, answers: data.answers };
   } catch {
     return undefined;
   }
-}
-
-function readElement(doc: Document): Map<string, unknown> {
-  const carried = takeCarriedJson(doc) as PageAnswers | null | undefined;
-  return new Map(Object.entries(carried?.answers ?? {}));
-}
-
-/**
- * What the API answered for `path` (`/v1/...`, as the client would ask it, answer as on the
- * wire) when the server wrote it into the page it served to this session cookie, taken once:
- * every later read of it asks the API. The page's answers are for the page's first screen
- * only, so they are all read out of the page on the first call, and the ones its screen does
- * not take go unused. Undefined when the page carries none for `path`.
- */
-export function takePageAnswer(path: string, doc: Document = document): unknown {
-  pending ??= readElement(doc);
-  const answer = pending.get(path);
-  pending.delete(path);
-  return answer;
-}
-
-/** Forgets what was read (tests, which write a page per case). */
-export function resetPageAnswers(): void {
-  pending = undefined;
-}
-
-/**
- * What a route's loader is given when the server draws the page (src/snapshot/prerender.tsx,
- * React Router's `requestContext`): the render's own query client, and the answers the page
- * carries, taken as `takePageAnswer` takes them in the browser. In the browser a loader gets
- * no context and uses the app's.
- */
-export interface ServerLoadContext {
-  queryClient: QueryClient;
-  takePageAnswer: (path: string) => unknown;
-}
-
-/** The server's context of a loader's `context`, or undefined in the browser. */
-export function serverLoadContext(context: unknown): ServerLoadContext | undefined {
-  if (typeof context !== 'object' || context === null) return undefined;
-  return 'takePageAnswer' in context ? (context as ServerLoadContext) : undefined;
 }

@@ -1,15 +1,20 @@
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { ThemeProvider, createGlobalStyle } from 'styled-components';
-import { makeTheme } from './tokens';
+import { paletteVariables, theme } from './tokens';
 import { useThemeChoice, type ThemeChoice } from './themeChoice';
 
 const GlobalStyle = createGlobalStyle`
   *, *::before, *::after { box-sizing: border-box; }
+  /* The system's theme unless the reader chose one (data-theme, themeChoice.ts). */
+  :root { ${paletteVariables('light')} color-scheme: light; }
+  @media (prefers-color-scheme: dark) {
+    :root:not([data-theme='light']) { ${paletteVariables('dark')} color-scheme: dark; }
+  }
+  :root[data-theme='dark'] { ${paletteVariables('dark')} color-scheme: dark; }
   html {
     /* Pinch zoom is off (spec: the viewport does not zoom) without disabling it for assistive settings. */
     touch-action: pan-x pan-y;
     -webkit-text-size-adjust: 100%;
-    color-scheme: ${({ theme }) => theme.mode};
   }
   body {
     margin: 0;
@@ -40,8 +45,11 @@ export function useThemeSetting(): ThemeChoiceContextValue {
 }
 
 export function ThemeRoot({ children }: { children: ReactNode }) {
-  const { choice, mode, setChoice } = useThemeChoice();
-  const theme = useMemo(() => makeTheme(mode), [mode]);
+  const { choice, setChoice } = useThemeChoice();
+  useEffect(() => {
+    if (choice === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = choice;
+  }, [choice]);
   const setting = useMemo(() => ({ choice, setChoice }), [choice, setChoice]);
   return (
     <ThemeChoiceContext.Provider value={setting}>

@@ -53,6 +53,8 @@ export interface Palette {
   attention: string;
   success: string;
   focus: string;
+  /** Text on the attention colour (a badge). */
+  onAttention: string;
 }
 
 // Contrast of text on its background is at least 4.5:1 in both palettes (WCAG AA).
@@ -70,6 +72,7 @@ export const palettes: Record<'light' | 'dark', Palette> = {
     attention: '#b3261e',
     success: '#2e7d32',
     focus: '#1a73e8',
+    onAttention: '#ffffff',
   },
   dark: {
     base: '#121b24',
@@ -84,11 +87,27 @@ export const palettes: Record<'light' | 'dark', Palette> = {
     attention: '#ff8a80',
     success: '#81c784',
     focus: '#8ab4f8',
+    onAttention: '#1f0705',
   },
 };
 
+const paletteNames = Object.keys(palettes.light) as (keyof Palette)[];
+const variableOf = (name: keyof Palette) => `--colour-${name}`;
+
+/**
+ * The palette's colours as CSS custom properties of `mode`: the page defines both sets
+ * (ThemeRoot.tsx), so the markup and its class names are the same in either theme, and the
+ * server's page shows in the reader's theme before any script runs.
+ */
+export function paletteVariables(mode: 'light' | 'dark'): string {
+  return paletteNames.map((name) => `${variableOf(name)}: ${palettes[mode][name]};`).join(' ');
+}
+
+const colourVariables = Object.fromEntries(
+  paletteNames.map((name) => [name, `var(${variableOf(name)})`]),
+) as unknown as Palette;
+
 export interface ShinobuTheme {
-  mode: 'light' | 'dark';
   colours: Palette;
   fonts: typeof fonts;
   sizes: typeof sizes;
@@ -100,15 +119,13 @@ export interface ShinobuTheme {
   above: (name: keyof typeof breakpoints) => string;
 }
 
-export function makeTheme(mode: 'light' | 'dark'): ShinobuTheme {
-  return {
-    mode,
-    colours: palettes[mode],
-    fonts,
-    sizes,
-    layers,
-    social: socialColours,
-    below: (name) => `@media (max-width: ${breakpoints[name] - 0.02}px)`,
-    above: (name) => `@media (min-width: ${breakpoints[name]}px)`,
-  };
-}
+/** The one theme: colours are the variables of the reader's palette. */
+export const theme: ShinobuTheme = {
+  colours: colourVariables,
+  fonts,
+  sizes,
+  layers,
+  social: socialColours,
+  below: (name) => `@media (max-width: ${breakpoints[name] - 0.02}px)`,
+  above: (name) => `@media (min-width: ${breakpoints[name]}px)`,
+};

@@ -1,51 +1,69 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_PRELOADS_FILE } from '../../server/paths';
 import { createSpaApp, type SpaApp } from '../support/spaApp';
 
-// A build as vite.config.ts leaves it: index.html, hashed assets and the route preload map.
-const INDEX = '<!doctype html><html><head><title>t</title></head><body></body></html>';
-const PRELOADS = {
-  '/login': ['/assets/LoginScreen-a.js', '/assets/query-b.js'],
-  '/memory/top/me': ['/assets/MemoryTopScreen-c.js'],
-  '/memory/:memorialPageId': ['/assets/MemoryScreen-d.js'],
-  '*': ['/assets/NotFoundScreen-e.js'],
-};
+// A build as Vite leaves it, without the server's render: every page is index.html as built.
+const INDEX =
+  '<!doctype html><html lang="ja"><head><title>t</title></head><body><div id="root"></div></body></html>';
 
-const preloaded = (html: string) =>
-  [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
-
-describe('the SPA page of a client route', () => {
+describe('the page of a client route', () => {
   let app: SpaApp;
   beforeAll(async () => {
-    app = await createSpaApp({
-      'index.html': INDEX,
-      'assets/LoginScreen-a.js': 'export {};',
-      [ROUTE_PRELOADS_FILE]: JSON.stringify(PRELOADS),
-    });
+    app = await createSpaApp({ 'index.html': INDEX, 'assets/LoginScreen-a.js': 'export {};' });
   });
   afterAll(async () => {
     await app?.close();
   });
 
-  const page = (url: string) =>
-    app.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+  const page = (url: string, headers: Record<string, string> = {}) =>
+    app.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+  const MEMBER = { cookie: 'theme=x; shinobu.session-token=anything' };
 
-  it("names the route's screen chunks as module preloads, whatever the query", async () => {
-    for (const url of ['/login', '/login?callbackUrl=%2Fmypage']) {
+  it('is index.html, revalidated and kept per cookie, on any open route', async () => {
+    for (const url of ['/login', '/memory/9', '/timecapsule', '/memory/invitation', '/no/such']) {
       const response = await page(url);
-      expect(response.statusCode).toBe(200);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toBe(INDEX);
       expect(response.headers['cache-control']).toBe('no-cache');
-      expect(preloaded(response.body)).toEqual(PRELOADS['/login']);
+      expect(response.headers.vary).toContain('Cookie');
     }
   });
 
-  it('matches routes as the client router ranks them', async () => {
-    expect(preloaded((await page('/memory/top/me')).body)).toEqual(PRELOADS['/memory/top/me']);
-    expect(preloaded((await page('/memory/9')).body)).toEqual(PRELOADS['/memory/:memorialPageId']);
-    expect(preloaded((await page('/no/such/page')).body)).toEqual(PRELOADS['*']);
+  it('redirects a visitor from a member-only route to /login, keeping the page to return to', async () => {
+    for (const url of [
+      '/dashboard',
+      '/dashboard?tab=2',
+      '/mypage',
+      '/endingnote/7',
+      '/timecapsule/list',
+    ]) {
+      const response = await page(url);
+      expect(response.statusCode, url).toBe(302);
+      // Plain /login, as the client's own navigation ends; the page asked for in a cookie the
+      // client moves into nav.postLoginRedirectUrl.
+      expect(response.headers.location, url).toBe('/login');
+      expect(response.headers.vary, url).toContain('Cookie');
+      const returnTo = response.cookies.find((cookie) => cookie.name === 'shinobu.return-to');
+      expect(returnTo, url).toMatchObject({ value: url, path: '/', maxAge: 300, sameSite: 'Lax' });
+      expect(returnTo?.httpOnly, url).toBeFalsy();
+    }
   });
 
-  it('still serves the assets themselves and answers unknown API paths in JSON', async () => {
+  it('serves member-only routes to a request with a session cookie or an Authorization header', async () => {
+    for (const headers of [
+      MEMBER,
+      { cookie: '__Secure-shinobu.session-token=x' },
+      { authorization: 'Bearer x' },
+    ]) {
+      for (const url of ['/dashboard', '/mypage', '/endingnote/7']) {
+        const response = await page(url, headers);
+        expect(response.statusCode, url).toBe(200);
+        expect(response.body, url).toBe(INDEX);
+      }
+    }
+  });
+
+  it('redirects only page requests, serves the assets and answers unknown API paths in JSON', async () => {
+    expect((await app.app.inject({ method: 'GET', url: '/dashboard' })).statusCode).toBe(404);
     const asset = await app.app.inject({ method: 'GET', url: '/assets/LoginScreen-a.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');

@@ -14,11 +14,11 @@ export interface SpaApp extends App {
 /**
  * The whole app serving a made-up build of the SPA: `files` (paths inside the build folder,
  * such as `index.html` or `assets/x.js`, with their contents) are written before it starts.
- * `pageRenderer` stands for the build's server bundle (the sources' own renderer, say).
+ * `serverRender` stands for the build's server render (the sources' own, say).
  */
 export async function createSpaApp(
   files: Record<string, string | Buffer>,
-  options: Pick<AppOverrides, 'clock' | 'pageRenderer'> = {},
+  options: Pick<AppOverrides, 'clock' | 'serverRender'> = {},
 ): Promise<SpaApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-spa-'));
   const spaRoot = path.join(dataDir, 'dist');

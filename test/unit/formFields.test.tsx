@@ -17,7 +17,7 @@ import {
   LinkField,
   TextareaField,
 } from '../../src/components/form/TextFields';
-import { makeTheme } from '../../src/theme/tokens';
+import { theme } from '../../src/theme/tokens';
 
 const choices = [
   { value: 'home', label: 'Home' },
@@ -48,7 +48,7 @@ function renderField<T>(
     );
   }
   render(
-    <ThemeProvider theme={makeTheme('light')}>
+    <ThemeProvider theme={theme}>
       <Host />
     </ThemeProvider>,
   );
@@ -148,7 +148,7 @@ describe('form field kinds', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Suzuki Ichiro' }));
     expect(seen.at(-1)).toEqual(['user-2']);
     render(
-      <ThemeProvider theme={makeTheme('light')}>
+      <ThemeProvider theme={theme}>
         <UserSelectField
           id="empty"
           label="Nobody"

@@ -7,7 +7,7 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { ThemeProvider } from 'styled-components';
 import { bundleFrom, I18nProvider } from '../../src/i18n/I18nProvider';
 import { ClientStateProvider } from '../../src/services/clientState';
-import { makeTheme } from '../../src/theme/tokens';
+import { theme } from '../../src/theme/tokens';
 
 const bundle = bundleFrom(
   readFileSync(path.join(__dirname, '../../src/i18n/ja/translation.ftl'), 'utf8'),
@@ -17,7 +17,7 @@ const bundle = bundleFrom(
 export function AppProviders({ children }: { children: ReactNode }) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return (
-    <ThemeProvider theme={makeTheme('light')}>
+    <ThemeProvider theme={theme}>
       <I18nProvider bundle={bundle}>
         <QueryClientProvider client={queryClient}>
           <ClientStateProvider fallback={null}>{children}</ClientStateProvider>

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { UnsavedChangesDialog } from '../../src/components/form/UnsavedChangesDialog';
 import { bundleFrom, I18nProvider } from '../../src/i18n/I18nProvider';
 import type { NavigationTarget } from '../../src/machines/unsavedChangesGuard';
-import { makeTheme } from '../../src/theme/tokens';
+import { theme } from '../../src/theme/tokens';
 
 const bundle = bundleFrom(
   readFileSync(path.join(__dirname, '../../src/i18n/ja/translation.ftl'), 'utf8'),
@@ -55,7 +55,7 @@ function renderForm() {
     { initialEntries: ['/form'] },
   );
   render(
-    <ThemeProvider theme={makeTheme('light')}>
+    <ThemeProvider theme={theme}>
       <I18nProvider bundle={bundle}>
         <RouterProvider router={router} />
       </I18nProvider>

@@ -41,7 +41,7 @@ export interface PageAccess {
   /** The caller's membership of the page, if any. */
   role: MemberRole | null;
   mode: PageMode;
-  /** The page's album and history version (migrations/0021), for the kept list answers. */
+  /** The page's album and history version (migrations/0021), which their answers' ETag names. */
   listsVersion: number;
 }
 

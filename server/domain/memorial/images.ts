@@ -10,7 +10,7 @@ const THUMBNAIL_FOLDER = 'thumbs';
 export const THUMBNAIL_SIZE = 320;
 const THUMBNAIL_QUALITY = 70;
 /** A 10 MB file can still decode to a huge bitmap; 40 Mpx covers every phone camera. */
-const MAX_INPUT_PIXELS = 40_000_000;
+export const MAX_INPUT_PIXELS = 40_000_000;
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];

@@ -8,7 +8,7 @@ import { pageView } from './pages';
 /*
  * The four reads a memorial page opens with, for a caller whose access was checked: what the
  * API answers (routes/memorial/pages.ts, album.ts, history.ts) and what the server draws a
- * visitor's first paint of the page from (routes/memorialFirstPaint.ts), one code for both.
+ * visitor's page from (routes/pages.ts), one code for both.
  */
 
 export const pageAnswer = (deps: MemorialDeps, access: PageAccess) => pageView(deps, access);
@@ -22,12 +22,12 @@ export const historyAnswer = (deps: MemorialDeps, access: PageAccess) =>
 export const adminsAnswer = (deps: MemorialDeps, access: PageAccess) =>
   listAdmins(deps, access.page.id);
 
-/** The answers of the four reads as JSON texts, exactly as the API sends them. */
+/** The answers of the four reads, as the API sends them. */
 export interface PageReadAnswers {
-  page: string;
-  album: string;
-  histories: string;
-  admins: string;
+  page: Awaited<ReturnType<typeof pageAnswer>>;
+  album: Awaited<ReturnType<typeof albumAnswer>>;
+  histories: Awaited<ReturnType<typeof historyAnswer>>;
+  admins: Awaited<ReturnType<typeof adminsAnswer>>;
 }
 
 /**
@@ -49,10 +49,5 @@ export async function visitorPageReads(
     historyAnswer(deps, access),
     adminsAnswer(deps, access),
   ]);
-  return {
-    page: JSON.stringify(page),
-    album: JSON.stringify(album),
-    histories: JSON.stringify(histories),
-    admins: JSON.stringify(admins),
-  };
+  return { page, album, histories, admins };
 }

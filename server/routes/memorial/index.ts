@@ -5,6 +5,7 @@ import { historyRoutes } from './history';
 import { invitationRoutes } from './invitations';
 import { mourningRoutes } from './mourning';
 import { memorialPageRoutes } from './pages';
+import { shareImageRoutes } from './shareImage';
 import { signedUrlRoutes } from './signedUrl';
 
 /** Everything of the memorial area (docs/memorial.md lists the calls). */
@@ -15,4 +16,5 @@ export async function memorialRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await mourningRoutes(app, ctx);
   await invitationRoutes(app, ctx);
   await signedUrlRoutes(app, ctx);
+  await shareImageRoutes(app, ctx);
 }

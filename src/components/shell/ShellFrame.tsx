@@ -3,7 +3,6 @@ import { useLocation } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { useSlice } from '../../services/clientState';
-import { useSnapshotHandOver } from '../../snapshot/handOver';
 import { tokyoYear } from '../../validation/tokyoDate';
 import { ApiGetProvider, type ApiGet } from '../ui/apiGet';
 import { Banner } from './Banner';
@@ -80,11 +79,6 @@ export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
   const [menu, setMenu] = useState({ open: false, openedOn: locationKey });
   const burgerOpen = menu.open && menu.openedOn === locationKey && chrome.header && !inflow;
   const setBurgerOpen = (open: boolean) => setMenu({ open, openedOn: locationKey });
-
-  // The frame and its screen are drawn once the session is known: this commit replaces the
-  // server's first paint of /login, if the page has one (src/snapshot/handOver.ts), whatever
-  // the screen (the login screen, or where a member was sent from it).
-  useSnapshotHandOver(session.status !== 'loading');
 
   const showTabBar = chrome.footer && user !== null && !inflow;
   const showBanner = chrome.footer && session.status === 'unauthenticated' && !inflow;

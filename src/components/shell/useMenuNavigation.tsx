@@ -10,7 +10,6 @@ import {
 } from 'react';
 import { useNavigate } from 'react-router';
 import { useClientStateSend, useSlice } from '../../services/clientState';
-import { nextTask } from '../../services/nextTask';
 import type { ApiGet } from '../ui/apiGet';
 import type { NavigationRule } from './menu';
 import type { NavigationMachines } from './navigationMachines';
@@ -75,21 +74,7 @@ export function MenuNavigationProvider({
     latest.current = { navigate, nav, send, apiGet };
   });
   const [machines, setMachines] = useState<NavigationMachines>();
-  // Their code is asked for from a render of this provider alone, a task after the first
-  // render: not from the task that runs every effect of the first render's commit, which
-  // Lighthouse's simulation would then count as holding up that request (docs/endingnote.md).
-  const [wanted, setWanted] = useState(false);
   useEffect(() => {
-    let mounted = true;
-    void nextTask().then(() => {
-      if (mounted) setWanted(true);
-    });
-    return () => {
-      mounted = false;
-    };
-  }, []);
-  useEffect(() => {
-    if (!wanted) return;
     let mounted = true;
     void loadNavigationMachines().then(({ provideNavigationMachines }) => {
       if (!mounted) return;
@@ -112,7 +97,7 @@ export function MenuNavigationProvider({
     return () => {
       mounted = false;
     };
-  }, [wanted]);
+  }, []);
 
   const running = useRef<RunningNavigation | undefined>(undefined);
   const clickedBeforeRunning = useRef<NavigationRule | undefined>(undefined);

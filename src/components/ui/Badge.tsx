@@ -19,7 +19,7 @@ const Bubble = styled.span`
   padding: 0 5px;
   border-radius: 10px;
   background: ${({ theme }) => theme.colours.attention};
-  color: ${({ theme }) => (theme.mode === 'light' ? '#ffffff' : '#1f0705')};
+  color: ${({ theme }) => theme.colours.onAttention};
   font-size: 12px;
   font-weight: bold;
   line-height: 20px;

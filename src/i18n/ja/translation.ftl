@@ -887,3 +887,35 @@ death-confirmation-error-unexpected = 想定外のエラーが発生しました
 
 ## Hostile input: text the server cannot keep
 validation-text_invalid_character = 使用できない文字が含まれています。入力し直してください。
+## Page titles and share previews (docs/app-shell.md "Titles and share previews")
+page-title = { $page }｜偲ぶ
+page-title-home = 大切な人を想う終活・追悼サービス
+page-title-login = ログイン
+page-title-logout = ログアウト
+page-title-register-top = 新規会員登録
+page-title-activate = アカウントの有効化
+page-title-password-reset = パスワードの再設定
+page-title-dashboard = ホーム
+page-title-mourning = 偲ぶ
+page-title-memory-mourning = 記帳・献花
+page-title-memory-top = 自分のメモリアルページ
+page-title-memory-new = メモリアルページの作成
+page-title-memory-invitation = メモリアルページへの招待
+page-title-memory = メモリアルページ
+page-title-memory-of = { $name }のメモリアルページ
+page-title-endingnote = エンディングノート
+page-title-timecapsule = タイムカプセル
+page-title-timecapsule-list = タイムカプセルの手紙一覧
+page-title-timecapsule-new = 手紙を書く
+page-title-timecapsule-letter = 手紙
+page-title-timecapsule-edit = 手紙の編集
+page-title-timecapsule-claim = 手紙の受け取り
+page-title-connection = つながり
+page-title-user-search = ユーザー検索
+page-title-mypage = マイページ
+page-title-email-confirm = メールアドレスの確認
+page-title-notification-list = お知らせ
+page-title-death-confirmation = ご逝去の確認
+page-title-identity-verification = 本人確認
+page-title-not-found = ページが見つかりません
+share-memorial-description = { $name }のメモリアルページです。思い出の写真と歩みをご覧いただけます。

@@ -8,13 +8,11 @@ import { formatCount } from '../../i18n/formatCount';
 import { useT } from '../../i18n/useT';
 import { whenSessionConnected } from '../../services/http/connection';
 import { isHttpError } from '../../services/http/lazy';
-import { serverLoadContext } from '../../services/pageAnswers';
 import { queryClient } from '../../services/queryClient';
 import { useSession } from '../../services/session/useSession';
 import {
   fetchConnectionChoices,
   fetchNote,
-  takeFirstNoteReads,
   type NoteView,
   type SectionView,
 } from '../../services/api/endingnote';
@@ -70,31 +68,13 @@ const noteQuery = (userId: string) => ({
 const connectionsQueryKey = ['endingnote', 'connections'] as const;
 
 /**
- * Runs as soon as this chunk is in, before the screen's first render (issue 6). When the page
- * carries the note's first reads (a member's page, server/routes/memberPage.ts), they go into
- * the cache, so the first render draws the note without a call; the server, drawing that page
- * (src/snapshot/prerender.tsx), hands the same answers and its own cache in `context`.
- * Otherwise the note read goes out now (it waits for the session's token, which a member's
- * page carries from the server), not after the frame and the screen have rendered. A note
- * already read is not read again here; the screen's query refreshes it as before.
+ * Runs as soon as this chunk is in, before the screen's first render: the note read goes out
+ * now (once the session's token is there), not after the frame and the screen have rendered.
+ * A note already read is not read again here; the screen's query refreshes it as before.
  */
-export function loader({ params, context }: LoaderFunctionArgs) {
+export function loader({ params }: LoaderFunctionArgs) {
   const { userId } = params;
   if (!userId) return null;
-  const server = serverLoadContext(context);
-  const cache = server?.queryClient ?? queryClient;
-  // An answer the page carried goes into the cache, unless the cache has one already.
-  const seed = (queryKey: readonly unknown[], data: unknown) => {
-    if (cache.getQueryData(queryKey) === undefined) cache.setQueryData(queryKey, data);
-  };
-  const first = takeFirstNoteReads(userId, server?.takePageAnswer);
-  if (first) {
-    seed(noteQueryKey(userId), first.note);
-    if (first.readers) seed(readersQuery(userId).queryKey, first.readers);
-    if (first.connectionChoices) seed(connectionsQueryKey, first.connectionChoices);
-    return null;
-  }
-  if (server) return null;
   // The router starts before the app's first render has connected the session.
   void whenSessionConnected()
     .then(() => queryClient.ensureQueryData(noteQuery(userId)))

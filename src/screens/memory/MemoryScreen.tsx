@@ -1,3 +1,4 @@
+import { useDocumentTitle, useSiteTitle } from '../../components/shell/documentTitle';
 import { lazy, Suspense, useEffect } from 'react';
 import { useLocation, useParams, type LoaderFunctionArgs } from 'react-router';
 import styled from 'styled-components';
@@ -51,6 +52,8 @@ export function Component() {
   const { status } = useSession();
   const page = usePageQuery(memorialPageId);
   usePageLists(memorialPageId);
+  const name = page.data && `${page.data.lastName} ${page.data.firstName}`.trim();
+  useDocumentTitle(useSiteTitle(name && t('page-title-memory-of', { name })));
   const { hash } = useLocation();
   const loaded = page.isSuccess;
   // A link to a section (#album, #history, #share) scrolls there once the page is shown.

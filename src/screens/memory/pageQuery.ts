@@ -13,8 +13,6 @@ import {
   type ReadOptions,
 } from '../../services/api/memorial';
 import { PERSIST_ROOT_KEY } from '../../services/persistence/clientStorage';
-import { queryClient } from '../../services/queryClient';
-import { seedQueryCache, takePageAnswers } from '../../snapshot/pageAnswers';
 import { useSession } from '../../services/session/useSession';
 
 /** Why a page cannot be shown: it needs signing in, or it is not there for this reader. */
@@ -76,23 +74,14 @@ function looksSignedOut(): boolean {
 }
 
 /**
- * The page's first reads, before its first render. A page the server prerendered for a
- * visitor carries the answers it was drawn from (the request had no session cookie, so the
- * session will be a visitor's): they go into the query cache, and the screen draws the same
- * page at once, replacing the server's first paint (docs/app-shell.md). Otherwise the reads
- * start as a visitor's while the session check is still under way, so that a signed-out
- * visitor's page read is not one more round trip after it (issue 5: the page photo, the LCP
- * element, waits for the page read). Skipped when a member is remembered: their reads must
- * wait for the bearer anyway.
+ * The page's first reads on a navigation in the browser, before its first render: they start
+ * as a visitor's while the session check is still under way, so that a signed-out visitor's
+ * page read is not one more round trip after it (the page photo waits for the page read).
+ * Skipped when a member is remembered: their reads must wait for the bearer anyway. A page
+ * the server rendered has its answers already (main.tsx), and the server runs no reads here.
  */
 export function startVisitorReads(memorialPageId: string): void {
-  // The server's render runs the route's loader too: it has its answers already.
   if (memorialPageId === '' || typeof window === 'undefined') return;
-  const carried = takePageAnswers(window.location.pathname);
-  if (carried) {
-    seedQueryCache(queryClient, carried);
-    return;
-  }
   if (!looksSignedOut()) return;
   for (const readOf of Object.values(pageReads)) {
     const { key, read } = readOf(memorialPageId);

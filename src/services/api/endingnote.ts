@@ -3,9 +3,8 @@ import {
   type SectionValues,
   type SectionVisibility,
 } from '../../validation/endingnote';
-import { snakeCaseKey, toCamelCase } from '../http/casing';
+import { snakeCaseKey } from '../http/casing';
 import { isHttpError, loadHttp } from '../http/lazy';
-import { takePageAnswer } from '../pageAnswers';
 
 /** The ending-note calls (docs/endingnote.md, "API"). */
 
@@ -67,38 +66,6 @@ export async function fetchNote(userId: string): Promise<NoteView> {
 }
 
 /** What the first reads of the note's screen answered, as the fetches below give it. */
-export interface FirstNoteReads {
-  note: NoteView;
-  /** Only for the note's owner, like the calls. */
-  readers?: Reader[];
-  connectionChoices?: MemberName[];
-}
-
-/**
- * The note's first reads from the page, when the server wrote them into the page it served
- * (server/routes/memberPage.ts, issue 6): taken once (by `take`: the page's element in the
- * browser, the server's answers when it draws the page), read as the client reads the calls'
- * answers. Undefined when the page has no note for `userId`.
- */
-export function takeFirstNoteReads(
-  userId: string,
-  take: (path: string) => unknown = takePageAnswer,
-): FirstNoteReads | undefined {
-  const note = take(notePath(userId));
-  const readers = take(readersPath(userId));
-  const connections = take(CONNECTIONS_PATH);
-  if (note === undefined) return undefined;
-  return {
-    note: noteView(toCamelCase(note) as NoteView),
-    ...(readers === undefined
-      ? {}
-      : { readers: (toCamelCase(readers) as { readers: Reader[] }).readers }),
-    ...(connections === undefined
-      ? {}
-      : { connectionChoices: choicesOf(toCamelCase(connections) as { items: MemberName[] }) }),
-  };
-}
-
 export type SaveOutcome =
   | { kind: 'saved'; section: SectionView }
   /** Saved elsewhere since it was loaded: nothing was stored, what was typed is kept. */

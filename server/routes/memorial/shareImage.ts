@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context';
+import { publicShareImage } from '../../domain/memorial/shareImage';
+import { notFound } from '../../http/errors';
+import { memorialDeps, pageParams } from './context';
+
+/** Where a public page's share preview is (og:image): no cookie or signature needed. */
+export const shareImagePath = (pageId: string) =>
+  `/v1/memorial_page/${encodeURIComponent(pageId)}/share_image.jpg`;
+
+/**
+ * The share preview of a public page, for crawlers (LINE, X) that fetch it without a session.
+ * Shared caches may keep it for a few minutes: a page made private stops sharing it soon.
+ */
+export async function shareImageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const deps = memorialDeps(ctx);
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/v1/memorial_page/:id/share_image.jpg',
+      { schema: { params: pageParams } },
+      async (request, reply) => {
+        const image = await publicShareImage(deps, request.params.id);
+        if (!image) throw notFound('memorial page');
+        return reply.type('image/jpeg').header('cache-control', 'public, max-age=300').send(image);
+      },
+    );
+}

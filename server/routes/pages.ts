@@ -1,0 +1,180 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type {
+  createPageRenderer,
+  RenderedPage,
+  SeededAnswer,
+  ServerRender,
+} from '../../src/entry-server';
+import { memorialKeys } from '../../src/services/api/memorialKeys';
+import { PAGE_DATA_ID } from '../../src/services/pageAnswers';
+import type { AppContext } from '../context';
+import { escapeHtml } from '../domain/escapeHtml';
+import { visitorPageReads } from '../domain/memorial/pageReads';
+import { projectRoot, SSR_ENTRY_FILE } from '../paths';
+import { clientRouteParams } from './clientRoutes';
+import { memorialDeps } from './memorial/context';
+import { shareImagePath } from './memorial/shareImage';
+import { jsonScriptElement } from './memberPage';
+
+export type { ServerRender } from '../../src/entry-server';
+
+/**
+ * The build's server render (src/entry-server.tsx, server/build.ts) with the app's
+ * translations; undefined when the build has none (the test builds of the served pages).
+ */
+export async function loadServerRender(root: string): Promise<ServerRender | undefined> {
+  const file = path.join(root, SSR_ENTRY_FILE);
+  if (!existsSync(file)) return undefined;
+  const entry = (await import(pathToFileURL(file).href)) as {
+    createPageRenderer: typeof createPageRenderer;
+  };
+  const translations = readFileSync(path.join(projectRoot, 'src/i18n/ja/translation.ftl'), 'utf8');
+  return entry.createPageRenderer(translations);
+}
+
+/**
+ * `load` run once, on the first call. A render that fails to load is logged, and pages go out
+ * as the plain page the browser renders.
+ */
+export function loadedOnce(
+  load: () => Promise<ServerRender | undefined>,
+  log: { error: (details: object, message: string) => void },
+): () => Promise<ServerRender | undefined> {
+  let loading: Promise<ServerRender | undefined> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      log.error({ err: error }, 'the server render did not load');
+      return undefined;
+    }));
+}
+
+/** The parts of a page rendered on the server, for `serverRenderedPage`. */
+export interface VisitorPage {
+  rendered: RenderedPage;
+  /** Share previews and the like, for the head. */
+  head: string;
+  description?: string;
+}
+
+/** The routes rendered on the server for a visitor: the pages a visitor opens cold. */
+const SERVER_RENDERED_ROUTES = ['/', '/login', '/memory/:memorialPageId'];
+
+/**
+ * The page of `url` rendered for a visitor, or undefined for a route that is not rendered on
+ * the server and for a memorial page a visitor may not see (the browser then shows the app's
+ * own answer, and a crawler learns nothing of the page). A public memorial page is rendered
+ * from what the API answers a visitor, and carries its share preview.
+ */
+export function visitorPages(
+  ctx: AppContext,
+  serverRender: () => Promise<ServerRender | undefined>,
+): (url: string) => Promise<VisitorPage | undefined> {
+  const deps = memorialDeps(ctx);
+  return async (url) => {
+    const pathname = url.split('?', 1)[0]!;
+    const routePath = SERVER_RENDERED_ROUTES.find(
+      (candidate) => clientRouteParams(pathname, candidate) !== undefined,
+    );
+    if (routePath === undefined) return undefined;
+    const server = await serverRender();
+    if (!server) return undefined;
+    const pageId = clientRouteParams(pathname, '/memory/:memorialPageId')?.memorialPageId;
+    let answers: SeededAnswer[] = [];
+    let share: { name: string; hasPhoto: boolean } | undefined;
+    if (pageId !== undefined) {
+      const reads = await visitorPageReads(deps, pageId);
+      if (!reads) return undefined;
+      answers = [
+        { key: memorialKeys.page(pageId), answer: reads.page },
+        { key: memorialKeys.album(pageId), answer: reads.album },
+        { key: memorialKeys.histories(pageId), answer: reads.histories },
+        { key: memorialKeys.admins(pageId), answer: reads.admins },
+      ];
+      share = {
+        name: `${reads.page.lastName} ${reads.page.firstName}`.trim(),
+        hasPhoto: reads.page.photoUrl !== null,
+      };
+    }
+    const rendered = await server.render(url, answers);
+    if (rendered.kind !== 'page') return undefined;
+    if (!pageId || !share) return { rendered, head: '' };
+    const description = server.translate('share-memorial-description', { name: share.name });
+    return {
+      rendered,
+      description,
+      head: shareHead({
+        title: rendered.title ?? share.name,
+        description,
+        url: `${ctx.config.publicUrl}/memory/${encodeURIComponent(pageId)}`,
+        image: share.hasPhoto ? `${ctx.config.publicUrl}${shareImagePath(pageId)}` : undefined,
+      }),
+    };
+  };
+}
+
+/** Open Graph and X card tags of a page a visitor may share. */
+export function shareHead(share: {
+  title: string;
+  description: string;
+  url: string;
+  image: string | undefined;
+}): string {
+  const tag = (attribute: 'property' | 'name', key: string, value: string) =>
+    `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
+  return [
+    `<link rel="canonical" href="${escapeHtml(share.url)}">`,
+    tag('property', 'og:type', 'website'),
+    tag('property', 'og:site_name', '偲ぶ Shinobu'),
+    tag('property', 'og:title', share.title),
+    tag('property', 'og:description', share.description),
+    tag('property', 'og:url', share.url),
+    ...(share.image
+      ? [
+          tag('property', 'og:image', share.image),
+          tag('property', 'og:image:width', '1200'),
+          tag('property', 'og:image:height', '630'),
+        ]
+      : []),
+    tag('name', 'twitter:card', share.image ? 'summary_large_image' : 'summary'),
+  ].join('');
+}
+
+const ROOT_TAG = '<div id="root"></div>';
+
+/**
+ * index.html with a page rendered on the server: its title and description, `head` and the
+ * styles in the head, the markup in the app's root, and the data the browser hydrates from.
+ * `theme` is the reader's chosen theme (themeChoice.ts), for the styles to open in.
+ */
+export function serverRenderedPage(
+  indexHtml: string,
+  page: VisitorPage,
+  theme: 'light' | 'dark' | undefined,
+): string {
+  if (!indexHtml.includes(ROOT_TAG)) throw new Error(`index.html has no ${ROOT_TAG}`);
+  const { rendered } = page;
+  // Replacements by function: a `$` in the markup (a name, a caption) is text, not a pattern.
+  let html = indexHtml;
+  if (theme) html = html.replace('<html lang="ja"', () => `<html lang="ja" data-theme="${theme}"`);
+  if (rendered.title) {
+    html = html.replace(
+      /<title>[^<]*<\/title>/,
+      () => `<title>${escapeHtml(rendered.title!)}</title>`,
+    );
+  }
+  if (page.description) {
+    html = html.replace(
+      /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
+      () => `<meta name="description" content="${escapeHtml(page.description!)}">`,
+    );
+  }
+  return html
+    .replace('</head>', () => `${page.head}${rendered.styles}</head>`)
+    .replace(
+      ROOT_TAG,
+      () =>
+        `<div id="root">${rendered.html}</div>${jsonScriptElement(PAGE_DATA_ID, rendered.data)}`,
+    );
+}
