@@ -20,6 +20,8 @@ export interface SuspectedUser {
   memorialPageId: string | null;
   lastName: string;
   firstName: string;
+  /** Where the case stands: `grace` when the confirmations are complete already. */
+  state: 'suspected' | 'grace';
 }
 
 export interface DeathDetectionEnvironment {
@@ -51,13 +53,17 @@ export interface IdentityStatusAnswer {
 
 export const ACTIVE_AUTH_STATUS = 'ACTIVE';
 
-/** A suspicion of someone other than the current user, with no modal of this flow shown today. */
+/**
+ * A suspicion of someone other than the current user, still to be confirmed (a case already
+ * in grace asks nobody), with no modal of this flow shown today.
+ */
 function modalDue(context: DeathDetectionContext, suspect: SuspectedUser | null): boolean {
   const environment = context.environment;
   return (
     suspect !== null &&
     environment !== null &&
     suspect.userId !== environment.currentUserId &&
+    suspect.state === 'suspected' &&
     environment.lastShownDate !== environment.today
   );
 }

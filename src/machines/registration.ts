@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
 import { notProvided } from './notProvided';
+import type { RegistrationRequest } from '../services/api/auth';
 import { registrationSchema, type ValidationCode } from '../validation/account';
 
 /**
@@ -45,12 +46,14 @@ export interface RegistrationSetup {
   mode: RegistrationMode;
   inflowId: string | null;
   adminPetId: string | null;
+  /** The pet page whose pet-admin setting is active in this browser, if any. */
+  pendingPetPageId: string | null;
   provider: ProviderIdentity | null;
   /** What is already known (the provider's profile): shown in the form to edit. */
   prefill: Partial<RegistrationForm>;
 }
 
-/** What the register actor sends: the form and the setup, as the API module wants them. */
+/** What a submitted registration is made of. */
 export interface RegistrationSubmission {
   setup: RegistrationSetup;
   form: RegistrationForm;
@@ -153,16 +156,56 @@ function rejectedFields(error: unknown): FieldErrors | undefined {
   return Object.keys(fields).length > 0 ? fields : undefined;
 }
 
+/**
+ * The API request of a submitted registration: trimmed names, the sex code as a number, no
+ * empty password (the external-provider variant may have none) and the variant's own part.
+ */
+export function registrationRequestOf({
+  setup,
+  form,
+}: RegistrationSubmission): RegistrationRequest {
+  const user = {
+    username: form.username.trim(),
+    email: form.email.trim(),
+    password: form.password || undefined,
+    firstName: form.firstName.trim(),
+    lastName: form.lastName.trim(),
+    firstNameKana: form.firstNameKana.trim(),
+    lastNameKana: form.lastNameKana.trim(),
+    address: form.address,
+    birthdate: form.birthdate,
+    sexCode: Number(form.sexCode),
+    adminPetId: setup.adminPetId,
+  };
+  switch (setup.variant) {
+    case 'inflow':
+      return { variant: 'inflow', user, inflowId: setup.inflowId! };
+    case 'external':
+      return { variant: 'external', user, provider: setup.provider! };
+    case 'standard':
+      return { variant: 'standard', user };
+  }
+}
+
 export const registrationMachine = setup({
   types: {
     context: {} as RegistrationContext,
     events: {} as RegistrationEvent,
   },
   actors: {
-    register: notProvided<void, RegistrationSubmission>('registration', 'register'),
+    register: notProvided<void, RegistrationRequest>('registration', 'register'),
     activate: notProvided<void, ActivationLink>('registration', 'activate'),
   },
+  actions: {
+    /** Ends the pet-admin setting: this registration has taken the pet page's link. */
+    completePetAdmin: () => undefined,
+  },
   guards: {
+    /** A registration in pet mode for the very page whose pet-admin setting is active. */
+    tookPetLink: ({ context }) =>
+      context.setup?.mode === 'pet' &&
+      context.setup.pendingPetPageId !== null &&
+      context.setup.adminPetId === context.setup.pendingPetPageId,
     inflowWithoutId: (_, params: { setup: RegistrationSetup }) =>
       params.setup.variant === 'inflow' && !params.setup.inflowId,
     formValid: ({ context }) =>
@@ -229,8 +272,12 @@ export const registrationMachine = setup({
       invoke: {
         id: 'register',
         src: 'register',
-        input: ({ context }) => ({ setup: context.setup!, form: context.form }),
-        onDone: 'mailSent',
+        input: ({ context }) =>
+          registrationRequestOf({ setup: context.setup!, form: context.form }),
+        onDone: [
+          { guard: 'tookPetLink', target: 'mailSent', actions: 'completePetAdmin' },
+          { target: 'mailSent' },
+        ],
         onError: [
           {
             guard: { type: 'rejectedFields', params: ({ event }) => ({ error: event.error }) },

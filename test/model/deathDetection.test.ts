@@ -10,8 +10,12 @@ const mother: SuspectedUser = {
   memorialPageId: 'page-mother',
   lastName: '山田',
   firstName: '花子',
+  state: 'suspected',
 };
+/** Mother's case once every confirmation is in: the grace period asks nobody. */
+const motherInGrace: SuspectedUser = { ...mother, state: 'grace' };
 const myself: SuspectedUser = { ...mother, userId: ME };
+const myselfInGrace: SuspectedUser = { ...myself, state: 'grace' };
 
 const remembered: string[] = [];
 const opened: SuspectedUser[] = [];
@@ -38,6 +42,8 @@ describeModel('deathDetection', {
       { type: 'xstate.done.actor.findSuspectedUser', output: null },
       { type: 'xstate.done.actor.findSuspectedUser', output: myself },
       { type: 'xstate.done.actor.findSuspectedUser', output: mother },
+      { type: 'xstate.done.actor.findSuspectedUser', output: motherInGrace },
+      { type: 'xstate.done.actor.findSuspectedUser', output: myselfInGrace },
       { type: 'xstate.error.actor.findSuspectedUser', error: new Error('offline') },
       { type: 'xstate.done.actor.cancelSuspicion', output: undefined },
       { type: 'xstate.error.actor.cancelSuspicion', error: new Error('offline') },
@@ -54,9 +60,10 @@ describeModel('deathDetection', {
     checking: (snapshot) => {
       expect(Object.keys(snapshot.children)).toEqual(['findSuspectedUser']);
     },
-    cancelling: (snapshot) => {
-      // Only the signed-in member's own suspicion is cancelled.
+    cancelling: (snapshot, step) => {
+      // Only the signed-in member's own suspicion is cancelled, in grace too.
       expect(snapshot.context.suspect?.userId).toBe(ME);
+      expect(step.invoked).toEqual([{ src: 'cancelSuspicion', input: { userId: ME } }]);
       expect(Object.keys(snapshot.children)).toEqual(['cancelSuspicion']);
     },
     readingIdentityStatus: (snapshot) => {
@@ -104,9 +111,9 @@ describeModel('deathDetection', {
           expect(actions).toEqual(['reportFailure']);
           break;
         case 'xstate.done.actor.findSuspectedUser':
-          // Nobody suspected, or a modal already shown today: nothing happens.
+          // Nobody suspected, a case in grace, or a modal already shown today: nothing happens.
           expect(actions).toEqual([]);
-          if (snapshot.context.suspect)
+          if (snapshot.context.suspect?.state === 'suspected')
             expect(snapshot.context.environment?.lastShownDate).toBe(TODAY);
           break;
         default:

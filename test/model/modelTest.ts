@@ -38,6 +38,8 @@ export interface StepInfo {
   actions: string[];
   /** Events the machine emitted during that step. */
   emitted: AnyEventObject[];
+  /** How many transitions the step took: 0 when the machine ignored the event. */
+  transitions: number;
   /** Actors started during that step, with the input the machine gave them. */
   invoked: InvokedActor[];
   /** Every step of the path so far, this one last. */
@@ -216,6 +218,7 @@ export function describeModel<TMachine extends AnyStateMachine>(
         let actions: string[] = [];
         let emitted: AnyEventObject[] = [];
         let invoked: InvokedActor[] = [];
+        let transitions = 0;
         const history: StepInfo[] = [];
         recordStart = (started) => void invoked.push(started);
         const actor = createActor(machine, {
@@ -224,8 +227,10 @@ export function describeModel<TMachine extends AnyStateMachine>(
           inspect: (event) => {
             if (event.type === '@xstate.microstep') {
               for (const transition of (event as unknown as { _transitions: AnyTransition[] })
-                ._transitions)
+                ._transitions) {
                 takenTransitions.add(transition);
+                if (event.actorRef === actor) transitions += 1;
+              }
             }
             if (event.type === '@xstate.action' && event.actorRef === actor)
               actions.push(event.action.type);
@@ -244,7 +249,7 @@ export function describeModel<TMachine extends AnyStateMachine>(
           );
           for (const node of (snapshot as unknown as { _nodes: AnyStateNode[] })._nodes)
             visitedNodes.add(node);
-          const step: StepInfo = { event, actions, emitted, invoked, path: history };
+          const step: StepInfo = { event, actions, emitted, invoked, transitions, path: history };
           history.push(step);
           for (const leaf of leafNodes(snapshot)) {
             await spec.states[statePathKey(leaf)]?.(snapshot, step);
@@ -252,6 +257,7 @@ export function describeModel<TMachine extends AnyStateMachine>(
           actions = [];
           emitted = [];
           invoked = [];
+          transitions = 0;
         };
         const steps = path.steps.filter((step) => step.event.type !== 'xstate.init');
         await check(steps.length > 0 ? firstState(machine, spec) : path.state, undefined);

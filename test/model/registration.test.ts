@@ -7,7 +7,8 @@ import {
   type RegistrationSetup,
 } from '../../src/machines/registration';
 import { PREFECTURES } from '../../src/validation/prefectures';
-import { describeModel } from './modelTest';
+import { toSnakeCase } from '../../src/services/http/casing';
+import { describeModel, type StepInfo } from './modelTest';
 
 const validForm: RegistrationForm = {
   username: 'hanako',
@@ -27,6 +28,7 @@ const setupOf = (overrides: Partial<RegistrationSetup>): RegistrationSetup => ({
   mode: null,
   inflowId: null,
   adminPetId: null,
+  pendingPetPageId: null,
   provider: null,
   prefill: {},
   ...overrides,
@@ -34,11 +36,21 @@ const setupOf = (overrides: Partial<RegistrationSetup>): RegistrationSetup => ({
 
 const standard = setupOf({ prefill: validForm });
 const inflowWithoutId = setupOf({ variant: 'inflow' });
+/** A pet registration for the page whose pet-admin link this browser holds. */
 const inflowPet = setupOf({
   variant: 'inflow',
   inflowId: 'partner-1',
   mode: 'pet',
   adminPetId: 'p-1',
+  pendingPetPageId: 'p-1',
+  prefill: validForm,
+});
+/** A pet registration for another page than the one of the link this browser holds. */
+const otherPet = setupOf({
+  mode: 'pet',
+  adminPetId: 'p-9',
+  pendingPetPageId: 'p-1',
+  prefill: validForm,
 });
 const external = setupOf({
   variant: 'external',
@@ -61,6 +73,50 @@ const rejected = {
     },
   },
 };
+/** The member's details as the wire carries them (snake_case, the sex code a number). */
+const wireUser = {
+  username: 'hanako',
+  email: 'hanako@example.jp',
+  password: 'a quiet morning by the sea',
+  first_name: 'Hanako',
+  last_name: 'Yamada',
+  first_name_kana: '\u306f\u306a\u3053',
+  last_name_kana: '\u3084\u307e\u3060',
+  address: PREFECTURES[12]!.name,
+  birthdate: '1955-05-05',
+  sex_code: 2,
+  admin_pet_id: null,
+};
+/** What each variant's register call sends. */
+const expectedRequests = new Map<RegistrationSetup, unknown>([
+  [standard, { variant: 'standard', user: wireUser }],
+  [otherPet, { variant: 'standard', user: { ...wireUser, admin_pet_id: 'p-9' } }],
+  [
+    inflowPet,
+    { variant: 'inflow', inflow_id: 'partner-1', user: { ...wireUser, admin_pet_id: 'p-1' } },
+  ],
+  [
+    external,
+    {
+      variant: 'external',
+      // The provider vouches for the person: no password is sent.
+      user: { ...wireUser, password: undefined },
+      provider: {
+        provider_name: 'line',
+        provider_user_id: 'U123',
+        access_token: 'assertion',
+        expired_date: null,
+      },
+    },
+  ],
+]);
+const startedWith = (path: StepInfo[]) =>
+  (
+    path.find((step) => step.event?.type === 'START')?.event as unknown as {
+      setup: RegistrationSetup;
+    }
+  ).setup;
+
 const serverDown = { response: { status: 503, data: { code: 'unavailable' } } };
 
 describeModel('registration', {
@@ -70,6 +126,7 @@ describeModel('registration', {
     { type: 'START', setup: inflowWithoutId },
     { type: 'START', setup: inflowPet },
     { type: 'START', setup: external },
+    { type: 'START', setup: otherPet },
     { type: 'ACTIVATE', link: { token: 't-1', email: 'hanako@example.jp' } },
     { type: 'ACTIVATE', link: { token: '', email: 'hanako@example.jp' } },
     { type: 'EDIT', field: 'email', value: 'not-an-email' },
@@ -90,7 +147,7 @@ describeModel('registration', {
       expect(setup).not.toBeNull();
       expect(setup).not.toEqual(inflowWithoutId);
       // Events the step ignored execute nothing; only the handled ones are checked.
-      if (step.actions.length === 0) return;
+      if (step.transitions === 0) return;
       switch (step.event?.type) {
         case 'START':
           expect(form).toEqual({ ...emptyForm, ...setup!.prefill });
@@ -100,6 +157,8 @@ describeModel('registration', {
           expect(errors.email).toBeUndefined();
           break;
         case 'SUBMIT':
+          // The provider vouches for an external sign-up: no password is asked for.
+          if (setup!.variant === 'external') expect(errors.password).toBeUndefined();
           // Stayed: the shared rules refused the form, and say why per field.
           expect(errors).toEqual(validateRegistration(form, setup!.variant));
           expect(Object.keys(errors).length).toBeGreaterThan(0);
@@ -114,8 +173,13 @@ describeModel('registration', {
       expect(errors).toEqual({});
       expect(validateRegistration(form, setup!.variant)).toEqual({});
     },
-    submitting: (snapshot) => {
+    submitting: (snapshot, step) => {
       expect(snapshot.children.register).toBeDefined();
+      // Entered at this step (not an event it ignored): the call starts, with the request.
+      if (!step.actions.includes('xstate.spawnChild')) return;
+      expect(step.invoked.map((actor) => [actor.src, toSnakeCase(actor.input)])).toEqual([
+        ['register', expectedRequests.get(startedWith(step.path))],
+      ]);
     },
     failed: (snapshot, step) => {
       expect(snapshot.children.register).toBeUndefined();
@@ -123,9 +187,14 @@ describeModel('registration', {
         expect(step.event).toMatchObject({ error: serverDown });
       }
     },
-    mailSent: (snapshot) => {
+    mailSent: (snapshot, step) => {
       expect(snapshot.status).toBe('done');
       expect(snapshot.context.setup).not.toBeNull();
+      // Only a pet registration for the link's own page takes the pet-admin setting.
+      if (step.event?.type === 'xstate.done.actor.register')
+        expect(step.actions.filter((name) => name === 'completePetAdmin')).toEqual(
+          startedWith(step.path) === inflowPet ? ['completePetAdmin'] : [],
+        );
     },
     activating: (snapshot) => {
       expect(snapshot.context.activation).toEqual({ token: 't-1', email: 'hanako@example.jp' });

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { emptyForm } from '../../src/machines/registration';
 import { afterLoginTarget } from '../../src/screens/login/redirect';
 import { failureFromQuery } from '../../src/screens/login/signInFailure';
-import {
-  registrationRequestOf,
-  registrationSetupFromQuery,
-} from '../../src/screens/registerTop/registrationSetup';
+import { registrationSetupFromQuery } from '../../src/screens/registerTop/registrationSetup';
 
 const query = (text: string) => new URLSearchParams(text);
 
@@ -71,16 +67,5 @@ describe('registration URL', () => {
     );
     expect(registrationSetupFromQuery(query('pet=true'), 'p-1').adminPetId).toBe('p-1');
     expect(registrationSetupFromQuery(query('register=true'), 'p-1').adminPetId).toBeNull();
-  });
-
-  it('sends the external variant without an empty password and numbers the sex code', () => {
-    const setup = registrationSetupFromQuery(
-      query('provider=line&providerUserId=U1&assertion=a.b.c'),
-      null,
-    );
-    const request = registrationRequestOf({ setup, form: { ...emptyForm, sexCode: '9' } });
-    expect(request.variant).toBe('external');
-    expect(request.user.password).toBeUndefined();
-    expect(request.user.sexCode).toBe(9);
   });
 });

@@ -25,16 +25,16 @@ const Actions = styled.div`
   margin-top: 24px;
 `;
 
-/** The death-suspected user of the answer, or null; a case already in grace needs no modal. */
-async function findSuspectedUser(currentUserId: string): Promise<SuspectedUser | null> {
+/** The death-suspected user of the answer, or null when nobody is suspected. */
+async function findSuspectedUser(): Promise<SuspectedUser | null> {
   const answer = await fetchDeathSuspectedUser();
   if (!answer.userId) return null;
-  if (answer.userId !== currentUserId && answer.state !== 'suspected') return null;
   return {
     userId: answer.userId,
     memorialPageId: answer.memorialPageId,
     lastName: answer.lastName ?? '',
     firstName: answer.firstName ?? '',
+    state: answer.state ?? 'suspected',
   };
 }
 
@@ -50,7 +50,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
     () =>
       deathDetectionMachine.provide({
         actors: {
-          findSuspectedUser: fromPromise(() => findSuspectedUser(userId)),
+          findSuspectedUser: fromPromise(findSuspectedUser),
           cancelSuspicion: fromPromise(({ input }) => cancelDeathSuspicion(input.userId)),
           readIdentityStatus: fromPromise(async () => ({
             authStatus: (await fetchIdentityStatus()).authStatus as string,

@@ -17,8 +17,11 @@ export function Component() {
   const t = useT();
   const [search] = useSearchParams();
   const memorialAdmin = useSlice('memorialAdmin');
-  const [snapshot, send] = useMachine(liveRegistrationMachine);
   const petAdmin = usePetAdminSetting();
+  const [machine] = useState(() =>
+    liveRegistrationMachine.provide({ actions: { completePetAdmin: () => petAdmin.complete() } }),
+  );
+  const [snapshot, send] = useMachine(machine);
   // The pet page being set up here counts while not completed and not expired (spec §4).
   const [now] = useState(() => Date.now());
   const pendingPetPageId = isPetAdminSettingActive(memorialAdmin, now)
@@ -30,12 +33,6 @@ export function Component() {
   }, [search, pendingPetPageId, send]);
 
   const { setup, form, errors } = snapshot.context;
-  // A registration in pet mode with the pending link takes it; activation redeems it.
-  const tookPetLink =
-    snapshot.matches('mailSent') && setup?.mode === 'pet' && setup.adminPetId === pendingPetPageId;
-  useEffect(() => {
-    if (tookPetLink && pendingPetPageId !== null) petAdmin.complete();
-  }, [tookPetLink, pendingPetPageId, petAdmin]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     send({ type: 'SUBMIT' });

@@ -3,7 +3,6 @@ import {
   registrationMachine,
   type ActivationLink,
   type RegistrationSetup,
-  type RegistrationSubmission,
 } from '../../machines/registration';
 import { auth, type RegistrationRequest } from '../../services/api/auth';
 
@@ -37,6 +36,7 @@ export function registrationSetupFromQuery(
     mode,
     inflowId: inflowId || null,
     adminPetId: mode === 'pet' ? search.get('adminPetId') || pendingPetPageId : null,
+    pendingPetPageId,
     provider: external
       ? {
           providerName: provider!,
@@ -49,34 +49,6 @@ export function registrationSetupFromQuery(
       ? { email: search.get('email') ?? '', username: search.get('name') ?? '' }
       : {},
   };
-}
-
-/** The API request of a submitted registration form. */
-export function registrationRequestOf({
-  setup,
-  form,
-}: RegistrationSubmission): RegistrationRequest {
-  const user = {
-    username: form.username.trim(),
-    email: form.email.trim(),
-    password: form.password || undefined,
-    firstName: form.firstName.trim(),
-    lastName: form.lastName.trim(),
-    firstNameKana: form.firstNameKana.trim(),
-    lastNameKana: form.lastNameKana.trim(),
-    address: form.address,
-    birthdate: form.birthdate,
-    sexCode: Number(form.sexCode),
-    adminPetId: setup.adminPetId,
-  };
-  switch (setup.variant) {
-    case 'inflow':
-      return { variant: 'inflow', user, inflowId: setup.inflowId! };
-    case 'external':
-      return { variant: 'external', user, provider: setup.provider! };
-    case 'standard':
-      return { variant: 'standard', user };
-  }
 }
 
 /**
@@ -98,9 +70,7 @@ function activateOnce({ token, email }: ActivationLink): Promise<void> {
 /** The registration chart with the real calls. */
 export const liveRegistrationMachine = registrationMachine.provide({
   actors: {
-    register: fromPromise(({ input }: { input: RegistrationSubmission }) =>
-      auth.register(registrationRequestOf(input)),
-    ),
+    register: fromPromise(({ input }: { input: RegistrationRequest }) => auth.register(input)),
     activate: fromPromise(({ input }: { input: ActivationLink }) => activateOnce(input)),
   },
 });

@@ -1,0 +1,22 @@
+// @ts-check
+/**
+ * Mutation testing of the statecharts (`npm run mutation`): Stryker changes src/machines one
+ * mutant at a time and the model-based tests must fail for each. Too slow for every `npm test`
+ * on a small machine, so it is a script of its own; the run fails under 80 %.
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  mutate: ['src/machines/**/*.ts'],
+  coverageAnalysis: 'perTest',
+  checkers: [],
+  concurrency: 2,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: 'test-results/mutation/mutation.json' },
+  htmlReporter: { fileName: 'test-results/mutation/mutation.html' },
+  tempDirName: 'test-results/.stryker-tmp',
+  thresholds: { high: 90, low: 80, break: 80 },
+  ignoreStatic: true,
+};
