@@ -49,5 +49,17 @@ export const screenRoutes: readonly ScreenRoute[] = [
     screen: 'identityVerification/IdentityVerificationScreen',
     memberOnly: true,
   },
+  { path: '/death-settings', screen: 'deathAdministration/DeathSettingsScreen', memberOnly: true },
+  {
+    path: '/death-administration',
+    screen: 'deathAdministration/DeathAdministrationScreen',
+    memberOnly: true,
+  },
+  {
+    path: '/death-administration/:userId',
+    screen: 'deathAdministration/DeathCaseScreen',
+    memberOnly: true,
+  },
+  { path: '/integration/link', screen: 'integration/IntegrationLinkScreen', memberOnly: true },
   { path: '*', screen: 'notFound/NotFoundScreen' },
 ];

@@ -112,6 +112,16 @@ export function Component() {
         <h2 id="mypage-password">{t('mypage-password-heading')}</h2>
         <PasswordChangeForm />
       </Panel>
+      <Panel aria-labelledby="mypage-death">
+        <h2 id="mypage-death">{t('mypage-death-heading')}</h2>
+        <p>{t('mypage-death-explained')}</p>
+        <NextStep>
+          <ButtonLink to="/death-settings">{t('mypage-death-settings')}</ButtonLink>
+          <ButtonLink to="/death-administration" $variant="secondary">
+            {t('mypage-death-administration')}
+          </ButtonLink>
+        </NextStep>
+      </Panel>
       <Panel aria-labelledby="mypage-settings">
         <h2 id="mypage-settings">{t('mypage-settings-heading')}</h2>
         <ThemeSelect />
