@@ -125,6 +125,10 @@ function SettingsForm({
       setFailure(new CodedFailure('out_of_range', 'check_in_period_days'));
       return;
     }
+    if (draft.currentPassword === '') {
+      setFailure(new CodedFailure('current_password_required', 'current_password'));
+      return;
+    }
     if (draft.rule === 'two' && draft.administratorIds.length < 2) {
       setFailure(new CodedFailure('needs_two_administrators', 'rule'));
       return;
