@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CheckboxField } from '../../components/form/ChoiceFields';
 import { externalLinks, NEW_TAB_LINK } from '../../components/externalLinks';
+import { CalendarSelect } from '../../components/CalendarSelect';
 import { ThemeSelect } from '../../components/ThemeSelect';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
@@ -125,6 +126,7 @@ export function Component() {
       <Panel aria-labelledby="mypage-settings">
         <h2 id="mypage-settings">{t('mypage-settings-heading')}</h2>
         <ThemeSelect />
+        <CalendarSelect />
         <SearchVisibility searchable={profile.data.searchable} />
       </Panel>
       <Panel aria-labelledby="mypage-account">
