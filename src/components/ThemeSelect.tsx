@@ -5,7 +5,8 @@ import type { ThemeChoice } from '../theme/themeChoice';
 
 const CHOICES: ThemeChoice[] = ['light', 'dark', 'system'];
 
-const Fieldset = styled.fieldset`
+/** A device setting's choices under one legend (theme, calendar). */
+export const Fieldset = styled.fieldset`
   border: 1px solid ${({ theme }) => theme.colours.border};
   border-radius: 8px;
   display: flex;

@@ -40,7 +40,10 @@ export const deathReportMachine = setup({
     input: {} as DeathReportInput,
   },
   actors: {
-    uploadDocument: fromPromise<string, { file: File }>(async () => ''),
+    /** Uploads the file; `onProgress` feeds the machine its UPLOAD_PROGRESS events. */
+    uploadDocument: fromPromise<string, { file: File; onProgress: (percent: number) => void }>(
+      async () => '',
+    ),
     submitReport: fromPromise<
       void,
       { userId: string; note: string; documentImageName: string | null }
@@ -84,7 +87,10 @@ export const deathReportMachine = setup({
       invoke: {
         id: 'uploadDocument',
         src: 'uploadDocument',
-        input: ({ context }) => ({ file: context.uploading!.file }),
+        input: ({ context, self }) => ({
+          file: context.uploading!.file,
+          onProgress: (percent: number) => self.send({ type: 'UPLOAD_PROGRESS', percent }),
+        }),
         onDone: {
           target: 'editing',
           actions: assign({

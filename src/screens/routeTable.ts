@@ -128,5 +128,29 @@ export const screenRoutes: readonly ScreenRoute[] = [
     title: 'page-title-identity-verification',
     memberOnly: true,
   },
+  {
+    path: '/death-settings',
+    screen: 'deathAdministration/DeathSettingsScreen',
+    title: 'page-title-death-settings',
+    memberOnly: true,
+  },
+  {
+    path: '/death-administration',
+    screen: 'deathAdministration/DeathAdministrationScreen',
+    title: 'page-title-death-administration',
+    memberOnly: true,
+  },
+  {
+    path: '/death-administration/:userId',
+    screen: 'deathAdministration/DeathCaseScreen',
+    title: 'page-title-death-case',
+    memberOnly: true,
+  },
+  {
+    path: '/integration/link',
+    screen: 'integration/IntegrationLinkScreen',
+    title: 'page-title-integration-link',
+    memberOnly: true,
+  },
   { path: '*', screen: 'notFound/NotFoundScreen', title: 'page-title-not-found' },
 ];

@@ -1,12 +1,14 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import { fromPromise } from 'xstate';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { deathDetectionMachine, type SuspectedUser } from '../../machines/deathDetection';
 import {
   cancelDeathSuspicion,
+  fetchAdministeredUserWithSuspectedDeath,
+  fetchDeathCase,
   fetchDeathSuspectedUser,
   fetchIdentityStatus,
 } from '../../services/api/deathDetection';
@@ -17,6 +19,7 @@ import { tokyoToday } from '../../validation/tokyoDate';
 import { AppStoreLinks } from '../appStore/AppStoreLinks';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
+import { OwnSuspicionBanner, type OwnCase } from './OwnSuspicionBanner';
 
 const Actions = styled.div`
   display: flex;
@@ -25,15 +28,40 @@ const Actions = styled.div`
   margin-top: 24px;
 `;
 
-/** The death-suspected user of the answer, or null when nobody is suspected. */
-async function findSuspectedUser(): Promise<SuspectedUser | null> {
+/**
+ * Spec §4 with both reads of spec §7: the death-suspected user answers the member's own case
+ * first; otherwise the administrator read names a member still awaiting the caller's
+ * confirmation (it leaves out cases they already confirmed and cases in grace).
+ */
+async function findSuspectedUser(
+  currentUserId: string,
+  onOwnCase: (state: OwnCase['state']) => void,
+): Promise<SuspectedUser | null> {
   const answer = await fetchDeathSuspectedUser();
-  if (!answer.userId) return null;
+  if (answer.userId === currentUserId) {
+    onOwnCase(answer.state ?? 'suspected');
+    return fromAnswer(answer);
+  }
+  const administeredId = await fetchAdministeredUserWithSuspectedDeath();
+  if (!administeredId) return null;
+  if (answer.userId === administeredId) return fromAnswer(answer);
+  const found = await fetchDeathCase(administeredId);
   return {
-    userId: answer.userId,
+    userId: found.userId,
+    memorialPageId: found.memorialPageId,
+    lastName: found.lastName,
+    firstName: found.firstName,
+    state: found.state === 'grace' ? 'grace' : 'suspected',
+  };
+}
+
+function fromAnswer(answer: Awaited<ReturnType<typeof fetchDeathSuspectedUser>>): SuspectedUser {
+  return {
+    userId: answer.userId!,
     memorialPageId: answer.memorialPageId,
     lastName: answer.lastName ?? '',
     firstName: answer.firstName ?? '',
+    state: answer.state ?? 'suspected',
     state: answer.state ?? 'suspected',
   };
 }
@@ -46,11 +74,18 @@ async function findSuspectedUser(): Promise<SuspectedUser | null> {
 export function DeathDetectionModals({ userId }: { userId: string }) {
   const t = useT();
   const navigate = useNavigate();
+  // The member's own case: found by the flow, then cancelled by it (or by a retry).
+  const [ownCase, setOwnCase] = useState<{
+    state: OwnCase['state'];
+    outcome: OwnCase['outcome'] | null;
+  } | null>(null);
   const machine = useMemo(
     () =>
       deathDetectionMachine.provide({
         actors: {
-          findSuspectedUser: fromPromise(findSuspectedUser),
+          findSuspectedUser: fromPromise(() =>
+            findSuspectedUser(userId, (state) => setOwnCase({ state, outcome: null })),
+          ),
           cancelSuspicion: fromPromise(({ input }) => cancelDeathSuspicion(input.userId)),
           readIdentityStatus: fromPromise(async () => ({
             authStatus: (await fetchIdentityStatus()).authStatus as string,
@@ -70,7 +105,12 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
             void navigate('/death-confirmation');
           },
           openIdentityVerification: () => void navigate('/identity-verification'),
-          reportFailure: (_, { step, error }) => console.error(`deathDetection ${step}`, error),
+          reportFailure: (_, { step, error }) => {
+            if (step === 'cancelSuspicion') {
+              setOwnCase((current) => current && { ...current, outcome: 'failed' });
+            }
+            console.error(`deathDetection ${step}`, error);
+          },
         },
       }),
     [userId, navigate, t],
@@ -91,6 +131,11 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
     snapshot.matches('deathModal') ? 'death' : snapshot.matches('expiredModal') ? 'expired' : null,
   );
   const suspect = useSelector(actor, (snapshot) => snapshot.context.suspect);
+  const cancelled = useSelector(
+    actor,
+    (snapshot) => snapshot.status === 'done' && snapshot.context.suspect?.userId === userId,
+  );
+  const ownOutcome = ownCase?.outcome ?? (cancelled ? 'cancelled' : 'cancelling');
   const inApp = useSelector(actor, (snapshot) => snapshot.context.environment?.inApp === true);
   const name = suspect
     ? t('death-person-name', { lastName: suspect.lastName, firstName: suspect.firstName })
@@ -98,6 +143,19 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
 
   return (
     <>
+      {ownCase && (
+        <OwnSuspicionBanner
+          ownCase={{ state: ownCase.state, outcome: ownOutcome }}
+          onRetry={() => {
+            setOwnCase({ ...ownCase, outcome: 'cancelling' });
+            cancelDeathSuspicion(userId).then(
+              () => setOwnCase({ ...ownCase, outcome: 'cancelled' }),
+              () => setOwnCase({ ...ownCase, outcome: 'failed' }),
+            );
+          }}
+          onDismiss={() => setOwnCase(null)}
+        />
+      )}
       <Modal
         open={state === 'death'}
         title={t('death-modal-title')}
@@ -105,6 +163,16 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
       >
         <p>{t('death-modal-body', { name })}</p>
         <p>{t('death-modal-steps')}</p>
+        {suspect && (
+          <p>
+            <Link
+              to={`/death-administration/${encodeURIComponent(suspect.userId)}`}
+              onClick={() => actor.send({ type: 'CLOSE' })}
+            >
+              {t('death-modal-case-link', { name })}
+            </Link>
+          </p>
+        )}
         {inApp ? (
           <Actions>
             <Button type="button" onClick={() => actor.send({ type: 'START_CONFIRMATION' })}>

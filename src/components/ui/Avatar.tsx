@@ -15,7 +15,8 @@ export function isImageAddress(image: string): boolean {
 /** Signed GET URLs live 15 minutes on the server; refetch well before that. */
 const SIGNED_URL_STALE_MS = 10 * 60 * 1000;
 
-function useImageUrl(image: string | null | undefined): string | null {
+/** An image address as it is, or an object name exchanged for a signed GET URL. */
+export function useImageUrl(image: string | null | undefined): string | null {
   const apiGet = useApiGet();
   const objectName = image && !isImageAddress(image) ? image : null;
   const signed = useQuery({

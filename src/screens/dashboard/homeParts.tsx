@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { useT } from '../../i18n/useT';
+import { formatCalendarDate } from '../../components/ui/calendarDate';
 
 /** Pieces shared by the dashboard, the mourning tab and the my page. */
 
@@ -25,16 +25,9 @@ export const NextStep = styled.p`
 `;
 
 /**
- * `YYYY-MM-DD` as its parts for the `dashboard-date` text, as strings: Fluent would group a
- * number's digits (a year of 1,930).
+ * Writes a calendar date (`YYYY-MM-DD`, already a Japan date) the Japanese way, in the
+ * calendar the member chose on my page (Western or the Japanese era).
  */
-function dateParts(isoDate: string): { year: string; month: string; day: string } {
-  const [year, month, day] = isoDate.slice(0, 10).split('-').map(Number);
-  return { year: String(year), month: String(month), day: String(day) };
-}
-
-/** Writes a calendar date (`YYYY-MM-DD`, already a Japan date) the Japanese way. */
 export function useCalendarDate(): (isoDate: string) => string {
-  const t = useT();
-  return (isoDate) => t('dashboard-date', dateParts(isoDate));
+  return (isoDate) => formatCalendarDate(isoDate.slice(0, 10));
 }

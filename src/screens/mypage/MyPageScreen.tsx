@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CheckboxField } from '../../components/form/ChoiceFields';
 import { externalLinks, NEW_TAB_LINK } from '../../components/externalLinks';
+import { CalendarSelect } from '../../components/CalendarSelect';
 import { ThemeSelect } from '../../components/ThemeSelect';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
@@ -112,9 +113,20 @@ export function Component() {
         <h2 id="mypage-password">{t('mypage-password-heading')}</h2>
         <PasswordChangeForm />
       </Panel>
+      <Panel aria-labelledby="mypage-death">
+        <h2 id="mypage-death">{t('mypage-death-heading')}</h2>
+        <p>{t('mypage-death-explained')}</p>
+        <NextStep>
+          <ButtonLink to="/death-settings">{t('mypage-death-settings')}</ButtonLink>
+          <ButtonLink to="/death-administration" $variant="secondary">
+            {t('mypage-death-administration')}
+          </ButtonLink>
+        </NextStep>
+      </Panel>
       <Panel aria-labelledby="mypage-settings">
         <h2 id="mypage-settings">{t('mypage-settings-heading')}</h2>
         <ThemeSelect />
+        <CalendarSelect />
         <SearchVisibility searchable={profile.data.searchable} />
       </Panel>
       <Panel aria-labelledby="mypage-account">

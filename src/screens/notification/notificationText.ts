@@ -13,6 +13,8 @@ export function targetOf(item: NotificationItem): string {
     case 'connection_requested':
     case 'connection_accepted':
       return '/connection';
+    case 'death_administrator_named':
+      return '/death-administration';
     case 'letter_delivered':
       return typeof item.payload.letterId === 'string'
         ? letterPath(item.payload.letterId)

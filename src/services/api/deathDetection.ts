@@ -129,6 +129,7 @@ export interface DeathSettings {
     acceptedAt: string | null;
   }[];
   checkInPeriodDays: number | null;
+  gracePeriodDays: number;
 }
 
 export interface DeathSettingsChange {

@@ -1,0 +1,332 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import styled from 'styled-components';
+import { CheckboxField } from '../../components/form/ChoiceFields';
+import { ChoiceField, ChoiceLabel } from '../../components/form/FieldFrame';
+import { NumberField } from '../../components/form/TextFields';
+import { Button, ButtonLink } from '../../components/ui/Button';
+import { Notice } from '../../components/ui/Notice';
+import { useT } from '../../i18n/useT';
+import {
+  deathKeys,
+  fetchDeathSettings,
+  fetchIntegrationLinks,
+  saveDeathSettings,
+  unlinkIntegration,
+  type DeathSettings,
+} from '../../services/api/deathDetection';
+import { fetchConnections, socialKeys, type Connection } from '../../services/api/social';
+import {
+  CHECK_IN_PERIOD_DAYS_MAX,
+  CHECK_IN_PERIOD_DAYS_MIN,
+  MAX_ADMINISTRATORS,
+} from '../../validation/deathDetection';
+import { ItemList, Muted } from '../dashboard/homeParts';
+import { Actions, Page, Panel } from '../endingnote/layout';
+import { PasswordField } from '../login/authFormParts';
+import { formatTokyoDate } from '../deathConfirmation/dates';
+import { codedFailureOf, CodedFailure } from './apiFailure';
+
+const DEFAULT_CHECK_IN_DAYS = 180;
+
+const Steps = styled.ol`
+  padding-left: 1.4em;
+  line-height: 1.8;
+  li + li {
+    margin-top: 6px;
+  }
+`;
+
+const Explained = styled.span`
+  display: block;
+  font-weight: normal;
+  font-size: 0.9em;
+`;
+
+/** What happens, from a first signal to the release, in plain words. */
+function HowItWorks({ graceDays }: { graceDays: number }) {
+  const t = useT();
+  return (
+    <Panel aria-labelledby="death-settings-how">
+      <h2 id="death-settings-how">{t('death-settings-how-heading')}</h2>
+      <Steps>
+        <li>{t('death-settings-how-signal')}</li>
+        <li>{t('death-settings-how-cancel')}</li>
+        <li>{t('death-settings-how-confirm')}</li>
+        <li>{t('death-settings-how-grace', { days: graceDays })}</li>
+        <li>{t('death-settings-how-release')}</li>
+      </Steps>
+    </Panel>
+  );
+}
+
+interface Draft {
+  administratorIds: string[];
+  rule: 'any_one' | 'two';
+  checkInsOn: boolean;
+  checkInDays: string;
+  currentPassword: string;
+}
+
+const draftOf = (settings: DeathSettings): Draft => ({
+  administratorIds: settings.administrators.map((administrator) => administrator.userId),
+  rule: settings.rule,
+  checkInsOn: settings.checkInPeriodDays !== null,
+  checkInDays: String(settings.checkInPeriodDays ?? DEFAULT_CHECK_IN_DAYS),
+  currentPassword: '',
+});
+
+function SettingsForm({
+  settings,
+  connections,
+}: {
+  settings: DeathSettings;
+  connections: Connection[];
+}) {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
+  const [failure, setFailure] = useState<CodedFailure | null>(null);
+  const [saved, setSaved] = useState(false);
+  const change = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    setSaved(false);
+  };
+  const save = useMutation({
+    mutationFn: () =>
+      saveDeathSettings({
+        rule: draft.rule,
+        administratorUserIds: draft.administratorIds,
+        checkInPeriodDays: draft.checkInsOn ? Number(draft.checkInDays) : null,
+        currentPassword: draft.currentPassword,
+      }).catch((error: unknown) => {
+        throw codedFailureOf(error);
+      }),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(deathKeys.settings, answer);
+      setFailure(null);
+      setSaved(true);
+      setDraft({ ...draftOf(answer), currentPassword: '' });
+    },
+    onError: (error) =>
+      setFailure(error instanceof CodedFailure ? error : new CodedFailure('unexpected')),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const days = Number(draft.checkInDays);
+    if (
+      draft.checkInsOn &&
+      !(
+        Number.isInteger(days) &&
+        days >= CHECK_IN_PERIOD_DAYS_MIN &&
+        days <= CHECK_IN_PERIOD_DAYS_MAX
+      )
+    ) {
+      setFailure(new CodedFailure('out_of_range', 'check_in_period_days'));
+      return;
+    }
+    if (draft.currentPassword === '') {
+      setFailure(new CodedFailure('current_password_required', 'current_password'));
+      return;
+    }
+    if (draft.rule === 'two' && draft.administratorIds.length < 2) {
+      setFailure(new CodedFailure('needs_two_administrators', 'rule'));
+      return;
+    }
+    save.mutate();
+  };
+  const errorOf = (field: string) =>
+    failure?.field === field ? t(`death-settings-error-${failure.code}`) : undefined;
+  const acceptedAt = new Map(
+    settings.administrators.map((administrator) => [
+      administrator.userId,
+      administrator.acceptedAt,
+    ]),
+  );
+  const relationshipOf = (connection: Connection) => t(`relationship-${connection.relationship}`);
+
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="death-settings-form">
+      <h2 id="death-settings-form">{t('death-settings-form-heading')}</h2>
+      <ChoiceField
+        id="death-settings-administrators"
+        label={t('death-settings-administrators', { max: MAX_ADMINISTRATORS })}
+        error={errorOf('administrator_user_ids')}
+      >
+        <p>{t('death-settings-administrators-hint')}</p>
+        {connections.length === 0 && <p>{t('death-settings-no-connections')}</p>}
+        {connections.map((connection) => {
+          const chosen = draft.administratorIds.includes(connection.userId);
+          const accepted = acceptedAt.get(connection.userId);
+          return (
+            <ChoiceLabel key={connection.userId}>
+              <input
+                type="checkbox"
+                name="death-settings-administrators"
+                value={connection.userId}
+                checked={chosen}
+                onChange={(event) =>
+                  change({
+                    administratorIds: event.target.checked
+                      ? [...draft.administratorIds, connection.userId]
+                      : draft.administratorIds.filter((id) => id !== connection.userId),
+                  })
+                }
+              />
+              <span>
+                {t('death-person-name', {
+                  lastName: connection.lastName,
+                  firstName: connection.firstName,
+                })}
+                {t('death-settings-relationship', { relationship: relationshipOf(connection) })}
+                {accepted !== undefined && (
+                  <Explained>
+                    {accepted
+                      ? t('death-settings-accepted', { date: formatTokyoDate(accepted) })
+                      : t('death-settings-waiting')}
+                  </Explained>
+                )}
+              </span>
+            </ChoiceLabel>
+          );
+        })}
+      </ChoiceField>
+      <ChoiceField
+        id="death-settings-rule"
+        label={t('death-settings-rule')}
+        error={errorOf('rule')}
+      >
+        {(['any_one', 'two'] as const).map((rule) => (
+          <ChoiceLabel key={rule}>
+            <input
+              type="radio"
+              name="death-settings-rule"
+              value={rule}
+              checked={draft.rule === rule}
+              onChange={() => change({ rule })}
+            />
+            <span>
+              {t(`death-settings-rule-${rule}`)}
+              <Explained>{t(`death-settings-rule-${rule}-explained`)}</Explained>
+            </span>
+          </ChoiceLabel>
+        ))}
+      </ChoiceField>
+      <CheckboxField
+        id="death-settings-check-ins"
+        label={t('death-settings-check-ins')}
+        value={draft.checkInsOn}
+        onChange={(checkInsOn) => change({ checkInsOn })}
+      />
+      <p>
+        <Muted>{t('death-settings-check-ins-explained')}</Muted>
+      </p>
+      {draft.checkInsOn && (
+        <NumberField
+          id="death-settings-check-in-days"
+          label={t('death-settings-check-in-days', {
+            min: CHECK_IN_PERIOD_DAYS_MIN,
+            max: CHECK_IN_PERIOD_DAYS_MAX,
+          })}
+          min={CHECK_IN_PERIOD_DAYS_MIN}
+          max={CHECK_IN_PERIOD_DAYS_MAX}
+          value={draft.checkInDays}
+          onChange={(checkInDays) => change({ checkInDays })}
+          error={errorOf('check_in_period_days')}
+        />
+      )}
+      <PasswordField
+        id="death-settings-current-password"
+        label={t('death-settings-current-password')}
+        hint={t('death-settings-current-password-hint')}
+        value={draft.currentPassword}
+        onChange={(currentPassword) => change({ currentPassword })}
+        error={errorOf('current_password')}
+        autoComplete="current-password"
+      />
+      {failure && failure.field === null && (
+        <Notice $tone="attention" role="alert">
+          {t(`death-settings-error-${failure.code}`)}
+        </Notice>
+      )}
+      {saved && (
+        <Notice $tone="success" role="status">
+          {t('death-settings-saved')}
+        </Notice>
+      )}
+      <Actions>
+        <Button type="submit" disabled={save.isPending}>
+          {t('death-settings-save')}
+        </Button>
+      </Actions>
+    </form>
+  );
+}
+
+/** The external services the member linked (they may report a suspected death); unlink. */
+function IntegrationLinks() {
+  const t = useT();
+  const queryClient = useQueryClient();
+  const links = useQuery({ queryKey: deathKeys.integrationLinks, queryFn: fetchIntegrationLinks });
+  const unlink = useMutation({
+    mutationFn: unlinkIntegration,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deathKeys.integrationLinks }),
+  });
+  return (
+    <Panel aria-labelledby="death-settings-integrations">
+      <h2 id="death-settings-integrations">{t('death-settings-integrations-heading')}</h2>
+      <p>{t('death-settings-integrations-explained')}</p>
+      {links.isError && <p role="alert">{t('dashboard-load-error')}</p>}
+      {links.data?.length === 0 && <p>{t('death-settings-integrations-none')}</p>}
+      <ItemList>
+        {links.data?.map((link) => (
+          <li key={link.clientId}>
+            {t('death-settings-integration-linked', {
+              client: link.clientId,
+              date: formatTokyoDate(link.createdAt),
+            })}{' '}
+            <Button
+              type="button"
+              $variant="secondary"
+              disabled={unlink.isPending}
+              onClick={() => unlink.mutate(link.clientId)}
+            >
+              {t('death-settings-integration-unlink')}
+            </Button>
+          </li>
+        ))}
+      </ItemList>
+      {unlink.isError && <p role="alert">{t('death-settings-error-unexpected')}</p>}
+    </Panel>
+  );
+}
+
+/** /death-settings: the member's death administrators, rule and check-ins, explained. */
+export function Component() {
+  const t = useT();
+  const settings = useQuery({ queryKey: deathKeys.settings, queryFn: fetchDeathSettings });
+  const connections = useQuery({ queryKey: socialKeys.connections, queryFn: fetchConnections });
+  const loading = settings.isPending || connections.isPending;
+  return (
+    <Page aria-busy={loading}>
+      <h1>{t('death-settings-title')}</h1>
+      <p>{t('death-settings-intro')}</p>
+      {loading && <p>{t('dashboard-loading')}</p>}
+      {(settings.isError || connections.isError) && <p role="alert">{t('dashboard-load-error')}</p>}
+      {settings.data && <HowItWorks graceDays={settings.data.gracePeriodDays} />}
+      {settings.data && connections.data && (
+        <Panel>
+          <SettingsForm settings={settings.data} connections={connections.data} />
+        </Panel>
+      )}
+      <IntegrationLinks />
+      <Panel aria-labelledby="death-settings-administered">
+        <h2 id="death-settings-administered">{t('death-settings-administered-heading')}</h2>
+        <p>{t('death-settings-administered-explained')}</p>
+        <ButtonLink to="/death-administration" $variant="secondary">
+          {t('death-settings-administered-open')}
+        </ButtonLink>
+      </Panel>
+    </Page>
+  );
+}
