@@ -25,6 +25,7 @@ import { START_AFTER_PAINT_CSP_SOURCE } from './routes/startAfterPaint';
 import { loadPageRenderer, rendererOnce, type SnapshotRenderer } from './routes/pageRenderer';
 import { spaRoutes } from './routes/spa';
 import { testClockRoutes } from './routes/testClock';
+import { createFileUrls } from './storage/fileUrls';
 import { createLocalStore } from './storage/localStore';
 
 /** How long after listening the server loads the snapshot renderer (routes/pageRenderer.ts). */
@@ -69,12 +70,12 @@ export async function buildApp(
 
   const testClock = config.testClockControl ? adjustableClock(config.clockOffsetMs) : undefined;
   const clock = overrides.clock ?? testClock ?? systemClock(config.clockOffsetMs);
-  const localStore = createLocalStore({
-    root: path.join(config.dataDir, 'files'),
+  const fileUrls = createFileUrls({
     publicUrl: config.publicUrl,
     secret: config.authSecret,
     clock,
   });
+  const localStore = createLocalStore({ root: path.join(config.dataDir, 'files'), urls: fileUrls });
   // The AWS SDK takes about a second to load: only an instance configured for S3 pays for it.
   const s3Store = config.s3
     ? (await import('./storage/s3Store')).createS3Store(config.s3, clock)
@@ -91,12 +92,12 @@ export async function buildApp(
         outboxDir: path.join(config.dataDir, 'outbox'),
         log: app.log,
       }),
-    // Uploads go to S3 when it is configured; /files/* then serves nothing anyone was given.
+    // Uploads are kept in S3 when it is configured; /files/* then only receives them.
     store: s3Store ?? localStore,
     log: app.log,
   };
 
-  // Browsers fetch and upload S3 objects directly through presigned URLs.
+  // Browsers read S3 objects directly through presigned URLs (uploads pass through /files).
   const objectStoreOrigins = s3Store ? [await s3Store.origin()] : [];
   installResponseHeaders(app, {
     contentSecurityPolicy: {
@@ -129,7 +130,7 @@ export async function buildApp(
 
   await app.register(async (scope) => healthRoutes(scope, ctx));
   await app.register(async (scope) => i18nRoutes(scope, { production: config.production }));
-  await app.register(async (scope) => fileRoutes(scope, localStore));
+  await app.register(async (scope) => fileRoutes(scope, ctx, { urls: fileUrls, localStore }));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   if (testClock && !overrides.clock) {
     await app.register(async (scope) => testClockRoutes(scope, testClock));

@@ -82,14 +82,24 @@ describe('S3 presigned URLs', () => {
     expect([...url.searchParams.keys()].filter((name) => /checksum/i.test(name))).toEqual([]);
   });
 
-  it('binds a GET URL to GET and a PUT URL to PUT', async () => {
+  it('binds a GET URL to GET, to the key and to the type the name promises', async () => {
     const get = await store.signedUrl(OBJECT, 'GET');
-    const put = await store.signedUrl(OBJECT, 'PUT');
     expect(signatureHolds(get, 'GET')).toBe(true);
     expect(signatureHolds(get, 'PUT')).toBe(false);
-    expect(signatureHolds(put, 'PUT')).toBe(true);
-    expect(signatureHolds(put, 'GET')).toBe(false);
     expect(signatureHolds(get, 'GET', 'another-secret')).toBe(false);
+    expect(new URL(get).searchParams.get('response-content-type')).toBe('image/jpeg');
+    const asHtml = get.replace(
+      'response-content-type=image%2Fjpeg',
+      'response-content-type=text%2Fhtml',
+    );
+    expect(asHtml).not.toBe(get);
+    expect(signatureHolds(asHtml, 'GET')).toBe(false);
+    const thumbnail = new URL(await store.signedUrl('thumbs/AbCdEfGhIjKlMnOpQrSt.webp', 'GET'));
+    expect(thumbnail.searchParams.get('response-content-type')).toBe('image/webp');
+  });
+
+  it('presigns no upload: only the server writes objects', async () => {
+    await expect(store.signedUrl(OBJECT, 'PUT' as unknown as 'GET')).rejects.toThrow(/only GET/);
   });
 
   it('binds the URL to its object and its expiry', async () => {
@@ -101,7 +111,7 @@ describe('S3 presigned URLs', () => {
   });
 
   it('takes a shorter life but never more than 15 minutes', async () => {
-    const short = new URL(await store.signedUrl(OBJECT, 'PUT', 60));
+    const short = new URL(await store.signedUrl(OBJECT, 'GET', 60));
     expect(short.searchParams.get('X-Amz-Expires')).toBe('60');
     await expect(store.signedUrl(OBJECT, 'GET', SIGNED_URL_TTL_SECONDS + 1)).rejects.toThrow(
       RangeError,
@@ -134,7 +144,7 @@ describe('S3 presigned URLs', () => {
 });
 
 describe('the app with S3 configured', () => {
-  it('signs upload URLs for the bucket and lets the browser reach it under the CSP', async () => {
+  it('signs read URLs for the bucket and lets the browser reach it under the CSP', async () => {
     const t = await createTestApp({
       S3_BUCKET: CONFIG.bucket,
       S3_ACCESS_KEY_ID: CONFIG.accessKeyId,
@@ -142,7 +152,7 @@ describe('the app with S3 configured', () => {
       S3_ENDPOINT: 'https://objects.shinobu.example',
     });
     try {
-      const url = new URL(await t.ctx.store.signedUrl(OBJECT, 'PUT'));
+      const url = new URL(await t.ctx.store.signedUrl(OBJECT, 'GET'));
       expect(url.origin).toBe('https://memories.objects.shinobu.example');
       const response = await t.request({ method: 'GET', url: '/healthz' });
       const csp = String(response.headers['content-security-policy']);

@@ -288,30 +288,3 @@ export async function memorialPageIdOfInvitation(
 export async function connectToInvitingUser(credential: InvitationCredential): Promise<void> {
   await http.post('/v1/connection/create_connection_to_inviting_user', credential);
 }
-
-/** The store refused the file itself; `code` is a validation code (`validation-<code>`). */
-export class UploadRefused extends Error {
-  constructor(readonly code: string) {
-    super(`upload refused: ${code}`);
-  }
-}
-
-/**
- * Uploads an image file: a signed PUT URL is asked for (the server picks the object name),
- * the file goes straight to the store, and the answered name is then registered by the
- * caller (album photo, history photo, page photo), which is when the server checks it.
- */
-export async function uploadImage(file: File): Promise<string> {
-  const { data } = await http.get<{ url: string; imageName: string }>('/v1/signed_url', {
-    params: { method: 'PUT', imageName: file.name },
-  });
-  const response = await fetch(data.url, {
-    method: 'PUT',
-    body: file,
-    headers: { 'content-type': file.type || 'application/octet-stream' },
-  });
-  if (!response.ok) {
-    throw new UploadRefused(response.status === 413 ? 'image_too_large' : 'upload_missing');
-  }
-  return data.imageName;
-}
