@@ -1,8 +1,9 @@
 /**
  * The S3-compatible store, without an S3 server: what can be checked is the presigned URL
  * itself. Its Signature V4 is verified here independently, the way S3 does (AWS "Authenticating
- * Requests: Using Query Parameters"), which shows the binding to method, bucket, key and
- * expiry. put/get/delete talk to a real bucket and are not exercised here (docs/operations.md).
+ * Requests: Using Query Parameters"), which shows the binding to method, bucket, key, type and
+ * expiry. The app's uploads are then driven through the real AWS SDK against an in-memory
+ * stand-in for a bucket (test/support/s3Bucket.ts).
  */
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +11,10 @@ import type { S3Config } from '../../server/config';
 import { manualClock } from '../../server/domain/clock';
 import { SIGNED_URL_TTL_SECONDS } from '../../server/storage/objectStore';
 import { createS3Store } from '../../server/storage/s3Store';
+import { createMember } from '../support/members';
+import { startS3Bucket } from '../support/s3Bucket';
 import { createTestApp } from '../support/testApp';
+import { jpegPhoto, putTo, tryUpload } from './memorialSupport';
 
 const CONFIG: S3Config = {
   endpoint: 'http://127.0.0.1:9000',
@@ -160,6 +164,65 @@ describe('the app with S3 configured', () => {
       expect(csp).toContain("connect-src 'self' https://memories.objects.shinobu.example");
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('uploads with S3 configured', () => {
+  it('are checked on the server before the bucket sees them, once per URL, and read with their type', async () => {
+    const bucket = await startS3Bucket(CONFIG.bucket);
+    const t = await createTestApp({
+      S3_BUCKET: CONFIG.bucket,
+      S3_ACCESS_KEY_ID: CONFIG.accessKeyId,
+      S3_SECRET_ACCESS_KEY: CONFIG.secretAccessKey,
+      S3_ENDPOINT: bucket.endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    try {
+      const member = await createMember(t);
+      const html = await tryUpload(t, Buffer.from('<html><script>alert(1)</script></html>'), {
+        token: member.token,
+        fileName: 'x.html',
+        contentType: 'text/html',
+      });
+      expect(new URL(html.url).origin).toBe('http://localhost:3000');
+      expect(html.put.statusCode).toBe(415);
+      expect(bucket.objects.size).toBe(0);
+
+      const photo = await jpegPhoto(64, 48);
+      const { url, imageName, put } = await tryUpload(t, photo, {
+        token: member.token,
+        fileName: 'a.jpg',
+        contentType: 'text/html',
+      });
+      expect(put.statusCode).toBe(204);
+      expect(bucket.objects.get(imageName)).toMatchObject({ contentType: 'image/jpeg' });
+      expect((await putTo(t, url, photo)).statusCode).toBe(403);
+
+      const added = await t.request({
+        method: 'POST',
+        url: `/v1/album/memorial_page_id/${member.memorialPageId}/album`,
+        token: member.token,
+        body: { image_name: imageName, caption: '' },
+      });
+      expect(added.statusCode, added.body).toBe(201);
+      const read = new URL(added.json().url);
+      expect(read.origin).toBe(bucket.endpoint);
+      expect(read.searchParams.get('response-content-type')).toBe('image/jpeg');
+      const served = await fetch(read);
+      expect(served.headers.get('content-type')).toBe('image/jpeg');
+      expect(Buffer.from(await served.arrayBuffer()).equals(photo)).toBe(true);
+      expect(bucket.objects.size).toBe(2);
+
+      await t.request({
+        method: 'DELETE',
+        url: `/v1/album/memorial_page_id/${member.memorialPageId}/album/${added.json().id}`,
+        token: member.token,
+      });
+      expect(bucket.objects.size).toBe(0);
+    } finally {
+      await t.close();
+      await bucket.close();
     }
   });
 });
