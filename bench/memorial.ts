@@ -4,15 +4,11 @@
  * on PGlite and, with DATABASE_URL, PostgreSQL; and the bytes of a server-made thumbnail.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { openDatabase } from '../server/db/database';
 import { albumPhotos, historyEntries } from '../server/db/schema';
-import { registerUploadedImage } from '../server/domain/memorial/images';
-import { createLocalStore } from '../server/storage/localStore';
-import { systemClock } from '../server/domain/clock';
+import { checkImage } from '../server/domain/uploads/images';
 import { jpegPhoto } from '../test/api/memorialSupport';
 import { runLoad } from './load';
 import { createBenchSite, startServer, type BenchSite } from './server';
@@ -210,14 +206,8 @@ async function benchLists(kind: string, options: BenchOptions): Promise<BenchRow
   }
 }
 
-/** Thumbnail bytes of synthetic camera-sized photos, through the real registration path. */
-async function benchThumbnails(root: string): Promise<BenchRow> {
-  const store = createLocalStore({
-    root,
-    publicUrl: 'http://127.0.0.1',
-    secret: 'bench',
-    clock: systemClock(),
-  });
+/** Thumbnail bytes of synthetic camera-sized photos, through the real upload check. */
+async function benchThumbnails(): Promise<BenchRow> {
   const sizes: [number, number][] = [
     [4032, 3024],
     [3024, 4032],
@@ -226,8 +216,7 @@ async function benchThumbnails(root: string): Promise<BenchRow> {
   let total = 0;
   for (const [width, height] of sizes) {
     const name = `uploads/${randomBytes(16).toString('base64url')}.jpg`;
-    await store.put(name, await jpegPhoto(width, height), 'image/jpeg');
-    total += (await registerUploadedImage(store, name, 'image_name')).thumbnailBytes;
+    total += (await checkImage(name, await jpegPhoto(width, height))).thumbnail.length;
   }
   return {
     name: 'thumbnail bytes per photo (WebP, fit 320 px)',
@@ -242,12 +231,7 @@ export const memorialBench: BenchModule = {
   async run(options) {
     const rows = await benchLists('pglite', options);
     if (options.databaseUrl) rows.push(...(await benchLists('postgres', options)));
-    const root = mkdtempSync(path.join(tmpdir(), 'shinobu-bench-thumbs-'));
-    try {
-      rows.push(await benchThumbnails(root));
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    rows.push(await benchThumbnails());
     return rows;
   },
 };

@@ -23,6 +23,7 @@ import { memberPageHead } from './routes/memberPage';
 import { loadedOnce, loadServerRender, visitorPages, type ServerRender } from './routes/pages';
 import { spaRoutes } from './routes/spa';
 import { testClockRoutes } from './routes/testClock';
+import { createFileUrls } from './storage/fileUrls';
 import { createLocalStore } from './storage/localStore';
 import { withViewUrlCache } from './storage/viewUrls';
 
@@ -80,12 +81,12 @@ export async function buildApp(
 
   const testClock = config.testClockControl ? adjustableClock(config.clockOffsetMs) : undefined;
   const clock = overrides.clock ?? testClock ?? systemClock(config.clockOffsetMs);
-  const localStore = createLocalStore({
-    root: path.join(config.dataDir, 'files'),
+  const fileUrls = createFileUrls({
     publicUrl: config.publicUrl,
     secret: config.authSecret,
     clock,
   });
+  const localStore = createLocalStore({ root: path.join(config.dataDir, 'files'), urls: fileUrls });
   // The AWS SDK takes about a second to load: only an instance configured for S3 pays for it.
   const s3Store = config.s3
     ? (await import('./storage/s3Store')).createS3Store(config.s3, clock)
@@ -107,7 +108,7 @@ export async function buildApp(
     log: app.log,
   };
 
-  // Browsers fetch and upload S3 objects directly through presigned URLs.
+  // Browsers read S3 objects directly through presigned URLs (uploads pass through /files).
   const objectStoreOrigins = s3Store ? [await s3Store.origin()] : [];
   installResponseHeaders(app, {
     contentSecurityPolicy: {
@@ -144,7 +145,7 @@ export async function buildApp(
 
   await app.register(async (scope) => healthRoutes(scope, ctx));
   await app.register(async (scope) => i18nRoutes(scope, { production: config.production }));
-  await app.register(async (scope) => fileRoutes(scope, localStore));
+  await app.register(async (scope) => fileRoutes(scope, ctx, { urls: fileUrls, localStore }));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   if (testClock && !overrides.clock) {
     await app.register(async (scope) => testClockRoutes(scope, testClock));

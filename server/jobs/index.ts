@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { startAccountSweep } from './accountSweep';
 import { startDeathDetection } from './deathDetection';
 import { startLetterDelivery } from './letterDelivery';
+import { startUploadSweep } from './uploadSweep';
 
 export interface Jobs {
   stop(): Promise<void>;
@@ -13,6 +14,11 @@ export interface Jobs {
  * FOR UPDATE SKIP LOCKED so that any number of instances can run them.
  */
 export function startJobs(ctx: AppContext): Jobs {
-  const jobs: Jobs[] = [startLetterDelivery(ctx), startAccountSweep(ctx), startDeathDetection(ctx)];
+  const jobs: Jobs[] = [
+    startLetterDelivery(ctx),
+    startAccountSweep(ctx),
+    startDeathDetection(ctx),
+    startUploadSweep(ctx),
+  ];
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) };
 }

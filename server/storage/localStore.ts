@@ -1,46 +1,19 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Clock } from '../domain/clock';
-import { OBJECT_NAME_PATTERN, SIGNED_URL_TTL_SECONDS, type ObjectStore } from './objectStore';
-
-export interface LocalStoreOptions {
-  root: string;
-  publicUrl: string;
-  secret: string;
-  clock: Clock;
-}
-
-export interface SignedRequest {
-  method: 'GET' | 'PUT';
-  objectName: string;
-  expires: number;
-  signature: string;
-}
+import type { FileUrls } from './fileUrls';
+import { OBJECT_NAME_PATTERN, type ObjectStore } from './objectStore';
 
 /** Files under DATA_DIR/files, reached through `/files/<name>` URLs signed with HMAC. */
-export function createLocalStore(options: LocalStoreOptions): ObjectStore & {
-  verify(request: SignedRequest): 'ok' | 'expired' | 'invalid';
-} {
-  const sign = (method: string, objectName: string, expires: number) =>
-    createHmac('sha256', `files:${options.secret}`)
-      .update(`${method}\n${objectName}\n${expires}`)
-      .digest('base64url');
+export function createLocalStore(options: { root: string; urls: FileUrls }): ObjectStore {
   const filePath = (objectName: string) => {
     if (!OBJECT_NAME_PATTERN.test(objectName)) throw new Error(`invalid object name ${objectName}`);
     return path.join(options.root, objectName);
   };
 
   return {
-    async signedUrl(objectName, method, expiresInSeconds = SIGNED_URL_TTL_SECONDS) {
+    async signedUrl(objectName, method, expiresInSeconds) {
       filePath(objectName);
-      const expires = Math.floor(options.clock.now().getTime() / 1000) + expiresInSeconds;
-      const query = new URLSearchParams({
-        method,
-        expires: String(expires),
-        signature: sign(method, objectName, expires),
-      });
-      return `${options.publicUrl}/files/${objectName}?${query}`;
+      return options.urls.sign(objectName, method, expiresInSeconds);
     },
     async put(objectName, body, contentType) {
       const target = filePath(objectName);
@@ -65,13 +38,6 @@ export function createLocalStore(options: LocalStoreOptions): ObjectStore & {
       const target = filePath(objectName);
       await rm(target, { force: true });
       await rm(`${target}.type`, { force: true });
-    },
-    verify({ method, objectName, expires, signature }) {
-      if (!OBJECT_NAME_PATTERN.test(objectName)) return 'invalid';
-      const expected = Buffer.from(sign(method, objectName, expires));
-      const given = Buffer.from(signature);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';
-      return expires * 1000 < options.clock.now().getTime() ? 'expired' : 'ok';
     },
   };
 }

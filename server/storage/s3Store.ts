@@ -8,12 +8,18 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config';
 import type { Clock } from '../domain/clock';
-import { OBJECT_NAME_PATTERN, SIGNED_URL_TTL_SECONDS, type ObjectStore } from './objectStore';
+import {
+  imageTypeOfName,
+  OBJECT_NAME_PATTERN,
+  SIGNED_URL_TTL_SECONDS,
+  type ObjectStore,
+} from './objectStore';
 
 /**
- * Uploads in any S3-compatible store (AWS S3, MinIO, Cloudflare R2, ...). The browser reaches
- * objects through presigned URLs: Signature V4 covers the method, the bucket and the key, so
- * a URL signed for GET cannot PUT and a URL for one object opens no other.
+ * Uploads in any S3-compatible store (AWS S3, MinIO, Cloudflare R2, ...). Only the server
+ * writes objects, with the type it detected; browsers read them through presigned GET URLs.
+ * Signature V4 covers the method, the bucket, the key and the response type the URL asks
+ * for, so a URL for one object opens no other and serves no other type.
  */
 export function createS3Store(
   config: S3Config,
@@ -39,10 +45,12 @@ export function createS3Store(
       if (!(expiresInSeconds > 0 && expiresInSeconds <= SIGNED_URL_TTL_SECONDS)) {
         throw new RangeError(`signed URLs live 1 to ${SIGNED_URL_TTL_SECONDS} seconds`);
       }
-      const command =
-        method === 'GET'
-          ? new GetObjectCommand(key(objectName))
-          : new PutObjectCommand(key(objectName));
+      if (method !== 'GET') throw new RangeError('only GET URLs are presigned');
+      const type = imageTypeOfName(objectName);
+      const command = new GetObjectCommand({
+        ...key(objectName),
+        ...(type ? { ResponseContentType: type } : {}),
+      });
       return getSignedUrl(client, command, {
         expiresIn: expiresInSeconds,
         signingDate: clock.now(),

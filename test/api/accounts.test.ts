@@ -15,6 +15,7 @@ import { sweepExpiredAccountData } from '../../server/domain/accounts/sweep';
 import { issueProviderAssertion } from '../../server/domain/accounts/providerAssertion';
 import { connectMembers, createMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
+import { jpegPhoto, upload } from './memorialSupport';
 import {
   lastActivationLink,
   loginFrom,
@@ -43,10 +44,8 @@ async function userByEmail(email: string) {
 
 describe('POST /v1/user (registration)', () => {
   it('creates an inactive account with its own page and mails a 24-hour activation link', async () => {
-    const body = registrationBody({
-      admin_pet_id: 'pet-42',
-      user_icon_url: 'icons/abcdefghijklmnop.png',
-    });
+    const icon = await upload(t, await jpegPhoto(32, 32), { token: undefined });
+    const body = registrationBody({ admin_pet_id: 'pet-42', user_icon_url: icon });
     const response = await t.request({ method: 'POST', url: '/v1/user', body });
     expect(response.statusCode).toBe(202);
     expect(response.json()).toEqual({ detail: expect.any(String) });
@@ -55,7 +54,7 @@ describe('POST /v1/user (registration)', () => {
     expect(user).toMatchObject({
       status: 'inactive',
       registrationAdminPetId: 'pet-42',
-      iconName: 'icons/abcdefghijklmnop.png',
+      iconName: icon,
       nameReading: '\u3084\u307e\u3060\u306f\u306a\u3053\u5c71\u7530\u82b1\u5b50',
       address: body.address,
       birthdate: '1955-05-05',
@@ -533,9 +532,8 @@ describe('password reset', () => {
 
 describe('GET /v1/user/{userId}', () => {
   it('answers the profile with the icon as a signed GET URL', async () => {
-    const { body, login } = await registerActive(t, {
-      user_icon_url: 'icons/abcdefghijklmnopq.png',
-    });
+    const icon = await upload(t, await jpegPhoto(32, 32), { token: undefined });
+    const { body, login } = await registerActive(t, { user_icon_url: icon });
     const viewer = await createMember(t);
     const response = await t.request({
       method: 'GET',
@@ -550,7 +548,7 @@ describe('GET /v1/user/{userId}', () => {
       firstName: body.first_name,
       lastNameKana: body.last_name_kana,
       firstNameKana: body.first_name_kana,
-      userIconUrl: expect.stringMatching(/\/files\/icons\/abcdefghijklmnopq\.png\?.*method=GET/),
+      userIconUrl: expect.stringMatching(new RegExp(`/files/${icon}\\?.*method=GET`)),
     });
   });
 

@@ -12,7 +12,7 @@ import {
 import { notify } from '../../server/domain/social/notifications';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { jpegPhoto, upload } from './memorialSupport';
+import { jpegPhoto, tryUpload, upload } from './memorialSupport';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -179,7 +179,7 @@ describe('my page profile', () => {
       iconUrl: null,
     });
 
-    const icon = await upload(t, await jpegPhoto(64, 64));
+    const icon = await upload(t, await jpegPhoto(64, 64), { token: member.token });
     const updated = await t.request({
       method: 'PATCH',
       url: '/v1/mypage/profile',
@@ -251,18 +251,20 @@ describe('my page profile', () => {
       body: { icon_name: '../../etc/passwd' },
     });
     expect(badIcon.json().errors).toEqual([{ field: 'icon_name', code: 'icon_name_invalid' }]);
-    // An upload is checked before it becomes the icon: bytes that are no image are refused.
-    const notAnImage = await upload(t, Buffer.from('<html>hello</html>'), {
+    // Bytes that are no image are refused when they arrive, and never become an icon.
+    const notAnImage = await tryUpload(t, Buffer.from('<html>hello</html>'), {
+      token: member.token,
       contentType: 'text/html',
     });
+    expect(notAnImage.put.statusCode).toBe(415);
     const refused = await t.request({
       method: 'PATCH',
       url: '/v1/mypage/profile',
       token: member.token,
-      body: { icon_name: notAnImage },
+      body: { icon_name: notAnImage.imageName },
     });
     expect(refused.statusCode).toBe(422);
-    expect(refused.json().errors).toEqual([{ field: 'icon_name', code: 'not_an_image' }]);
+    expect(refused.json().errors).toEqual([{ field: 'icon_name', code: 'upload_missing' }]);
     expect((await get(member, '/v1/mypage/profile')).iconName).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { setAdministrators, tokenOf } from './deathDetectionSupport';
-import { jpegPhoto, upload } from './memorialSupport';
+import { jpegPhoto, tryUpload, upload } from './memorialSupport';
 
 /**
  * The calls the app's death-administration screens added to the death-detection API:
@@ -118,7 +118,7 @@ describe('an administrator reports with a document', () => {
   it('keeps the reason and the checked document, and names the reporter in the case', async () => {
     const { member, son } = await household();
     await setAdministrators(t, member, [son]);
-    const document = await upload(t, await jpegPhoto(400, 300));
+    const document = await upload(t, await jpegPhoto(400, 300), { token: await tokenOf(t, son) });
     const report = await call('POST', son, '/v1/fpos/report_death_suspected', {
       user_id: member.id,
       note: '入院先から連絡がありました',
@@ -147,13 +147,19 @@ describe('an administrator reports with a document', () => {
   it('refuses a document that is not an image, and tells a non-administrator nothing', async () => {
     const { member, son, friend } = await household();
     await setAdministrators(t, member, [son]);
-    const text = await upload(t, Buffer.from('not an image at all'), { contentType: 'image/jpeg' });
+    const { imageName: text, put } = await tryUpload(t, Buffer.from('not an image at all'), {
+      token: await tokenOf(t, son),
+      contentType: 'image/jpeg',
+    });
+    expect(put.statusCode).toBe(415);
     const refused = await call('POST', son, '/v1/fpos/report_death_suspected', {
       user_id: member.id,
       document_image_name: text,
     });
     expect(refused.statusCode).toBe(422);
-    expect(refused.json().errors).toEqual([{ field: 'document_image_name', code: 'not_an_image' }]);
+    expect(refused.json().errors).toEqual([
+      { field: 'document_image_name', code: 'upload_missing' },
+    ]);
     expect((await call('GET', son, `/v1/fpos/death_case/${member.id}`)).json().state).toBe('alive');
 
     const outsider = await call('POST', friend, '/v1/fpos/report_death_suspected', {

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../server/db/schema';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { fetchSigned, jpegPhoto, upload } from './memorialSupport';
+import { fetchSigned, jpegPhoto, signedPut, tryUpload, upload } from './memorialSupport';
 
 let t: TestApp;
 let owner: TestMember;
@@ -148,7 +148,7 @@ describe('memorial pages', () => {
   it('takes a profile photo only when it is an uploaded image, and drops a replaced one', async () => {
     const page = await createPage(owner);
     const url = `/v1/memorial_page/${page.memorialPageId}`;
-    const photoName = await upload(t, await jpegPhoto(400, 400));
+    const photoName = await upload(t, await jpegPhoto(400, 400), { token: owner.token });
     const response = await t.request({
       method: 'PATCH',
       url,
@@ -163,14 +163,18 @@ describe('memorial pages', () => {
     const thumbnail = await fetchSigned(t, response.json().photoThumbnailUrl);
     expect(thumbnail.headers['content-type']).toBe('image/webp');
 
-    const fake = await upload(t, Buffer.from('<html>not a photo</html>'), { fileName: 'x.jpg' });
+    const fake = await tryUpload(t, Buffer.from('<html>not a photo</html>'), {
+      token: owner.token,
+      fileName: 'x.jpg',
+    });
+    expect(fake.put.statusCode).toBe(415);
     const refused = await t.request({
       method: 'PATCH',
       url,
       token: owner.token,
-      body: { photo_name: fake },
+      body: { photo_name: fake.imageName },
     });
-    expect(refused.json().errors).toEqual([{ field: 'photo_name', code: 'not_an_image' }]);
+    expect(refused.json().errors).toEqual([{ field: 'photo_name', code: 'upload_missing' }]);
 
     const removed = await t.request({
       method: 'PATCH',
@@ -205,7 +209,7 @@ describe('album', () => {
 
   it('stores a real photo with a WebP thumbnail of at most 320 px, both served by signed URL', async () => {
     const photo = await jpegPhoto(1600, 1200);
-    const imageName = await upload(t, photo, { fileName: 'IMG_0001.JPG' });
+    const imageName = await upload(t, photo, { token: owner.token, fileName: 'IMG_0001.JPG' });
     expect(imageName).toMatch(/^uploads\/[A-Za-z0-9_-]{22}\.jpg$/);
     const response = await addPhoto(imageName, '散歩の日');
     expect(response.statusCode, response.body).toBe(201);
@@ -226,42 +230,44 @@ describe('album', () => {
     expect(added.thumbnailBytes).toBeLessThan(photo.length / 5);
   });
 
-  it('judges uploads by their bytes, not by their name or declared type', async () => {
+  it('judges uploads by their bytes when they arrive, not by their name or declared type', async () => {
     const png = await sharp({
       create: { width: 64, height: 64, channels: 3, background: '#88aacc' },
     })
       .png()
       .toBuffer();
-    const renamedPng = await upload(t, png, { fileName: 'photo.jpg', contentType: 'text/html' });
+    const renamedPng = await upload(t, png, {
+      token: owner.token,
+      fileName: 'photo.png',
+      contentType: 'text/html',
+    });
     const accepted = await addPhoto(renamedPng);
     expect(accepted.statusCode).toBe(201);
     const served = await fetchSigned(t, accepted.json().url);
     expect(served.headers['content-type']).toBe('image/png');
 
-    const renamedText = await upload(t, Buffer.from('#!/bin/sh\necho hello\n'), {
-      fileName: 'cute.png',
-      contentType: 'image/png',
-    });
-    expect((await addPhoto(renamedText)).json().errors).toEqual([
-      { field: 'image_name', code: 'not_an_image' },
-    ]);
-
-    const truncatedJpeg = (await jpegPhoto(200, 200)).subarray(0, 40);
-    const broken = await upload(t, truncatedJpeg);
-    expect((await addPhoto(broken)).json().errors).toEqual([
-      { field: 'image_name', code: 'not_an_image' },
-    ]);
-
-    const heic = Buffer.concat([
-      Buffer.from([0, 0, 0, 24]),
-      Buffer.from('ftypheic'),
-      Buffer.alloc(64),
-    ]);
-    const heicName = await upload(t, heic, { fileName: 'IMG.HEIC' });
-    expect(heicName).not.toMatch(/\.heic$/);
-    expect((await addPhoto(heicName)).json().errors).toEqual([
-      { field: 'image_name', code: 'image_heic_unsupported' },
-    ]);
+    const refusals = [
+      [Buffer.from('#!/bin/sh\necho hello\n'), 'cute.png', 'not_an_image'],
+      [(await jpegPhoto(200, 200)).subarray(0, 40), 'broken.jpg', 'not_an_image'],
+      [
+        Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic'), Buffer.alloc(64)]),
+        'IMG.HEIC',
+        'image_heic_unsupported',
+      ],
+    ] as const;
+    for (const [bytes, fileName, code] of refusals) {
+      const { imageName, put } = await tryUpload(t, bytes, {
+        token: owner.token,
+        fileName,
+        contentType: 'image/png',
+      });
+      expect(imageName).not.toMatch(/\.heic$/);
+      expect(put.statusCode).toBe(415);
+      expect(put.json().code).toBe(code);
+      expect((await addPhoto(imageName)).json().errors).toEqual([
+        { field: 'image_name', code: 'upload_missing' },
+      ]);
+    }
   });
 
   it('drops EXIF (camera GPS) from an original and keeps it upright', async () => {
@@ -273,7 +279,7 @@ describe('album', () => {
       .withExifMerge({ IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '35/1 40/1 0/1' } })
       .toBuffer();
     expect((await sharp(tagged).metadata()).exif).toBeDefined();
-    const added = (await addPhoto(await upload(t, tagged))).json();
+    const added = (await addPhoto(await upload(t, tagged, { token: owner.token }))).json();
     const original = await fetchSigned(t, added.url);
     const meta = await sharp(original.rawPayload).metadata();
     expect(meta.exif).toBeUndefined();
@@ -281,33 +287,19 @@ describe('album', () => {
     expect(added).toMatchObject({ width: 40, height: 60 });
   });
 
-  it('refuses an oversized upload when it is registered (an S3 PUT cannot cap size)', async () => {
+  it('refuses an oversized upload at PUT and keeps nothing of it', async () => {
     const { MAX_UPLOAD_BYTES } = await import('../../server/storage/objectStore');
     const big = Buffer.concat([await jpegPhoto(100, 100), Buffer.alloc(MAX_UPLOAD_BYTES)]);
-    // The embedded store refuses it at PUT already…
-    const { url } = (
-      await t.request({ method: 'GET', url: '/v1/signed_url?method=PUT&image_name=big.jpg' })
-    ).json();
-    const target = new URL(url);
-    const put = await t.app.inject({
-      method: 'PUT',
-      url: target.pathname + target.search,
-      headers: { 'content-type': 'image/jpeg' },
-      payload: big,
-    });
+    const { imageName, put } = await tryUpload(t, big, { token: owner.token, fileName: 'big.jpg' });
     expect(put.statusCode).toBe(413);
-    // …while a store that took it (as S3 would) is caught at registration.
-    const name = new URL(url).pathname.replace('/files/', '');
-    await t.ctx.store.put(name, big, 'image/jpeg');
-    expect((await addPhoto(name)).json().errors).toEqual([
-      { field: 'image_name', code: 'image_too_large' },
+    expect(await t.ctx.store.get(imageName)).toBeUndefined();
+    expect((await addPhoto(imageName)).json().errors).toEqual([
+      { field: 'image_name', code: 'upload_missing' },
     ]);
   });
 
   it('refuses a PUT on an expired URL, a missing upload and a name it did not issue', async () => {
-    const { url, imageName } = (
-      await t.request({ method: 'GET', url: '/v1/signed_url?method=PUT&image_name=a.jpg' })
-    ).json();
+    const { url, imageName } = await signedPut(t, owner.token, 'a.jpg');
     await advanceClock(16 * 60 * 1000);
     const target = new URL(url);
     const late = await t.app.inject({
@@ -327,7 +319,7 @@ describe('album', () => {
   });
 
   it('uses one upload for one thing only', async () => {
-    const name = await upload(t, await jpegPhoto(80, 80));
+    const name = await upload(t, await jpegPhoto(80, 80), { token: owner.token });
     expect((await addPhoto(name)).statusCode).toBe(201);
     expect((await addPhoto(name)).json().errors).toEqual([
       { field: 'image_name', code: 'image_already_used' },
@@ -396,7 +388,7 @@ describe('signed URLs in lists', () => {
       method: 'POST',
       url: albumUrl,
       token: owner.token,
-      body: { image_name: await upload(t, await jpegPhoto(60, 60)) },
+      body: { image_name: await upload(t, await jpegPhoto(60, 60), { token: owner.token }) },
     });
     const firstUrl = async () =>
       (await t.request({ method: 'GET', url: albumUrl, token: owner.token })).json()[0].url;
@@ -415,7 +407,7 @@ describe('history', () => {
   it('adds dated entries with an optional photo, lists them by date, edits and deletes', async () => {
     const { memorialPageId } = await createPage(owner);
     const base = `/v1/history/memorial_page_id/${memorialPageId}/history`;
-    const photo = await upload(t, await jpegPhoto(300, 200));
+    const photo = await upload(t, await jpegPhoto(300, 200), { token: owner.token });
     const later = await t.request({
       method: 'POST',
       url: base,
@@ -718,7 +710,7 @@ describe('invitations by shared link', () => {
 });
 
 describe('GET /v1/signed_url', () => {
-  it('chooses the PUT name itself and keeps only a safe image extension', async () => {
+  it('chooses the PUT name itself, with the image extension of the hint or .jpg', async () => {
     const names = await Promise.all(
       ['evil.html', 'photo.PNG', '../../etc/passwd', 'a.webp', ''].map(async (hint) => {
         const response = await t.request({
@@ -728,18 +720,19 @@ describe('GET /v1/signed_url', () => {
         return response.json().imageName as string;
       }),
     );
-    expect(names[0]).toMatch(/^uploads\/[A-Za-z0-9_-]{22}$/);
+    expect(names[0]).toMatch(/^uploads\/[A-Za-z0-9_-]{22}\.jpg$/);
     expect(names[1]).toMatch(/\.png$/);
-    expect(names[2]).toMatch(/^uploads\/[A-Za-z0-9_-]{22}$/);
+    expect(names[2]).toMatch(/^uploads\/[A-Za-z0-9_-]{22}\.jpg$/);
     expect(names[3]).toMatch(/\.webp$/);
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it('signs a GET for a stored name, bound to GET and expiring within 15 minutes', async () => {
-    const name = await upload(t, await jpegPhoto(40, 40));
+  it('signs a GET for the owner of an upload, bound to GET and expiring within 15 minutes', async () => {
+    const name = await upload(t, await jpegPhoto(40, 40), { token: owner.token });
     const response = await t.request({
       method: 'GET',
       url: `/v1/signed_url?method=GET&image_name=${encodeURIComponent(name)}`,
+      token: owner.token,
     });
     const { url } = response.json();
     expect((await fetchSigned(t, url)).statusCode).toBe(200);

@@ -52,8 +52,11 @@ interface Endpoint {
   name: string;
   kind: Kind;
   success: number;
-  /** Builds the request; may create what it acts on (a photo to delete) as the page owner. */
-  request(page: PageFixture): Promise<Omit<TestRequest, 'token'>>;
+  /**
+   * Builds the request; may create what it acts on (a photo to delete) as the page owner, or
+   * what the caller brings (an upload) with the caller's token.
+   */
+  request(page: PageFixture, token: string | undefined): Promise<Omit<TestRequest, 'token'>>;
 }
 
 let t: TestApp;
@@ -66,11 +69,12 @@ async function asOwner(page: PageFixture, request: Omit<TestRequest, 'token'>) {
   return response.json() as { id: string };
 }
 
-async function tinyImage(): Promise<string> {
+/** An upload of the member whose token is given (undefined: without an account). */
+async function tinyImage(token: string | undefined): Promise<string> {
   const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ccc' } })
     .png()
     .toBuffer();
-  return upload(t, png, { fileName: 'tiny.png' });
+  return upload(t, png, { token, fileName: 'tiny.png' });
 }
 
 const album = (page: PageFixture) => `/v1/album/memorial_page_id/${page.pageId}/album`;
@@ -78,7 +82,11 @@ const history = (page: PageFixture) => `/v1/history/memorial_page_id/${page.page
 const condolences = (page: PageFixture) => `/v1/memorial_page/${page.pageId}/condolences`;
 
 const newPhoto = async (page: PageFixture) =>
-  asOwner(page, { method: 'POST', url: album(page), body: { image_name: await tinyImage() } });
+  asOwner(page, {
+    method: 'POST',
+    url: album(page),
+    body: { image_name: await tinyImage(page.owner.token) },
+  });
 const newEntry = (page: PageFixture) =>
   asOwner(page, {
     method: 'POST',
@@ -153,10 +161,10 @@ const ENDPOINTS: Endpoint[] = [
     name: 'POST album photo',
     kind: 'admin',
     success: 201,
-    request: async (page) => ({
+    request: async (page, token) => ({
       method: 'POST',
       url: album(page),
-      body: { image_name: await tinyImage(), caption: '写真' },
+      body: { image_name: await tinyImage(token), caption: '写真' },
     }),
   },
   {
@@ -312,8 +320,9 @@ describe('memorial authorisation matrix', () => {
     '$endpoint.name on a $privacy page by $actor → $expected',
     async ({ endpoint, privacy, actor, expected }) => {
       const page = pages.get(privacy)!;
-      const request = await endpoint.request(page);
-      const response = await t.request({ ...request, token: tokenOf(actor, page) });
+      const token = tokenOf(actor, page);
+      const request = await endpoint.request(page, token);
+      const response = await t.request({ ...request, token });
       expect(response.statusCode, response.body).toBe(expected);
       if (expected >= 400) {
         expect(response.json()).toMatchObject({

@@ -90,7 +90,9 @@ async function publicPageWithAPhotoAndAnEntry() {
   const pageId = await publicPage();
   const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
   const historyUrl = `/v1/history/get_histories_by_memorial_page_id/${pageId}`;
-  await change('POST', albumUrl, { image_name: await upload(t, await jpegPhoto(40, 30)) });
+  await change('POST', albumUrl, {
+    image_name: await upload(t, await jpegPhoto(40, 30), { token: owner.token }),
+  });
   await change('POST', `/v1/history/memorial_page_id/${pageId}/history`, {
     occurred_on: '1950-01-01',
     body: '誕生',
@@ -106,7 +108,7 @@ describe('album and history answers', () => {
     const addPhoto = async (caption: string) =>
       (
         await change('POST', albumUrl, {
-          image_name: await upload(t, await jpegPhoto(40, 30)),
+          image_name: await upload(t, await jpegPhoto(40, 30), { token: owner.token }),
           caption,
         })
       ).json() as Photo;
@@ -150,7 +152,9 @@ describe('album and history answers', () => {
   it('still decide on every call who may see the list', async () => {
     const pageId = await publicPage();
     const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
-    await change('POST', albumUrl, { image_name: await upload(t, await jpegPhoto(40, 30)) });
+    await change('POST', albumUrl, {
+      image_name: await upload(t, await jpegPhoto(40, 30), { token: owner.token }),
+    });
     expect(await readOther<Photo[]>(albumUrl)).toHaveLength(1);
 
     await change('PATCH', `/v1/memorial_page/${pageId}`, { privacy: 'admins' });
@@ -187,7 +191,7 @@ describe('album and history answers', () => {
     const pageId = await publicPage();
     const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
     const added = await change('POST', albumUrl, {
-      image_name: await upload(t, await jpegPhoto(40, 30)),
+      image_name: await upload(t, await jpegPhoto(40, 30), { token: owner.token }),
       caption: '海',
     });
     // The single-photo answer still carries the page and the time it was made.
@@ -290,7 +294,9 @@ describe('album and history answers', () => {
   it('decide apart each caller of reads that arrive together', async () => {
     const pageId = await publicPage();
     const albumUrl = `/v1/album/memorial_page_id/${pageId}/album`;
-    await change('POST', albumUrl, { image_name: await upload(t, await jpegPhoto(40, 30)) });
+    await change('POST', albumUrl, {
+      image_name: await upload(t, await jpegPhoto(40, 30), { token: owner.token }),
+    });
     await change('PATCH', `/v1/memorial_page/${pageId}`, { privacy: 'admins' });
     const missing = '00000000-0000-4000-8000-000000000000';
     // Sent at once: the access reads of one turn are answered by one query (access.ts).

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import { connectMembers, createMember, type TestMember } from '../support/members';
-import { fetchSigned, jpegPhoto, upload } from './memorialSupport';
+import { fetchSigned, jpegPhoto, tryUpload, upload } from './memorialSupport';
 import { createTestApp, type TestApp } from '../support/testApp';
 
 const BASE = '/v1/time_capsule_letter';
@@ -204,8 +204,9 @@ describe('composing letters', () => {
 });
 
 describe('photos of a letter', () => {
-  it('registers each new upload by its bytes, as memorial photos are, and keeps those already on the letter', async () => {
+  it('takes the writer’s own checked uploads, keeps those already on the letter and deletes a removed one', async () => {
     const photo = await upload(t, await jpegPhoto(80, 60), {
+      token: writer.token,
       fileName: 'photo.jpg',
       contentType: 'text/html',
     });
@@ -217,18 +218,20 @@ describe('photos of a letter', () => {
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/jpeg');
 
-    const text = await upload(t, Buffer.from('<script>alert(1)</script>'), {
+    const text = await tryUpload(t, Buffer.from('<script>alert(1)</script>'), {
+      token: writer.token,
       fileName: 'cute.png',
       contentType: 'image/png',
     });
+    expect(text.put.statusCode).toBe(415);
     const refused = await t.request({
       method: 'PUT',
       url: `${BASE}/${id}`,
       token: writer.token,
-      body: letterBody({ photo_names: [photo, text] }),
+      body: letterBody({ photo_names: [photo, text.imageName] }),
     });
     expect(refused.statusCode).toBe(422);
-    expect(refused.json().errors).toEqual([{ field: 'photo_names.1', code: 'not_an_image' }]);
+    expect(refused.json().errors).toEqual([{ field: 'photo_names.1', code: 'upload_missing' }]);
     const missing = await t.request({
       method: 'POST',
       url: BASE,
@@ -236,17 +239,41 @@ describe('photos of a letter', () => {
       body: letterBody({ photo_names: ['uploads/AAAAAAAAAAAAAAAAAAAAAA.png'] }),
     });
     expect(missing.json().errors).toEqual([{ field: 'photo_names.0', code: 'upload_missing' }]);
+    const othersPhoto = await upload(t, await jpegPhoto(20, 20), { token: reader.token });
+    const taken = await t.request({
+      method: 'POST',
+      url: BASE,
+      token: writer.token,
+      body: letterBody({ photo_names: [othersPhoto] }),
+    });
+    expect(taken.json().errors).toEqual([{ field: 'photo_names.0', code: 'upload_missing' }]);
 
-    // A photo already on the letter is not registered again: with its object gone (which a
-    // second registration would refuse as upload_missing) the edit still goes through.
-    await t.ctx.store.delete(photo);
-    const kept = await t.request({
+    // A photo already on the letter stays; a second one is added; then the first is removed
+    // and its file goes with it.
+    const second = await upload(t, await jpegPhoto(40, 30), { token: writer.token });
+    const added = await t.request({
       method: 'PUT',
       url: `${BASE}/${id}`,
       token: writer.token,
-      body: letterBody({ title: '写真を添えて', photo_names: [photo] }),
+      body: letterBody({ title: '写真を添えて', photo_names: [photo, second] }),
     });
-    expect(kept.statusCode, kept.body).toBe(200);
+    expect(added.statusCode, added.body).toBe(200);
+    const removed = await t.request({
+      method: 'PUT',
+      url: `${BASE}/${id}`,
+      token: writer.token,
+      body: letterBody({ photo_names: [second] }),
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await t.ctx.store.get(photo)).toBeUndefined();
+    expect(await t.ctx.store.get(second)).toBeDefined();
+    const deleted = await t.request({
+      method: 'DELETE',
+      url: `${BASE}/${id}`,
+      token: writer.token,
+    });
+    expect(deleted.statusCode).toBe(204);
+    expect(await t.ctx.store.get(second)).toBeUndefined();
   });
 });
 

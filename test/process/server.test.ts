@@ -9,14 +9,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database';
 import { systemClock } from '../../server/domain/clock';
+import sharp from 'sharp';
+import { createFileUrls } from '../../server/storage/fileUrls';
 import { createLocalStore } from '../../server/storage/localStore';
 import { startReadyServer, startServer, stopServer, type ServerProcess } from './serverProcess';
 
 const MIGRATIONS = readdirSync('server/db/migrations')
   .filter((name) => name.endsWith('.sql'))
   .sort();
-const OBJECT_NAME = 'process/KeptAcrossRestarts01.png';
-const UPLOAD = Buffer.from('an upload that arrives in two halves, around a SIGTERM');
+/** An image upload that arrives in two halves, around a SIGTERM (a PNG is kept as sent). */
+const UPLOAD = await sharp({
+  create: { width: 8, height: 8, channels: 3, background: { r: 200, g: 120, b: 40 } },
+})
+  .png()
+  .toBuffer();
+let objectName: string;
 
 let dataDir: string;
 let first: ServerProcess;
@@ -43,9 +50,11 @@ function storeFor(baseUrl: string) {
   };
   return createLocalStore({
     root: path.join(dataDir, 'files'),
-    publicUrl: baseUrl,
-    secret: secrets.AUTH_SECRET,
-    clock: systemClock(),
+    urls: createFileUrls({
+      publicUrl: baseUrl,
+      secret: secrets.AUTH_SECRET,
+      clock: systemClock(),
+    }),
   });
 }
 
@@ -91,7 +100,11 @@ describe('npm start on a DATA_DIR', () => {
   });
 
   it('finishes a request in flight on SIGTERM, then exits cleanly', async () => {
-    const url = new URL(await storeFor(first.baseUrl).signedUrl(OBJECT_NAME, 'PUT'));
+    const signed = (await (
+      await fetch(`${first.baseUrl}/v1/signed_url?method=PUT&image_name=kept.png`)
+    ).json()) as { url: string; imageName: string };
+    objectName = signed.imageName;
+    const url = new URL(signed.url);
     const answer = new Promise<number | undefined>((resolve, reject) => {
       const request = http.request(url, {
         method: 'PUT',
@@ -105,7 +118,7 @@ describe('npm start on a DATA_DIR', () => {
       request.write(UPLOAD.subarray(0, 10));
       // Only once the server is inside the request does the stop begin; then the rest arrives.
       void first
-        .waitForLog(`"url":"/files/${OBJECT_NAME}?`)
+        .waitForLog(`"url":"/files/${objectName}?`)
         .then(() => first.child.kill('SIGTERM'))
         .then(() => first.waitForLog('stopping: finishing in-flight requests'))
         .then(() => request.end(UPLOAD.subarray(10)));
@@ -137,7 +150,7 @@ describe('npm start on a DATA_DIR', () => {
       unknown
     >;
     expect(ready.migrationsApplied).toBe(0);
-    const file = await fetch(await storeFor(restarted.baseUrl).signedUrl(OBJECT_NAME, 'GET'));
+    const file = await fetch(await storeFor(restarted.baseUrl).signedUrl(objectName, 'GET'));
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer())).toEqual(UPLOAD);
     expect(await stopServer(restarted, 'SIGINT')).toBe(0);

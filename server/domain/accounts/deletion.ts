@@ -8,6 +8,7 @@ import {
   memorialPages,
   users,
 } from '../../db/schema';
+import { releaseUploads } from '../uploads/uploads';
 import type { AccountDeps } from './deps';
 import { revokeAllOfUser } from './refreshTokens';
 
@@ -77,4 +78,5 @@ export async function deleteAccount(deps: AccountDeps, userId: string): Promise<
       })
       .where(and(eq(users.id, userId), ne(users.status, 'deleted')));
   });
+  await releaseUploads(deps, { kind: 'member_icon', id: userId });
 }

@@ -4,6 +4,8 @@ import { nameReadingOf } from '../../../src/validation/nameReading';
 import { externalIdentities, memorialPageMembers, memorialPages, users } from '../../db/schema';
 import { invalid } from '../../http/errors';
 import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
+import type { Db } from '../../db/database';
+import { claimUpload } from '../uploads/uploads';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
 import { ACTIVATION_TTL_MS, activationLink, activationMail, alreadyRegisteredMail } from './mails';
@@ -89,6 +91,16 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount): P
         })
         .returning({ id: users.id });
       const userId = user!.id;
+      // The icon is an upload sent without an account; it becomes the new member's own.
+      if (account.iconName) {
+        await claimUpload(tx as unknown as Db, {
+          objectName: account.iconName,
+          ownerUserId: null,
+          newOwnerUserId: userId,
+          use: { kind: 'member_icon', id: userId },
+          field: 'user_icon_url',
+        });
+      }
       const [page] = await tx
         .insert(memorialPages)
         .values({

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
@@ -5,10 +6,11 @@ import type {
   albumPhotoCreateSchema,
   albumPhotoUpdateSchema,
 } from '../../../src/validation/memorial';
+import type { Db } from '../../db/database';
 import { albumPhotos } from '../../db/schema';
 import { invalid } from '../../http/errors';
 import type { MemorialDeps } from './deps';
-import { deleteItemOfPage, imageUrls, itemOfPage, verifiedImage } from './pageItems';
+import { claimItemImage, deleteItemOfPage, imageUrls, itemOfPage } from './pageItems';
 
 /**
  * A photo as the album list gives it: what the client shows, plus `thumbnailBytes`. The
@@ -68,27 +70,36 @@ export async function listAlbum(deps: MemorialDeps, pageId: string): Promise<Alb
   return Promise.all(rows.map((row) => toListPhoto(deps, row)));
 }
 
-/** Adds a verified upload at the end of the album. */
+/** Adds the member's own checked upload at the end of the album. */
 export async function addPhoto(
   deps: MemorialDeps,
   pageId: string,
   userId: string,
   input: z.infer<typeof albumPhotoCreateSchema>,
 ): Promise<AlbumPhotoView> {
-  const image = await verifiedImage(deps, input.image_name);
-  const [row] = await deps.db
-    .insert(albumPhotos)
-    .values({
-      memorialPageId: pageId,
-      ...image,
-      caption: input.caption,
-      takenOn: input.taken_on ?? null,
-      position: sql`(SELECT coalesce(max(position), -1) + 1 FROM album_photos WHERE memorial_page_id = ${pageId})`,
-      createdBy: userId,
-    })
-    .onConflictDoNothing({ target: albumPhotos.imageName })
-    .returning();
-  if (!row) throw invalid([{ field: 'image_name', code: 'image_already_used' }]);
+  const id = randomUUID();
+  const row = await deps.db.transaction(async (tx) => {
+    const image = await claimItemImage(
+      tx as unknown as Db,
+      albumPhotos,
+      id,
+      userId,
+      input.image_name,
+    );
+    const [inserted] = await tx
+      .insert(albumPhotos)
+      .values({
+        id,
+        memorialPageId: pageId,
+        ...image,
+        caption: input.caption,
+        takenOn: input.taken_on ?? null,
+        position: sql`(SELECT coalesce(max(position), -1) + 1 FROM album_photos WHERE memorial_page_id = ${pageId})`,
+        createdBy: userId,
+      })
+      .returning();
+    return inserted!;
+  });
   return toView(deps, row);
 }
 

@@ -1,10 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { historyCreateSchema, historyUpdateSchema } from '../../../src/validation/memorial';
+import type { Db } from '../../db/database';
 import { historyEntries } from '../../db/schema';
 import type { MemorialDeps } from './deps';
-import { deleteImage } from './images';
-import { deleteItemOfPage, imageUrls, itemOfPage, verifiedImage } from './pageItems';
+import {
+  claimItemImage,
+  deleteItemOfPage,
+  imageUrls,
+  itemOfPage,
+  releaseItemImage,
+} from './pageItems';
 
 /**
  * An entry as the timeline list gives it: what the client shows. The page id and the
@@ -59,9 +66,9 @@ export async function listHistory(deps: MemorialDeps, pageId: string): Promise<H
   return Promise.all(rows.map((row) => toListEntry(deps, row)));
 }
 
-/** The upload's names, as an entry keeps them. */
-async function entryImage(deps: MemorialDeps, imageName: string) {
-  const image = await verifiedImage(deps, imageName);
+/** The member's own upload claimed for the entry: its names, as an entry keeps them. */
+async function entryImage(db: Db, entryId: string, userId: string, imageName: string) {
+  const image = await claimItemImage(db, historyEntries, entryId, userId, imageName);
   return { imageName: image.imageName, thumbnailName: image.thumbnailName };
 }
 
@@ -71,46 +78,60 @@ export async function addHistoryEntry(
   userId: string,
   input: z.infer<typeof historyCreateSchema>,
 ): Promise<HistoryEntryView> {
-  const image = input.image_name ? await entryImage(deps, input.image_name) : {};
-  const [row] = await deps.db
-    .insert(historyEntries)
-    .values({
-      memorialPageId: pageId,
-      occurredOn: input.occurred_on,
-      body: input.body,
-      ...image,
-      createdBy: userId,
-    })
-    .returning();
-  return toView(deps, row!);
+  const id = randomUUID();
+  const row = await deps.db.transaction(async (tx) => {
+    const image = input.image_name
+      ? await entryImage(tx as unknown as Db, id, userId, input.image_name)
+      : {};
+    const [inserted] = await tx
+      .insert(historyEntries)
+      .values({
+        id,
+        memorialPageId: pageId,
+        occurredOn: input.occurred_on,
+        body: input.body,
+        ...image,
+        createdBy: userId,
+      })
+      .returning();
+    return inserted!;
+  });
+  return toView(deps, row);
 }
 
-/** Changes text, date or photo; `image_name: null` removes the photo. */
+/**
+ * Changes text, date or photo; `image_name: null` removes the photo. A new photo must be the
+ * editing member's own upload; the replaced one's files go.
+ */
 export async function updateHistoryEntry(
   deps: MemorialDeps,
   pageId: string,
   entryId: string,
+  userId: string,
   input: z.infer<typeof historyUpdateSchema>,
 ): Promise<HistoryEntryView> {
   const current = await itemOfPage(deps, historyEntries, pageId, entryId, 'history entry');
   const photoChanged = input.image_name !== undefined && input.image_name !== current.imageName;
-  const image = !photoChanged
-    ? {}
-    : input.image_name
-      ? await entryImage(deps, input.image_name)
-      : { imageName: null, thumbnailName: null };
-  const [row] = await deps.db
-    .update(historyEntries)
-    .set({
-      ...(input.occurred_on !== undefined ? { occurredOn: input.occurred_on } : {}),
-      ...(input.body !== undefined ? { body: input.body } : {}),
-      ...image,
-      updatedAt: deps.clock.now(),
-    })
-    .where(eq(historyEntries.id, entryId))
-    .returning();
-  if (photoChanged) await deleteImage(deps.store, current);
-  return toView(deps, row!);
+  const row = await deps.db.transaction(async (tx) => {
+    const image = !photoChanged
+      ? {}
+      : input.image_name
+        ? await entryImage(tx as unknown as Db, entryId, userId, input.image_name)
+        : { imageName: null, thumbnailName: null };
+    const [updated] = await tx
+      .update(historyEntries)
+      .set({
+        ...(input.occurred_on !== undefined ? { occurredOn: input.occurred_on } : {}),
+        ...(input.body !== undefined ? { body: input.body } : {}),
+        ...image,
+        updatedAt: deps.clock.now(),
+      })
+      .where(eq(historyEntries.id, entryId))
+      .returning();
+    return updated!;
+  });
+  if (photoChanged) await releaseItemImage(deps, historyEntries, entryId, current.imageName);
+  return toView(deps, row);
 }
 
 export async function deleteHistoryEntry(

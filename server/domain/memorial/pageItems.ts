@@ -1,23 +1,46 @@
 import { and, eq } from 'drizzle-orm';
-import type { albumPhotos, historyEntries } from '../../db/schema';
+import { albumPhotos, type historyEntries } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { viewUrl } from '../../storage/viewUrls';
 import { isUuid } from './access';
 import type { MemorialDeps } from './deps';
-import { deleteImage, registerUploadedImage, type VerifiedImage } from './images';
-import { assertImageUnused } from './imageUse';
+import type { Db } from '../../db/database';
+import { claimUpload, releaseUploads, type ClaimedImage } from '../uploads/uploads';
 
 /*
  * What the album and the history do alike with their items: each item belongs to one page and
- * may carry one upload (image and thumbnail) that nothing else uses.
+ * may carry one upload (image and thumbnail), which records the item as its one use.
  */
 
 type PageItemTable = typeof albumPhotos | typeof historyEntries;
 
-/** A new upload for an item: unused elsewhere, then verified and thumbnailed. */
-export async function verifiedImage(deps: MemorialDeps, imageName: string): Promise<VerifiedImage> {
-  await assertImageUnused(deps.db, imageName, 'image_name');
-  return registerUploadedImage(deps.store, imageName, 'image_name');
+const uploadUseOf = (table: PageItemTable, itemId: string) =>
+  ({ kind: table === albumPhotos ? 'album_photo' : 'history_photo', id: itemId }) as const;
+
+/** The member's own stored, unused upload, claimed for the item (422 on `image_name`). */
+export function claimItemImage(
+  db: Db,
+  table: PageItemTable,
+  itemId: string,
+  userId: string,
+  imageName: string,
+): Promise<ClaimedImage> {
+  return claimUpload(db, {
+    objectName: imageName,
+    ownerUserId: userId,
+    use: uploadUseOf(table, itemId),
+    field: 'image_name',
+  });
+}
+
+/** Ends the item's use of its upload and deletes the files it recorded as the item's. */
+export function releaseItemImage(
+  deps: MemorialDeps,
+  table: PageItemTable,
+  itemId: string,
+  imageName: string | null,
+): Promise<void> {
+  return releaseUploads(deps, uploadUseOf(table, itemId), [imageName]);
 }
 
 /** The signed view URLs of an item's image and thumbnail (null where it has none). */
@@ -60,5 +83,5 @@ export async function deleteItemOfPage(
 ): Promise<void> {
   const row = await itemOfPage(deps, table, pageId, itemId, what);
   await deps.db.delete(table).where(eq(table.id, itemId));
-  await deleteImage(deps.store, row);
+  await releaseItemImage(deps, table, itemId, row.imageName);
 }

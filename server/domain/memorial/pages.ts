@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { createPageSchema, updatePageSchema } from '../../../src/validation/memorial';
+import type { Db } from '../../db/database';
 import { memorialPageMembers, memorialPageProfiles, memorialPages } from '../../db/schema';
 import { invalid } from '../../http/errors';
 import type { PageAccess, PageRow } from './access';
 import { anniversariesOf, type Anniversary } from './anniversaries';
 import type { MemorialDeps } from './deps';
-import { deleteImage, registerUploadedImage, thumbnailNameFor } from './images';
-import { assertImageUnused } from './imageUse';
+import { claimUpload, releaseUploads, thumbnailNameFor } from '../uploads/uploads';
 import { viewUrl } from '../../storage/viewUrls';
 import { flowerCount } from './mourning';
 
@@ -39,14 +39,14 @@ export async function pageView(deps: MemorialDeps, access: PageAccess): Promise<
   };
 }
 
-async function verifiedPhotoName(
-  deps: MemorialDeps,
-  photoName: string | null | undefined,
-  current: string | null,
-) {
-  if (!photoName || photoName === current) return photoName;
-  await assertImageUnused(deps.db, photoName, 'photo_name');
-  return (await registerUploadedImage(deps.store, photoName, 'photo_name')).imageName;
+/** The member's own upload claimed as the page's photo (422 on `photo_name` otherwise). */
+async function claimPagePhoto(db: Db, pageId: string, userId: string, photoName: string) {
+  await claimUpload(db, {
+    objectName: photoName,
+    ownerUserId: userId,
+    use: { kind: 'page_photo', id: pageId },
+    field: 'photo_name',
+  });
 }
 
 /** A page for another person or a pet; its creator becomes its first admin. */
@@ -55,7 +55,7 @@ export async function createPage(
   userId: string,
   input: CreatePageInput,
 ): Promise<string> {
-  const photoName = await verifiedPhotoName(deps, input.photo_name, null);
+  const photoName = input.photo_name;
   return deps.db.transaction(async (tx) => {
     const [page] = await tx
       .insert(memorialPages)
@@ -69,6 +69,7 @@ export async function createPage(
       })
       .returning({ id: memorialPages.id });
     const pageId = page!.id;
+    if (photoName) await claimPagePhoto(tx as unknown as Db, pageId, userId, photoName);
     await tx
       .update(memorialPageProfiles)
       .set({
@@ -88,7 +89,7 @@ export async function createPage(
 /** Applies an admin's changes; fields left out stay as they are. */
 export async function updatePage(
   deps: MemorialDeps,
-  access: PageAccess,
+  access: PageAccess & { userId: string },
   input: UpdatePageInput,
 ): Promise<void> {
   const { page } = access;
@@ -97,8 +98,12 @@ export async function updatePage(
   if (birthDate && deathDate && deathDate < birthDate) {
     throw invalid([{ field: 'death_date', code: 'death_before_birth' }]);
   }
-  const photoName = await verifiedPhotoName(deps, input.photo_name, page.photoName);
+  const photoName = input.photo_name;
+  const photoChanged = photoName !== undefined && photoName !== page.photoName;
   await deps.db.transaction(async (tx) => {
+    if (photoChanged && photoName) {
+      await claimPagePhoto(tx as unknown as Db, page.id, access.userId, photoName);
+    }
     await tx
       .update(memorialPages)
       .set({
@@ -124,10 +129,7 @@ export async function updatePage(
       .where(eq(memorialPageProfiles.id, page.id));
   });
   // A replaced or removed photo's files go; the new one stays.
-  if (photoName !== undefined && page.photoName && photoName !== page.photoName) {
-    await deleteImage(deps.store, {
-      imageName: page.photoName,
-      thumbnailName: thumbnailNameFor(page.photoName),
-    });
+  if (photoChanged) {
+    await releaseUploads(deps, { kind: 'page_photo', id: page.id }, [page.photoName]);
   }
 }

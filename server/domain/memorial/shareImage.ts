@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { pageAccess } from './access';
 import type { MemorialDeps } from './deps';
-import { MAX_INPUT_PIXELS } from './images';
+import { MAX_INPUT_PIXELS } from '../uploads/images';
 
 /** The size LINE and X show a large preview at (1.91:1). */
 export const SHARE_IMAGE_WIDTH = 1200;

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { users } from '../../db/schema';
 import { invalid, notFound } from '../../http/errors';
-import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
+import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
+import { claimUpload, releaseUploads } from '../uploads/uploads';
 import { nameReadingOf } from '../../../src/validation/nameReading';
 import type { ProfileFields, ProfileUpdateInput } from '../../../src/validation/social';
 
@@ -31,22 +32,29 @@ export async function readProfile(db: Db, userId: string): Promise<Profile> {
 
 /**
  * Applies the fields given. A change of any name recomputes name_reading with the shared
- * normaliser, and the search grams follow it (a trigger of 0050_social.sql). A new icon is
- * first handed to `registerIcon`, which checks the uploaded bytes (a signed PUT cannot).
+ * normaliser, and the search grams follow it (a trigger of 0050_social.sql). A new icon must
+ * be the member's own checked upload; the replaced one's files go.
  */
 export async function updateProfile(
-  db: Db,
+  deps: { db: Db; store: ObjectStore },
   userId: string,
   input: ProfileUpdateInput,
   at: Date,
-  registerIcon: (iconName: string) => Promise<void>,
 ): Promise<Profile> {
+  const { db } = deps;
   if (input.icon_name && !OBJECT_NAME_PATTERN.test(input.icon_name)) {
     throw invalid([{ field: 'icon_name', code: 'icon_name_invalid' }]);
   }
   const current = await readProfile(db, userId);
-  if (input.icon_name && input.icon_name !== current.iconName) {
-    await registerIcon(input.icon_name);
+  const iconChanged = input.icon_name !== undefined && input.icon_name !== current.iconName;
+  const icon = { kind: 'member_icon', id: userId } as const;
+  if (iconChanged && input.icon_name) {
+    await claimUpload(db, {
+      objectName: input.icon_name,
+      ownerUserId: userId,
+      use: icon,
+      field: 'icon_name',
+    });
   }
   const names = {
     lastName: input.last_name ?? current.lastName,
@@ -68,5 +76,6 @@ export async function updateProfile(
     })
     .where(eq(users.id, userId))
     .returning(profileColumns);
+  if (iconChanged) await releaseUploads(deps, icon, [current.iconName]);
   return row!;
 }

@@ -10,7 +10,7 @@ import {
 import { ApiError, invalid, notFound, type FieldError } from '../../http/errors';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
-import { registerUploadedImage } from '../memorial/images';
+import { claimUpload, releaseUploads } from '../uploads/uploads';
 import {
   parseJapanDateTime,
   type LetterEnvelope,
@@ -34,20 +34,8 @@ async function connectedAmong(db: Db, writerId: string, userIds: string[]): Prom
   return new Set(rows.map((row) => row.id));
 }
 
-/**
- * The rules of a letter that need the server: connections, photo names, a future send time.
- * Once those hold, each photo new to the letter (not in `keptPhotos`) is registered like a
- * memorial upload: a presigned PUT cannot cap size or type, so the bytes are checked here and
- * stored again under their real image type (422 on `photo_names.<index>` otherwise).
- */
-async function checkLetter(
-  db: Db,
-  clock: Clock,
-  store: ObjectStore,
-  writerId: string,
-  input: LetterInput,
-  keptPhotos: string[] = [],
-) {
+/** The rules of a letter that need the server: connections, photo names, a future send time. */
+async function checkLetter(db: Db, clock: Clock, writerId: string, input: LetterInput) {
   const errors: FieldError[] = [];
   const memberIds = input.recipients.flatMap((r) => (r.kind === 'member' ? [r.user_id] : []));
   const connected = await connectedAmong(db, writerId, [...memberIds, ...input.admin_user_ids]);
@@ -76,9 +64,27 @@ async function checkLetter(
   if (delivery.rule === 'date_after_death' && japanMorningOf(delivery.after_death_date) <= now)
     errors.push({ field: 'delivery.after_death_date', code: 'must_be_future' });
   if (errors.length > 0) throw invalid(errors);
-  for (const [index, name] of input.photo_names.entries()) {
-    if (!keptPhotos.includes(name))
-      await registerUploadedImage(store, name, `photo_names.${index}`);
+}
+
+/**
+ * Claims each photo new to the letter (not in `keptPhotos`): the writer's own checked upload,
+ * used by nothing else (422 on `photo_names.<index>` otherwise).
+ */
+async function claimLetterPhotos(
+  db: Db,
+  writerId: string,
+  letterId: string,
+  photoNames: string[],
+  keptPhotos: string[] = [],
+) {
+  for (const [index, name] of photoNames.entries()) {
+    if (keptPhotos.includes(name)) continue;
+    await claimUpload(db, {
+      objectName: name,
+      ownerUserId: writerId,
+      use: { kind: 'letter_photo', id: letterId },
+      field: `photo_names.${index}`,
+    });
   }
 }
 
@@ -124,17 +130,17 @@ async function insertPeople(db: Db, letterId: string, input: LetterInput): Promi
 export async function createLetter(
   db: Db,
   clock: Clock,
-  store: ObjectStore,
   writerId: string,
   input: LetterInput,
 ): Promise<string> {
-  await checkLetter(db, clock, store, writerId, input);
+  await checkLetter(db, clock, writerId, input);
   const now = clock.now();
   return db.transaction(async (tx) => {
     const [letter] = await tx
       .insert(timeCapsuleLetters)
       .values({ senderUserId: writerId, createdAt: now, ...letterColumns(input, now) })
       .returning({ id: timeCapsuleLetters.id });
+    await claimLetterPhotos(tx as unknown as Db, writerId, letter!.id, input.photo_names);
     await insertPeople(tx as unknown as Db, letter!.id, input);
     return letter!.id;
   });
@@ -171,10 +177,11 @@ export async function updateLetter(
   letterId: string,
   input: LetterInput,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
+  const { photoNames } = await db.transaction(async (tx) => {
     const txDb = tx as unknown as Db;
-    const { photoNames } = await lockUnsentLetter(txDb, writerId, letterId);
-    await checkLetter(txDb, clock, store, writerId, input, photoNames);
+    const kept = await lockUnsentLetter(txDb, writerId, letterId);
+    await checkLetter(txDb, clock, writerId, input);
+    await claimLetterPhotos(txDb, writerId, letterId, input.photo_names, kept.photoNames);
     await tx
       .update(timeCapsuleLetters)
       .set(letterColumns(input, clock.now()))
@@ -184,14 +191,24 @@ export async function updateLetter(
       .where(eq(timeCapsuleLetterRecipients.letterId, letterId));
     await tx.delete(timeCapsuleLetterAdmins).where(eq(timeCapsuleLetterAdmins.letterId, letterId));
     await insertPeople(txDb, letterId, input);
+    return kept;
   });
+  const removed = photoNames.filter((name) => !input.photo_names.includes(name));
+  await releaseUploads({ db, store }, { kind: 'letter_photo', id: letterId }, removed);
 }
 
-export async function deleteLetter(db: Db, writerId: string, letterId: string): Promise<void> {
+/** Deletes an unsent letter and its photos. */
+export async function deleteLetter(
+  db: Db,
+  store: ObjectStore,
+  writerId: string,
+  letterId: string,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await lockUnsentLetter(tx as unknown as Db, writerId, letterId);
     await tx.delete(timeCapsuleLetters).where(eq(timeCapsuleLetters.id, letterId));
   });
+  await releaseUploads({ db, store }, { kind: 'letter_photo', id: letterId });
 }
 
 /**

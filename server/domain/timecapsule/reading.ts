@@ -149,6 +149,46 @@ async function adminView(db: Db, store: ObjectStore, letter: Letter): Promise<Ad
 }
 
 /**
+ * Whether the letter's photos are the member's to see, as readLetter shows them: the
+ * writer's always, a recipient's and an admin's once the letter is delivered.
+ */
+export async function mayReadLetterPhotos(
+  db: Db,
+  letterId: string,
+  userId: string,
+): Promise<boolean> {
+  const [letter] = await db
+    .select({
+      senderUserId: timeCapsuleLetters.senderUserId,
+      deliveredAt: timeCapsuleLetters.deliveredAt,
+    })
+    .from(timeCapsuleLetters)
+    .where(eq(timeCapsuleLetters.id, letterId));
+  if (!letter) return false;
+  if (letter.senderUserId === userId) return true;
+  if (!letter.deliveredAt) return false;
+  const [reader] = await db
+    .select({ one: letterDeliveries.id })
+    .from(letterDeliveries)
+    .where(
+      and(eq(letterDeliveries.letterId, letterId), eq(letterDeliveries.recipientUserId, userId)),
+    )
+    .union(
+      db
+        .select({ one: timeCapsuleLetterAdmins.letterId })
+        .from(timeCapsuleLetterAdmins)
+        .where(
+          and(
+            eq(timeCapsuleLetterAdmins.letterId, letterId),
+            eq(timeCapsuleLetterAdmins.userId, userId),
+          ),
+        ),
+    )
+    .limit(1);
+  return reader !== undefined;
+}
+
+/**
  * GET /v1/time_capsule_letter/{id}: the writer, a recipient after delivery, or an admin see
  * their view of the letter; anyone else (a recipient before delivery included) gets 404.
  */

@@ -26,7 +26,7 @@ import {
   reportByIntegration,
   unlinkIntegration,
 } from '../../domain/deathDetection/reports';
-import { registerUploadedImage } from '../../domain/memorial/images';
+import { claimUpload } from '../../domain/uploads/uploads';
 import {
   acceptAdministration,
   administeredUsers,
@@ -106,7 +106,12 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
         if (!(await isAdministratorOf(deps.db, callerId, request.body.user_id))) {
           throw notFound('user');
         }
-        await registerUploadedImage(ctx.store, document, 'document_image_name');
+        await claimUpload(deps.db, {
+          objectName: document,
+          ownerUserId: callerId,
+          use: { kind: 'death_document', id: request.body.user_id },
+          field: 'document_image_name',
+        });
       }
       return reply.status(201).send(await reportByAdministrator(deps, callerId, request.body));
     },

@@ -47,8 +47,8 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
     `${base}/:entryId`,
     { preHandler, schema: { params: entryParams, body: historyUpdateSchema } },
     async (request) => {
-      const { page } = await requireAdmin(deps.db, request.params.id, callerOf(request));
-      return updateHistoryEntry(deps, page.id, request.params.entryId, request.body);
+      const { page, userId } = await requireAdmin(deps.db, request.params.id, callerOf(request));
+      return updateHistoryEntry(deps, page.id, request.params.entryId, userId, request.body);
     },
   );
 

@@ -15,6 +15,7 @@ export async function memorialRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await historyRoutes(app, ctx);
   await mourningRoutes(app, ctx);
   await invitationRoutes(app, ctx);
-  await signedUrlRoutes(app, ctx);
+  // Its own scope: the rate limiter it registers applies to it alone.
+  await app.register(async (scope) => signedUrlRoutes(scope, ctx));
   await shareImageRoutes(app, ctx);
 }

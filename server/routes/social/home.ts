@@ -4,7 +4,6 @@ import { profileUpdateSchema } from '../../../src/validation/social';
 import { tokyoToday } from '../../../src/validation/account';
 import type { AppContext } from '../../context';
 import { dashboard, mourning } from '../../domain/social/home';
-import { registerUploadedImage } from '../../domain/memorial/images';
 import { readProfile, updateProfile, type Profile } from '../../domain/social/profile';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { withWireMembers } from './cards';
@@ -56,8 +55,11 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
     async (request) =>
       wireProfile(
-        await updateProfile(db, currentUserId(request), request.body, ctx.clock.now(), (name) =>
-          registerUploadedImage(ctx.store, name, 'icon_name').then(() => undefined),
+        await updateProfile(
+          { db, store: ctx.store },
+          currentUserId(request),
+          request.body,
+          ctx.clock.now(),
         ),
       ),
   );

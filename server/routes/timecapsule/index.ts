@@ -43,7 +43,7 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
   }
 
   api.post(BASE, { ...member, schema: { body: letterInputSchema } }, async (request, reply) => {
-    const id = await createLetter(db, ctx.clock, ctx.store, currentUserId(request), request.body);
+    const id = await createLetter(db, ctx.clock, currentUserId(request), request.body);
     return reply.status(201).send({ timeCapsuleLetterId: id });
   });
   api.post(
@@ -69,7 +69,7 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
     `${BASE}/:letterId`,
     { ...member, schema: { params: letterParams } },
     async (request, reply) => {
-      await deleteLetter(db, currentUserId(request), letterIdOf(request.params));
+      await deleteLetter(db, ctx.store, currentUserId(request), letterIdOf(request.params));
       return reply.status(204).send();
     },
   );

@@ -62,7 +62,6 @@ function fromAnswer(answer: Awaited<ReturnType<typeof fetchDeathSuspectedUser>>)
     lastName: answer.lastName ?? '',
     firstName: answer.firstName ?? '',
     state: answer.state ?? 'suspected',
-    state: answer.state ?? 'suspected',
   };
 }
 

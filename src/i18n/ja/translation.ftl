@@ -170,14 +170,14 @@ anniversary-nijusankaiki = 二十三回忌
 anniversary-nijunanakaiki = 二十七回忌
 anniversary-sanjusankaiki = 三十三回忌
 
-## Memorial pages: validation codes (src/validation/memorial.ts, server/domain/memorial/images.ts)
+## Memorial pages: validation codes (src/validation/memorial.ts, server/domain/uploads/images.ts)
 validation-date_in_future = 今日より後の日付は入力できません。
 validation-death_before_birth = ご命日は生年月日より後の日付を入力してください。
 validation-image_name_invalid = 画像をもう一度選んでください。
 validation-upload_missing = 画像のアップロードが完了していません。もう一度お試しください。
 validation-image_too_large = 画像のサイズが大きすぎます。10MB以下の画像を選んでください。
 validation-image_heic_unsupported = HEIC形式の画像は使えません。JPEGまたはPNGで保存した画像を選んでください。
-validation-not_an_image = 画像ファイル(JPEG・PNG・WebP・GIF)を選んでください。
+validation-not_an_image = 画像ファイル(JPEG・PNG・WebP)を選んでください。
 validation-image_already_used = この画像はすでに追加されています。
 validation-album_order_mismatch = アルバムが更新されています。画面を読み込み直してから並べ替えてください。
 
@@ -475,7 +475,7 @@ memory-field-animal-kind = 動物の種類（例: 柴犬）
 memory-animal-kind = 動物の種類
 memory-field-birth-date = 生年月日
 memory-field-death-date = ご命日
-memory-field-photo = プロフィール写真（JPEG・PNG・WebP・GIF、10MBまで）
+memory-field-photo = プロフィール写真（JPEG・PNG・WebP、10MBまで）
 memory-anniversaries-title = 年忌法要の日
 memory-profile-edit = プロフィールを編集する
 memory-profile-edit-title = プロフィールの編集
@@ -488,7 +488,7 @@ memory-album-title = アルバム
 memory-album-empty = まだ写真がありません。
 memory-album-empty-admin = まだ写真がありません。最初の一枚を追加しましょう。
 memory-album-add-title = 写真を追加する
-memory-album-file = 写真（JPEG・PNG・WebP・GIF、10MBまで）
+memory-album-file = 写真（JPEG・PNG・WebP、10MBまで）
 memory-album-caption = ひとこと（任意）
 memory-album-taken-on = 撮影日（任意）
 memory-album-add = 写真を追加する
@@ -662,7 +662,7 @@ timecapsule-form-guest-remove = メールで届ける方 { $number } を宛先�
 timecapsule-form-title = 件名
 timecapsule-form-body = 本文
 timecapsule-form-photos = 写真(任意)
-timecapsule-form-photo-add = 写真を選ぶ(最大{ $max }枚・JPEG、PNG、WebP、GIF)
+timecapsule-form-photo-add = 写真を選ぶ(最大{ $max }枚・JPEG、PNG、WebP)
 timecapsule-form-photo-remove = 写真 { $number } を外す
 timecapsule-form-uploading = 写真をアップロードしています…
 timecapsule-form-upload-failed = 写真をアップロードできませんでした。もう一度お試しください。

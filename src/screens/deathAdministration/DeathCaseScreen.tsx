@@ -20,7 +20,7 @@ import {
   reportDeathSuspected,
   type DeathCaseSignal,
 } from '../../services/api/deathDetection';
-import { uploadImage } from '../../services/api/memorial';
+import { uploadImage } from '../../services/api/uploads';
 import { isAppWebView } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { ItemList, Muted } from '../dashboard/homeParts';

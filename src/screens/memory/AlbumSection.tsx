@@ -12,9 +12,9 @@ import {
   memorialKeys,
   reorderAlbum,
   updateAlbumPhoto,
-  uploadImage,
   type AlbumPhoto,
 } from '../../services/api/memorial';
+import { uploadImage } from '../../services/api/uploads';
 import { useAlbum } from './pageQuery';
 import { EditAndDelete, ListSection, SmallButton } from './sectionParts';
 import {

@@ -12,10 +12,10 @@ import {
   deleteHistory,
   memorialKeys,
   updateHistory,
-  uploadImage,
   type HistoryEntry,
   type HistoryInput,
 } from '../../services/api/memorial';
+import { uploadImage } from '../../services/api/uploads';
 import { HISTORY_BODY_MAX_LENGTH } from '../../validation/memorialLimits';
 import { useHistories } from './pageQuery';
 import { EditAndDelete, ListSection } from './sectionParts';

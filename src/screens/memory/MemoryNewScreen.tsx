@@ -7,7 +7,8 @@ import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { memoryCreationMachine, type MemoryType } from '../../machines/memoryCreation';
-import { createPage, uploadImage } from '../../services/api/memorial';
+import { createPage } from '../../services/api/memorial';
+import { uploadImage } from '../../services/api/uploads';
 import { useSession } from '../../services/session/useSession';
 import { createPageSchema } from '../../validation/memorial';
 import { Page, Panel } from '../endingnote/layout';

@@ -3,12 +3,8 @@ import { useState } from 'react';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import {
-  memorialKeys,
-  updatePage,
-  uploadImage,
-  type MemorialPage,
-} from '../../services/api/memorial';
+import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
+import { uploadImage } from '../../services/api/uploads';
 import { updatePageSchema } from '../../validation/memorial';
 import { checkRequest, problemsOf, SectionTitle, type Problems } from './parts';
 import {

@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { describedBy, FieldFrame, Label } from '../../components/form/FieldFrame';
 import { fieldErrorsOf } from '../../machines/memoryCreation';
 import { useT } from '../../i18n/useT';
-import { UploadRefused, type MemorialPage } from '../../services/api/memorial';
+import type { MemorialPage } from '../../services/api/memorial';
+import { UploadRefused } from '../../services/api/uploads';
 
 /** Family name first, as names are written in Japanese; a pet may have no family name. */
 export const pageName = (page: Pick<MemorialPage, 'lastName' | 'firstName'>) =>
@@ -87,7 +88,7 @@ export function ImageFileField({
       <FileInput
         id={id}
         type="file"
-        accept="image/jpeg,image/png,image/webp,image/gif"
+        accept="image/jpeg,image/png,image/webp"
         disabled={disabled}
         onChange={(event) => onChange(event.target.files?.[0] ?? null)}
         {...describedBy(id, error)}

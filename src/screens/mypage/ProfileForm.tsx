@@ -13,13 +13,8 @@ import { Avatar } from '../../components/ui/Avatar';
 import { Button } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
-import {
-  homeKeys,
-  updateProfile,
-  uploadImage,
-  type Profile,
-  type ProfileUpdate,
-} from '../../services/api/home';
+import { homeKeys, updateProfile, type Profile, type ProfileUpdate } from '../../services/api/home';
+import { UploadRefused, uploadImage } from '../../services/api/uploads';
 import { useSession } from '../../services/session/useSession';
 import { NAME_MAX_LENGTH, SEX_CODES, type SexCode } from '../../validation/account';
 import { PREFECTURES } from '../../validation/prefectures';
@@ -117,7 +112,7 @@ function IconField({ profile }: { profile: Profile }) {
       await save.mutateAsync({ iconName });
       void showToast(t('mypage-icon-saved'), 'success');
     } catch (error) {
-      const code = codesOfAnswer(error)?.icon_name;
+      const code = error instanceof UploadRefused ? error.code : codesOfAnswer(error)?.icon_name;
       setProblem(code ? t(`validation-${code}`) : t('mypage-icon-failed'));
     } finally {
       setUploading(false);
@@ -130,7 +125,7 @@ function IconField({ profile }: { profile: Profile }) {
         <HiddenFileInput
           id="mypage-icon"
           type="file"
-          accept="image/jpeg,image/png,image/webp,image/gif"
+          accept="image/jpeg,image/png,image/webp"
           disabled={uploading}
           onChange={(event) => void choose(event.target.files?.[0])}
           {...describedBy('mypage-icon', problem ?? undefined)}

@@ -11,7 +11,7 @@ import {
 } from '../../components/form/TextFields';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { uploadLetterPhoto } from '../../services/api/timecapsule';
+import { uploadImage } from '../../services/api/uploads';
 import {
   LETTER_BODY_MAX_LENGTH,
   LETTER_MAX_ANNIVERSARY_YEARS,
@@ -140,7 +140,7 @@ export function LetterForm({
     try {
       const added = await Promise.all(
         files.map(async (file) => ({
-          name: await uploadLetterPhoto(file),
+          name: await uploadImage(file),
           url: URL.createObjectURL(file),
         })),
       );
@@ -276,7 +276,7 @@ export function LetterForm({
             <FileInput
               id="letter-photos"
               type="file"
-              accept="image/jpeg,image/png,image/webp,image/gif"
+              accept="image/jpeg,image/png,image/webp"
               multiple
               disabled={uploading}
               onChange={(event) => void addPhotos(event)}

@@ -102,21 +102,3 @@ export async function claimLetter(token: string): Promise<string | null> {
     throw error;
   }
 }
-
-/**
- * Uploads one photo through a signed URL (GET /v1/signed_url?method=PUT names the object and
- * signs the upload, then the file is PUT there) and answers its object name for the letter.
- */
-export async function uploadLetterPhoto(file: File): Promise<string> {
-  const { data } = await http.get<{ url: string; imageName: string }>('/v1/signed_url', {
-    params: { imageName: file.name, method: 'PUT' },
-    authenticate: false,
-  });
-  const stored = await fetch(data.url, {
-    method: 'PUT',
-    body: file,
-    headers: { 'content-type': file.type || 'application/octet-stream' },
-  });
-  if (!stored.ok) throw new Error(`photo upload answered ${stored.status}`);
-  return data.imageName;
-}
