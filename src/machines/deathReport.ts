@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 import { codeOf } from './codedFailure';
 
 /**
@@ -41,13 +42,14 @@ export const deathReportMachine = setup({
   },
   actors: {
     /** Uploads the file; `onProgress` feeds the machine its UPLOAD_PROGRESS events. */
-    uploadDocument: fromPromise<string, { file: File; onProgress: (percent: number) => void }>(
-      async () => '',
+    uploadDocument: notProvided<string, { file: File; onProgress: (percent: number) => void }>(
+      'deathReport',
+      'uploadDocument',
     ),
-    submitReport: fromPromise<
+    submitReport: notProvided<
       void,
       { userId: string; note: string; documentImageName: string | null }
-    >(async () => undefined),
+    >('deathReport', 'submitReport'),
   },
   actions: {
     reported: () => undefined,

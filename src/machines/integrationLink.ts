@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { notProvided } from './notProvided';
 import { codeOf } from './codedFailure';
 
 /**
@@ -28,8 +29,8 @@ export const integrationLinkMachine = setup({
     events: {} as IntegrationLinkEvent,
   },
   actors: {
-    link: fromPromise<void, { clientId: string; fposUserId: string }>(async () => undefined),
-    unlink: fromPromise<void, { clientId: string }>(async () => undefined),
+    link: notProvided<void, { clientId: string; fposUserId: string }>('integrationLink', 'link'),
+    unlink: notProvided<void, { clientId: string }>('integrationLink', 'unlink'),
   },
 }).createMachine({
   id: 'integrationLink',
