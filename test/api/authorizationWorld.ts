@@ -236,5 +236,11 @@ export function secretsHiddenFrom(world: World, principal: Principal): string[] 
   ];
 }
 
+/** Routes that answer an HTML page to a person following a mail link, errors included. */
+export const HTML_PAGES = new Set([
+  'GET /v1/fpos/check_in/:token',
+  'POST /v1/fpos/check_in/:token',
+]);
+
 /** Never in any answer to anyone: what stores or proves a password. */
 export const NEVER_ANSWERED = [/passwordHash/i, /password_hash/i, /\$scrypt\$/, /\$argon2/];

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { INTEGRATION, MATRIX_ENV } from './authorizationWorld';
+import { HTML_PAGES, INTEGRATION, MATRIX_ENV } from './authorizationWorld';
 import { requestsFor, useKnownIds, type FuzzRequest } from './fuzzRequests';
 
 /** Fixed so that a failure replays; `FUZZ_SEED=<n>` varies it, `FUZZ_REQUESTS` the count. */
@@ -10,9 +10,6 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const TOTAL_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
 /** Requests in flight at once: the app's own concurrency, not the test's loop, is exercised. */
 const IN_FLIGHT = 8;
-
-/** Routes that answer an HTML page to a person following a mail link, errors included. */
-const HTML_PAGES = new Set(['GET /v1/fpos/check_in/:token', 'POST /v1/fpos/check_in/:token']);
 
 /** Calls that would end the fuzzing member's account or sessions: sent signed out instead. */
 const SPENDS_THE_MEMBER = new Set(['DELETE /v1/user']);

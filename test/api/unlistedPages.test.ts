@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorialPageProfiles, type Privacy } from '../../server/db/schema';
+import { notify } from '../../server/domain/social/notifications';
 import { nameReadingOf } from '../../src/validation/nameReading';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -96,6 +97,34 @@ describe('a link page is listed to nobody who only could open its link', () => {
       userId: owner.id,
       memorialPageId: owner.memorialPageId,
     });
+  });
+
+  it('a notification about the page loses its id for someone who may no longer list it', async () => {
+    const payload = {
+      memorialPageId: owner.memorialPageId,
+      pageName: '秘密 頁',
+      anniversary: 'isshuki',
+      date: '2027-01-01',
+    };
+    for (const member of [stranger, connection]) {
+      await notify(t.ctx.database.db, member.id, 'anniversary_coming', payload, t.clock.now());
+    }
+    const payloadSeenBy = async (member: TestMember) =>
+      (
+        await t.request({
+          method: 'GET',
+          url: '/v1/notification/user_notifications',
+          token: member.token,
+        })
+      )
+        .json()
+        .items.find((item: { kind: string }) => item.kind === 'anniversary_coming').payload;
+    expect(await payloadSeenBy(stranger)).toEqual({
+      pageName: '秘密 頁',
+      anniversary: 'isshuki',
+      date: '2027-01-01',
+    });
+    expect(await payloadSeenBy(connection)).toEqual(payload);
   });
 
   it('a public page is listed to a stranger; an admins-only page not even to a connection', async () => {

@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { preparedPerDatabase } from '../../db/prepared';
 import { notifications } from '../../db/schema';
+import { listablePageIds } from '../memorial/access';
 import type { NotificationKindValue } from '../../../src/validation/social';
 
 /**
@@ -88,7 +89,36 @@ export async function listNotifications(
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(page.perPage + 1)
     .offset((page.page - 1) * page.perPage);
-  return { items: rows.slice(0, page.perPage), hasMore: rows.length > page.perPage };
+  const items = rows.slice(0, page.perPage);
+  return { items: await withListedPages(db, userId, items), hasMore: rows.length > page.perPage };
+}
+
+const pageIdOf = (payload: unknown): string | null => {
+  const id = (payload as { memorialPageId?: unknown } | null)?.memorialPageId;
+  return typeof id === 'string' ? id : null;
+};
+
+/**
+ * A notification keeps the page it is about only while the member may list that page: a
+ * page made `link` or admins-only, or a role lost, since it was written takes the id (and so
+ * the link) out of the notification.
+ */
+async function withListedPages(
+  db: Db,
+  userId: string,
+  items: NotificationItem[],
+): Promise<NotificationItem[]> {
+  const listable = await listablePageIds(
+    db,
+    userId,
+    items.map((item) => pageIdOf(item.payload)),
+  );
+  return items.map((item) => {
+    const pageId = pageIdOf(item.payload);
+    if (pageId === null || listable.has(pageId)) return item;
+    const { memorialPageId: _unlisted, ...payload } = item.payload as Record<string, unknown>;
+    return { ...item, payload };
+  });
 }
 
 const unreadCountQuery = preparedPerDatabase((db) =>
