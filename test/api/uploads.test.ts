@@ -203,6 +203,29 @@ describe('a PUT URL', () => {
   });
 });
 
+describe('signed /files URLs', () => {
+  it('are bound to their method, their name and their expiry', async () => {
+    const name = await upload(t, await jpegPhoto(20, 20), { token: owner.token });
+    const url = new URL(await t.ctx.store.signedUrl(name, 'GET'));
+    const asPut = await putTo(
+      t,
+      url.href.replace('method=GET', 'method=PUT'),
+      await jpegPhoto(20, 20),
+    );
+    expect(asPut.statusCode).toBe(403);
+    const otherName = await fetchSigned(t, url.href.replace('/uploads/', '/thumbs/'));
+    expect(otherName.json()).toMatchObject({ code: 'signed_url_invalid' });
+    t.clock.advance(16 * 60 * 1000);
+    await renewTokens();
+    const expired = await fetchSigned(t, url.href);
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json()).toMatchObject({
+      code: 'signed_url_expired',
+      detail: expect.any(String),
+    });
+  });
+});
+
 describe('GET URLs', () => {
   it('are signed for a public page’s photos for anyone, a private page’s only for its readers', async () => {
     const publicPage = await createPage(owner, 'public');
