@@ -10,10 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { albumPhotos, uploads } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import {
-  sweepUnclaimedUploads,
-  UNCLAIMED_UPLOAD_TTL_MS,
-} from '../../server/domain/uploads/uploads';
+import { sweepUnusedUploads, UNCLAIMED_UPLOAD_TTL_MS } from '../../server/domain/uploads/uploads';
 import {
   SIGNED_URL_CALLS_PER_CLIENT,
   SIGNED_URL_CALLS_PER_MEMBER,
@@ -206,6 +203,29 @@ describe('a PUT URL', () => {
   });
 });
 
+describe('signed /files URLs', () => {
+  it('are bound to their method, their name and their expiry', async () => {
+    const name = await upload(t, await jpegPhoto(20, 20), { token: owner.token });
+    const url = new URL(await t.ctx.store.signedUrl(name, 'GET'));
+    const asPut = await putTo(
+      t,
+      url.href.replace('method=GET', 'method=PUT'),
+      await jpegPhoto(20, 20),
+    );
+    expect(asPut.statusCode).toBe(403);
+    const otherName = await fetchSigned(t, url.href.replace('/uploads/', '/thumbs/'));
+    expect(otherName.json()).toMatchObject({ code: 'signed_url_invalid' });
+    t.clock.advance(16 * 60 * 1000);
+    await renewTokens();
+    const expired = await fetchSigned(t, url.href);
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json()).toMatchObject({
+      code: 'signed_url_expired',
+      detail: expect.any(String),
+    });
+  });
+});
+
 describe('GET URLs', () => {
   it('are signed for a public page’s photos for anyone, a private page’s only for its readers', async () => {
     const publicPage = await createPage(owner, 'public');
@@ -340,7 +360,7 @@ describe('who may use and delete an object', () => {
 describe('the sweep of unclaimed uploads', () => {
   it('deletes what nothing claimed within 24 hours, and only that', async () => {
     const deps = { db: t.ctx.database.db, store: t.ctx.store, clock: t.clock };
-    await sweepUnclaimedUploads(deps);
+    await sweepUnusedUploads(deps);
     const pageId = await createPage(owner, 'public');
     const claimed = await upload(t, await jpegPhoto(20, 20), { token: owner.token });
     expect((await addToAlbum(owner, pageId, claimed)).statusCode).toBe(201);
@@ -351,17 +371,36 @@ describe('the sweep of unclaimed uploads', () => {
     t.clock.advance(UNCLAIMED_UPLOAD_TTL_MS - 1000);
     await renewTokens();
     const younger = await upload(t, await jpegPhoto(20, 20), { token: owner.token });
-    expect(await sweepUnclaimedUploads(deps)).toBe(0);
+    expect(await sweepUnusedUploads(deps)).toBe(0);
 
     t.clock.advance(2000);
     // The two of this test, and what earlier tests left unclaimed.
-    expect(await sweepUnclaimedUploads(deps)).toBeGreaterThanOrEqual(2);
+    expect(await sweepUnusedUploads(deps)).toBeGreaterThanOrEqual(2);
     expect(await t.ctx.store.get(unclaimed)).toBeUndefined();
     expect(await t.ctx.store.get(unclaimedThumbnail)).toBeUndefined();
     expect(await uploadRow(unclaimed)).toBeUndefined();
     expect(await uploadRow(neverSent)).toBeUndefined();
     expect(await t.ctx.store.get(claimed)).toBeDefined();
     expect(await t.ctx.store.get(younger)).toBeDefined();
+  });
+});
+
+describe('the sweep of uploads whose use is gone', () => {
+  it('deletes the files of photos that went with their page', async () => {
+    const deps = { db: t.ctx.database.db, store: t.ctx.store, clock: t.clock };
+    const pageId = await createPage(owner, 'public');
+    const photo = await upload(t, await jpegPhoto(20, 20), { token: owner.token });
+    expect((await addToAlbum(owner, pageId, photo)).statusCode).toBe(201);
+    const kept = await upload(t, await jpegPhoto(20, 20), { token: owner.token });
+    expect((await addToAlbum(owner, pageId, kept)).statusCode).toBe(201);
+    await sweepUnusedUploads(deps);
+    expect(await t.ctx.store.get(photo)).toBeDefined();
+    // The page goes as an account deletion takes it, its album with it (ON DELETE CASCADE).
+    await t.ctx.database.db.delete(albumPhotos).where(eq(albumPhotos.imageName, photo));
+    expect(await sweepUnusedUploads(deps)).toBe(1);
+    expect(await t.ctx.store.get(photo)).toBeUndefined();
+    expect(await uploadRow(photo)).toBeUndefined();
+    expect(await t.ctx.store.get(kept)).toBeDefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { uploads, type UploadUseKind } from '../../db/schema';
 import { ApiError, invalid } from '../../http/errors';
@@ -244,12 +244,26 @@ export async function uploadOfObject(db: Db, objectName: string) {
   return row;
 }
 
-/** Deletes the uploads nothing claimed within a day, and their files; answers how many. */
-export async function sweepUnclaimedUploads(deps: UploadDeps): Promise<number> {
+/**
+ * Deletes, with their files, the uploads nothing claimed within a day and those whose use is
+ * gone (an album photo, history entry, page or letter deleted with what held it, such as the
+ * pages of a deleted account); answers how many.
+ */
+export async function sweepUnusedUploads(deps: UploadDeps): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - UNCLAIMED_UPLOAD_TTL_MS);
+  const whoseUseIsGone = (kind: UploadUseKind, table: SQL) =>
+    sql`(${uploads.useKind} = ${kind} and not exists (select 1 from ${table} where id = ${uploads.useId}))`;
   const swept = await deps.db
     .delete(uploads)
-    .where(and(isNull(uploads.useKind), lt(uploads.signedAt, before)))
+    .where(
+      or(
+        and(isNull(uploads.useKind), lt(uploads.signedAt, before)),
+        whoseUseIsGone('album_photo', sql`album_photos`),
+        whoseUseIsGone('history_photo', sql`history_entries`),
+        whoseUseIsGone('page_photo', sql`memorial_pages`),
+        whoseUseIsGone('letter_photo', sql`time_capsule_letters`),
+      ),
+    )
     .returning({ objectName: uploads.objectName, thumbnailName: uploads.thumbnailName });
   await deleteFiles(
     deps.store,

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { albumPhotos, historyEntries } from '../../db/schema';
 import { isAdministratorOf } from '../deathDetection/settings';
@@ -15,7 +15,7 @@ async function pageOfItem(
   const [row] = await db
     .select({ pageId: table.memorialPageId })
     .from(table)
-    .where(and(eq(table.id, itemId)));
+    .where(eq(table.id, itemId));
   return row?.pageId;
 }
 
