@@ -98,6 +98,8 @@ export interface ShinobuTheme {
   below: (name: keyof typeof breakpoints) => string;
   /** Media query for "at least" a breakpoint. */
   above: (name: keyof typeof breakpoints) => string;
+  /** Media query for a short screen (spec §9: below 820 px of height). */
+  short: string;
 }
 
 export function makeTheme(mode: 'light' | 'dark'): ShinobuTheme {
@@ -110,5 +112,6 @@ export function makeTheme(mode: 'light' | 'dark'): ShinobuTheme {
     social: socialColours,
     below: (name) => `@media (max-width: ${breakpoints[name] - 0.02}px)`,
     above: (name) => `@media (min-width: ${breakpoints[name]}px)`,
+    short: `@media (max-height: ${shortScreenHeight - 0.02}px)`,
   };
 }

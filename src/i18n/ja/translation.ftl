@@ -1042,3 +1042,4 @@ welcome-step-memorial = あなたのメモリアルページを整える
 welcome-step-note = エンディングノートを書きはじめる
 welcome-step-letter = 大切な方へ手紙を書く
 welcome-dismiss = 閉じる(次から表示しない)
+identity-help = 本人確認について(ヘルプ)
