@@ -58,20 +58,6 @@ export async function updateProfile(update: ProfileUpdate): Promise<Profile> {
   return (await http.patch<Profile>('/v1/mypage/profile', update)).data;
 }
 
-/** Uploads a picture through a signed PUT URL and answers the object name the server chose. */
-export async function uploadImage(file: File): Promise<string> {
-  const { data } = await http.get<{ url: string; imageName: string }>('/v1/signed_url', {
-    params: { method: 'PUT', image_name: file.name },
-  });
-  const put = await fetch(data.url, {
-    method: 'PUT',
-    body: file,
-    headers: { 'content-type': file.type || 'application/octet-stream' },
-  });
-  if (!put.ok) throw new Error(`upload answered ${put.status}`);
-  return data.imageName;
-}
-
 /** Answers the tokens of the fresh session; every other session has ended. */
 export async function changePassword(
   currentPassword: string,
