@@ -50,6 +50,21 @@ test('register, activate from the mail, sign out, fail, sign in to the page firs
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(await sessionUser(page)).toMatchObject({ username: 'hanako' });
 
+  // A first-time member is welcomed with three first steps until they dismiss it; the spec's
+  // memorial_page_id key holds their own page.
+  const welcome = page.getByRole('region', { name: 'しのぶへようこそ' });
+  await expect(
+    welcome.getByRole('link', { name: 'エンディングノートを書きはじめる' }),
+  ).toBeVisible();
+  await expectFitsAndAccessible(page);
+  expect(await page.evaluate(() => localStorage.getItem('memorial_page_id'))).toMatch(
+    /^[0-9a-f-]{36}$/,
+  );
+  await welcome.getByRole('button', { name: '閉じる(次から表示しない)' }).click();
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'わたしのメモリアルページ' })).toBeVisible();
+  await expect(welcome).toHaveCount(0);
+
   // The link is single use.
   await page.goto((await mailedActivationLink(email)).href);
   await expect(page.getByRole('alert')).toHaveText('ユーザーアクティベーションに失敗しました。');

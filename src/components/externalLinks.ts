@@ -24,6 +24,10 @@ export const externalLinks = {
     `${SITE}/confidential-information`,
   ),
   feedback: configured(env.VITE_FEEDBACK_URL, `${SITE}/contact`),
+  identityVerificationHelp: configured(
+    env.VITE_IDENTITY_VERIFICATION_HELP_URL,
+    `${SITE}/help/identity-verification`,
+  ),
   appStore: configured(env.VITE_APP_STORE_URL, 'https://apps.apple.com/jp/app/shinobu'),
   googlePlay: configured(
     env.VITE_GOOGLE_PLAY_URL,

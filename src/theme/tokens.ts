@@ -117,6 +117,8 @@ export interface ShinobuTheme {
   below: (name: keyof typeof breakpoints) => string;
   /** Media query for "at least" a breakpoint. */
   above: (name: keyof typeof breakpoints) => string;
+  /** Media query for a short screen (spec §9: below 820 px of height). */
+  short: string;
 }
 
 /** The one theme: colours are the variables of the reader's palette. */
@@ -128,4 +130,5 @@ export const theme: ShinobuTheme = {
   social: socialColours,
   below: (name) => `@media (max-width: ${breakpoints[name] - 0.02}px)`,
   above: (name) => `@media (min-width: ${breakpoints[name]}px)`,
+  short: `@media (max-height: ${shortScreenHeight - 0.02}px)`,
 };

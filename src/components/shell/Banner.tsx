@@ -60,6 +60,11 @@ const Bar = styled.aside`
   background: ${({ theme }) => theme.colours.surface};
   border-top: 1px solid ${({ theme }) => theme.colours.border};
   box-shadow: 0 -2px 8px rgba(0, 0, 0, 0.08);
+  /* A short screen keeps more of the page above the fixed bar. */
+  ${({ theme }) => theme.short} {
+    min-height: 0;
+    padding: 6px 16px calc(6px + env(safe-area-inset-bottom));
+  }
 `;
 
 /** The visitor's banner with login and registration, out of the way near the page bottom. */

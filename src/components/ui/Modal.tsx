@@ -16,6 +16,11 @@ const Backdrop = styled.div`
   justify-content: center;
   padding: 16px;
   background: rgba(0, 0, 0, 0.5);
+  /* On a short screen a centred dialog would start above the fold: it starts at the top. */
+  ${({ theme }) => theme.short} {
+    align-items: flex-start;
+    padding: 8px 16px;
+  }
 `;
 
 const Dialog = styled.div`
@@ -31,6 +36,10 @@ const Dialog = styled.div`
   touch-action: pan-y;
   ${({ theme }) => theme.below('xs')} {
     width: ${({ theme }) => theme.sizes.modalWidthSmall}px;
+  }
+  ${({ theme }) => theme.short} {
+    max-height: calc(100vh - 16px);
+    padding: 16px;
   }
 `;
 

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { ButtonLink } from '../../components/ui/Button';
+import { Button, ButtonLink } from '../../components/ui/Button';
 import { ElapsedTime } from '../../components/ui/ElapsedTime';
 import { useT } from '../../i18n/useT';
 import { fetchNote } from '../../services/api/endingnote';
 import { fetchDashboard, fetchTimeCapsuleStatus, homeKeys } from '../../services/api/home';
+import { firstVisit } from '../../services/persistence/firstVisit';
 import { useSession } from '../../services/session/useSession';
 import { Page, Panel } from '../endingnote/layout';
 import { fullName, MemberList, MemberRow } from '../connection/MemberRow';
@@ -19,6 +20,45 @@ function Card({ id, title, children }: { id: string; title: string; children: Re
       <h2 id={id}>{title}</h2>
       {children}
     </Panel>
+  );
+}
+
+/** A first-time member's welcome: the three first steps, until they dismiss it. */
+function Welcome({ userId, memorialPageId }: { userId: string; memorialPageId: string | null }) {
+  const t = useT();
+  const [shown, setShown] = useState(firstVisit.isFirst);
+  if (!shown) return null;
+  const steps = [
+    {
+      to: memorialPageId ? `/memory/${encodeURIComponent(memorialPageId)}` : '/memory/top/me',
+      label: t('welcome-step-memorial'),
+    },
+    { to: `/endingnote/${encodeURIComponent(userId)}`, label: t('welcome-step-note') },
+    { to: '/timecapsule/new', label: t('welcome-step-letter') },
+  ];
+  return (
+    <Card id="dashboard-welcome" title={t('welcome-heading')}>
+      <p>{t('welcome-body')}</p>
+      <ol>
+        {steps.map((step) => (
+          <li key={step.to}>
+            <Link to={step.to}>{step.label}</Link>
+          </li>
+        ))}
+      </ol>
+      <NextStep>
+        <Button
+          type="button"
+          $variant="secondary"
+          onClick={() => {
+            firstVisit.end();
+            setShown(false);
+          }}
+        >
+          {t('welcome-dismiss')}
+        </Button>
+      </NextStep>
+    </Card>
   );
 }
 
@@ -136,6 +176,7 @@ export function Component() {
   return (
     <Page>
       <h1>{t('dashboard-title')}</h1>
+      {user && <Welcome userId={user.id} memorialPageId={memorialPageId} />}
       <OwnPageCard memorialPageId={memorialPageId} />
       {user && <EndingNoteCard userId={user.id} />}
       <TimeCapsuleCard />

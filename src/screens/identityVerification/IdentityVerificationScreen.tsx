@@ -2,6 +2,7 @@ import { useMachine } from '@xstate/react';
 import { useMemo } from 'react';
 import { fromPromise } from 'xstate';
 import { AppStoreLinks } from '../../components/appStore/AppStoreLinks';
+import { externalLinks, NEW_TAB_LINK } from '../../components/externalLinks';
 import { Button } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
@@ -123,6 +124,15 @@ export function Component() {
             <AppStoreLinks />
           </>
         )}
+        <p>
+          <a
+            href={externalLinks.identityVerificationHelp}
+            {...NEW_TAB_LINK}
+            aria-label={`${t('identity-help')} ${t('menu-opens-new-tab')}`}
+          >
+            {t('identity-help')}
+          </a>
+        </p>
       </Panel>
     </Page>
   );

@@ -5,6 +5,8 @@ import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog
 import { DateField, InputField } from '../../components/form/TextFields';
 import { Button } from '../../components/ui/Button';
 import { formatCalendarDate } from '../../components/ui/calendarDate';
+import { UploadProgress } from '../../components/upload/UploadProgress';
+import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
 import { useT } from '../../i18n/useT';
 import {
   addAlbumPhoto,
@@ -76,6 +78,7 @@ function UploadForm({ memorialPageId }: { memorialPageId: string }) {
   // A new key empties the file input after an upload.
   const [formKey, setFormKey] = useState(0);
   const problem = useProblemText(problems);
+  const transfer = useUploadProgress();
 
   const upload = useMutation({
     mutationFn: async () => {
@@ -85,7 +88,7 @@ function UploadForm({ memorialPageId }: { memorialPageId: string }) {
         caption,
         taken_on: takenOn || null,
       });
-      const imageName = await uploadImage(file);
+      const imageName = await transfer.upload(file);
       return addAlbumPhoto(memorialPageId, { imageName, caption, takenOn: takenOn || null });
     },
     onSuccess: () => {
@@ -96,7 +99,8 @@ function UploadForm({ memorialPageId }: { memorialPageId: string }) {
       setFormKey((key) => key + 1);
       return queryClient.invalidateQueries({ queryKey: memorialKeys.album(memorialPageId) });
     },
-    onError: (error) => setProblems(problemsOf(error)),
+    // A cancelled upload keeps the form as it was, without a problem to show.
+    onError: (error) => setProblems(error instanceof UploadCancelled ? {} : problemsOf(error)),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -136,6 +140,13 @@ function UploadForm({ memorialPageId }: { memorialPageId: string }) {
         error={problem('taken_on')}
         disabled={busy}
       />
+      {transfer.progress && (
+        <UploadProgress
+          fileName={transfer.progress.fileName}
+          percent={transfer.progress.percent}
+          onCancel={transfer.cancel}
+        />
+      )}
       <Button type="submit" disabled={busy}>
         {busy ? t('memory-uploading') : t('memory-album-add')}
       </Button>

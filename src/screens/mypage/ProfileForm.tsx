@@ -12,6 +12,8 @@ import { DateField, InputField } from '../../components/form/TextFields';
 import { Avatar } from '../../components/ui/Avatar';
 import { Button } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
+import { UploadProgress } from '../../components/upload/UploadProgress';
+import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
 import { useT } from '../../i18n/useT';
 import { homeKeys, updateProfile, type Profile, type ProfileUpdate } from '../../services/api/home';
 import { UploadRefused, uploadImage } from '../../services/api/uploads';
@@ -102,16 +104,18 @@ function IconField({ profile }: { profile: Profile }) {
   const save = useSaveProfile();
   const [uploading, setUploading] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const { progress, upload, cancel } = useUploadProgress();
   const name = `${profile.lastName} ${profile.firstName}`;
   const choose = async (file: File | undefined) => {
     if (!file) return;
     setProblem(null);
     setUploading(true);
     try {
-      const iconName = await uploadImage(file);
+      const iconName = await upload(file);
       await save.mutateAsync({ iconName });
       void showToast(t('mypage-icon-saved'), 'success');
     } catch (error) {
+      if (error instanceof UploadCancelled) return;
       const code = error instanceof UploadRefused ? error.code : codesOfAnswer(error)?.icon_name;
       setProblem(code ? t(`validation-${code}`) : t('mypage-icon-failed'));
     } finally {
@@ -132,7 +136,11 @@ function IconField({ profile }: { profile: Profile }) {
         />
         <IconPicker htmlFor="mypage-icon">{t('mypage-icon-label')}</IconPicker>
       </IconRow>
-      {uploading && <p role="status">{t('mypage-icon-uploading')}</p>}
+      {progress ? (
+        <UploadProgress fileName={progress.fileName} percent={progress.percent} onCancel={cancel} />
+      ) : (
+        uploading && <p role="status">{t('mypage-icon-uploading')}</p>
+      )}
     </FieldFrame>
   );
 }

@@ -5,6 +5,7 @@ import {
   type RegistrationSetup,
 } from '../../machines/registration';
 import { auth, type RegistrationRequest } from '../../services/api/auth';
+import { firstVisit } from '../../services/persistence/firstVisit';
 
 const truthy = (value: string | null) => value !== null && /^(true|1)$/i.test(value);
 
@@ -70,7 +71,15 @@ function activateOnce({ token, email }: ActivationLink): Promise<void> {
 /** The registration chart with the real calls. */
 export const liveRegistrationMachine = registrationMachine.provide({
   actors: {
-    register: fromPromise(({ input }: { input: RegistrationRequest }) => auth.register(input)),
-    activate: fromPromise(({ input }: { input: ActivationLink }) => activateOnce(input)),
+    // A new member: the dashboard welcomes them until they dismiss it (spec §9 isFirstTimeUser).
+    register: fromPromise(async ({ input }: { input: RegistrationRequest }) => {
+      const answer = await auth.register(input);
+      firstVisit.start();
+      return answer;
+    }),
+    activate: fromPromise(async ({ input }: { input: ActivationLink }) => {
+      await activateOnce(input);
+      firstVisit.start();
+    }),
   },
 });

@@ -7,6 +7,7 @@ import { connectHttpSession } from '../http/connection';
 import { browserAuthSessionMachine, connectUserSync } from './browserSession';
 import { httpSessionOf, whenSession, type AuthSessionActor } from './liveSession';
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';
+import { rememberOwnMemorialPageId } from '../persistence/firstVisit';
 import { storedUserIdIsInvalid } from './storedUser';
 import { isMemberOnlyPath, takeReturnTo } from '../../screens/memberOnly';
 
@@ -44,6 +45,7 @@ export function SessionProvider({
     () =>
       connectUserSync((user: SessionUser | null) => {
         sendClientState({ type: 'UPDATE', slice: 'user', value: user });
+        rememberOwnMemorialPageId(user?.memorialPageId ?? null);
         sendClientState({
           type: 'UPDATE',
           slice: 'nav',

@@ -3,10 +3,8 @@ import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { auth } from '../api/auth';
 import { isQuietHttpError } from '../http';
+import { firstVisit } from '../persistence/firstVisit';
 import { useSession } from './useSession';
-
-/** The local-storage flag of a first visit (spec §9), removed with the account. */
-export const FIRST_TIME_USER_KEY = 'isFirstTimeUser';
 
 /**
  * Account deletion for the my page (spec §4, §8): DELETE /v1/user, then the user and the
@@ -27,7 +25,7 @@ export function useDeleteAccount(): { deleteAccount: () => Promise<boolean>; del
       setDeleting(false);
       return false;
     }
-    localStorage.removeItem(FIRST_TIME_USER_KEY);
+    firstVisit.end();
     await signOut();
     setDeleting(false);
     return true;
