@@ -1,5 +1,5 @@
 /**
- * Memorial page load (issue 5): Lighthouse LCP of /memory/{id} on the mobile profile, for a
+ * Memorial page load: Lighthouse LCP of /memory/{id} on the mobile profile, for a
  * public page with a photo, a few album photos and history entries made through the real API
  * (signed-URL uploads, server thumbnails) of the production server.
  */

@@ -7,7 +7,7 @@ const JST_OFFSET_MS = 9 * 60 * 60 * 1000;
  * from `account.ts` brought the account schemas and zod (24 KB gzip) into a member's first load.
  * The UTC date nine hours on, not Intl.DateTimeFormat: a page's first one loads the locale's
  * and the time zone's data in one piece of 20-50 ms of main thread, and the member frame asks
- * this at start (issue 6).
+ * this at start.
  */
 export function tokyoToday(now: Date): string {
   return new Date(now.getTime() + JST_OFFSET_MS).toISOString().slice(0, 10);
