@@ -1,5 +1,5 @@
 /**
- * Accounts figures (issue 3): `POST /v1/login` p50, p99 and req/s at 20 connections with the
+ * Accounts figures: `POST /v1/login` p50, p99 and req/s at 20 connections with the
  * cost of one scrypt hash beside them, and `POST /v1/refresh` req/s, against the production
  * server (`tsx server/main.ts`) on PGlite and, with DATABASE_URL, PostgreSQL.
  *

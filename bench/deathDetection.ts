@@ -1,5 +1,5 @@
 /**
- * Death-detection figures (issue 9) on PostgreSQL: the periodic suspicion sweep over 100,000
+ * Death-detection figures on PostgreSQL: the periodic suspicion sweep over 100,000
  * members (every one with an ACTIVE certificate and a check-in period), in seconds per sweep
  * (target ≤ 10 s), and the p99 of an API call while sweeps run compared with the same call
  * without them. The population, seeded straight into the database before the server starts:

@@ -1,34 +1,21 @@
 /**
- * Ending-note figures (issue 6). "Save-section p99 at 20 connections": 20 concurrent clients,
- * each a member saving the sealed 財産 section of their own note again and again, every save
- * naming the version its previous save answered (as the screen does, so none is stale),
- * against the production server (`tsx server/main.ts`) on PGlite and, with DATABASE_URL,
- * PostgreSQL. Members are connections of each other. "Time to interactive": Lighthouse's
- * mobile profile opening the signed-in member's own `/endingnote/{userId}` on the production
- * build.
+ * Ending-note figures. "Save-section p99 at 20 connections": 20 concurrent clients, each a
+ * member saving the sealed section of their own note again and again, every save naming the
+ * version its previous save answered (as the screen does, so none is stale), against the
+ * production server (`tsx server/main.ts`) on PGlite and, with DATABASE_URL, PostgreSQL.
+ * Members are connections of each other.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { eq } from 'drizzle-orm';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, chromiumPath } from '../e2e/support/browser';
-import { ensureSpaBuild } from '../server/build';
 import { openDatabase } from '../server/db/database';
-import { connections, users } from '../server/db/schema';
-import { hashPassword } from '../server/domain/accounts/passwords';
+import { connections } from '../server/db/schema';
 import { systemClock } from '../server/domain/clock';
 import { createMember, type TestMember } from '../test/support/members';
-import { MEDIAN_NOTE, measureWithLighthouse } from './lighthouse';
 import { createBenchSite, startServer, type BenchSite } from './server';
 import type { BenchModule, BenchOptions, BenchRow } from './types';
 
 /** In the ending note's port range (4280-4289). */
 const PORT = 4280;
-const LIGHTHOUSE_PORT = 4281;
-const DEBUGGING_PORT = 4282;
-const INTERACTIVE_LIMIT_MS = 2000;
 const CONNECTIONS = 20;
 const WARM_UP_SECONDS = 2;
 /** More members than connections, so a free member is at hand even if a request is lost. */
@@ -145,88 +132,10 @@ async function benchSaves(kind: string, options: BenchOptions): Promise<BenchRow
   }
 }
 
-/** Gives the site's member a password, so that a browser can sign in as them. */
-async function setPassword(site: BenchSite, password: string): Promise<void> {
-  const database = await openSiteDatabase(site);
-  try {
-    await database.db
-      .update(users)
-      .set({ passwordHash: await hashPassword(password) })
-      .where(eq(users.id, site.member.id));
-  } finally {
-    await database.close();
-  }
-}
-
-async function benchTimeToInteractive(options: BenchOptions): Promise<BenchRow> {
-  await ensureSpaBuild(options.log);
-  const site = await createBenchSite();
-  const profile = mkdtempSync(path.join(tmpdir(), 'shinobu-bench-chromium-'));
-  try {
-    const password = 'a quiet morning by the sea';
-    await setPassword(site, password);
-    const server = await startServer(site.env, LIGHTHOUSE_PORT);
-    // Lighthouse opens its tab in the browser's default profile: sign in there.
-    const browser = await chromium.launchPersistentContext(profile, {
-      executablePath: chromiumPath(),
-      args: [...CHROMIUM_ARGS, `--remote-debugging-port=${DEBUGGING_PORT}`],
-    });
-    try {
-      const { csrfToken } = (await (
-        await browser.request.get(`${server.url}/api/auth/csrf`)
-      ).json()) as { csrfToken: string };
-      const signedIn = await browser.request.post(`${server.url}/api/auth/callback/credentials`, {
-        form: {
-          csrfToken,
-          username: site.member.email,
-          password,
-          callbackUrl: `${server.url}/dashboard`,
-          json: 'true',
-        },
-      });
-      if (!signedIn.ok()) throw new Error(`sign-in answered ${signedIn.status()}`);
-      const notePath = `/endingnote/${site.member.id}`;
-      // Lighthouse resets storage and the cache before a run unless told not to, which would
-      // sign the member out: the cookie stays, and each run still starts from an empty cache.
-      const clearCache = async () => {
-        const page = browser.pages()[0] ?? (await browser.newPage());
-        const cdp = await browser.newCDPSession(page);
-        await cdp.send('Network.clearBrowserCache');
-        await cdp.detach();
-      };
-      const { interactiveMs: interactive, landedPath: landed } = await measureWithLighthouse(
-        `${server.url}${notePath}`,
-        DEBUGGING_PORT,
-        options.log,
-        { flags: { disableStorageReset: true }, beforeEachRun: clearCache },
-      );
-      options.log(
-        `lighthouse ${notePath}, median run: time to interactive ${interactive} ms, on ${landed}`,
-      );
-      const landedElsewhere = landed === notePath ? undefined : `ended on ${landed}`;
-      return {
-        name: '/endingnote/{userId} time to interactive (mobile)',
-        value: interactive,
-        unit: 'ms',
-        target: `<= ${INTERACTIVE_LIMIT_MS} ms`,
-        met: !landedElsewhere && interactive !== undefined && interactive <= INTERACTIVE_LIMIT_MS,
-        note: [MEDIAN_NOTE, landedElsewhere].filter(Boolean).join('; '),
-      };
-    } finally {
-      await browser.close();
-      await server.stop();
-    }
-  } finally {
-    await site.remove();
-    rmSync(profile, { recursive: true, force: true });
-  }
-}
-
 export const endingNoteBench: BenchModule = {
   title: 'endingnote',
   run: async (options) => [
     await benchSaves('pglite', options),
     ...(options.databaseUrl ? [await benchSaves('postgres', options)] : []),
-    await benchTimeToInteractive(options),
   ],
 };

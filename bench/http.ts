@@ -8,7 +8,7 @@ const CONNECTIONS = 50;
 const WARM_UP_SECONDS = 2;
 const HEALTHZ_SHARE_TARGET = 0.8;
 const HEALTHZ_P99_LIMIT_MS = 20;
-/** Issue 3: the authenticated read at half of /healthz's throughput or more. */
+/** The authenticated read at half of /healthz's throughput or more. */
 const READ_SHARE_TARGET = 0.5;
 const ROUNDS = 2;
 

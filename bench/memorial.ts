@@ -1,5 +1,5 @@
 /**
- * Memorial figures (issue 5): p99 of the three list calls of a page with 200 photos and 500
+ * Memorial figures: p99 of the three list calls of a page with 200 photos and 500
  * history entries at 50 connections, against the production server (`tsx server/main.ts`)
  * on PGlite and, with DATABASE_URL, PostgreSQL; and the bytes of a server-made thumbnail.
  */
@@ -79,10 +79,7 @@ async function seedPage(site: BenchSite): Promise<void> {
   }
 }
 
-/**
- * What a browser sends with every API call besides the token: the lists answer gzip to a
- * client that accepts it (server/http/keptJson.ts), as every browser does.
- */
+/** What a browser sends with every API call besides the token: JSON answers come gzipped. */
 const BROWSER_ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 interface Measured {
@@ -96,7 +93,7 @@ interface Measured {
 
 /**
  * One load of `url` by one generator: node:http (bench/load.ts, which judges the target) or
- * autocannon (the generator of earlier sessions, kept beside it for comparison). Both run in
+ * autocannon (kept beside it for comparison). Both run in
  * this process, so its CPU over the run is the generator's.
  */
 async function loadOnce(
@@ -150,6 +147,26 @@ async function measure(
   return result;
 }
 
+/**
+ * A repeated read of a list, as a browser revalidates the copy it holds: the ETag of the first
+ * answer sent back in If-None-Match, answered 304 with no body while the list is unchanged.
+ */
+async function revalidation(url: string, token: string, name: string, kind: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  const etag = (await fetch(url, { headers })).headers.get('etag') ?? '';
+  const started = performance.now();
+  const repeated = await fetch(url, { headers: { ...headers, 'if-none-match': etag } });
+  const ms = performance.now() - started;
+  return {
+    name: `GET ${name} repeated with If-None-Match (${kind})`,
+    value: ms,
+    unit: 'ms' as const,
+    target: 'answered 304',
+    met: repeated.status === 304,
+    note: `answered ${repeated.status}`,
+  };
+}
+
 async function benchLists(kind: string, options: BenchOptions): Promise<BenchRow[]> {
   const site = await createBenchSite(kind === 'postgres' ? options.databaseUrl : undefined);
   try {
@@ -196,6 +213,9 @@ async function benchLists(kind: string, options: BenchOptions): Promise<BenchRow
               .join('; '),
           });
         }
+      }
+      for (const name of ['album', 'histories'] as const) {
+        rows.push(await revalidation(`${server.url}${calls[name]}`, site.member.token, name, kind));
       }
       return rows;
     } finally {

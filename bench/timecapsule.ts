@@ -1,5 +1,5 @@
 /**
- * Time-capsule figures (issue 7):
+ * Time-capsule figures:
  * - delivery throughput: 10,000 due letters, one recipient each, delivered by the delivery
  *   loop's own function (claim, delivery record, outbox mail, notification, in batches), in
  *   letters per second; on PGlite (a DATA_DIR on disk) and on PostgreSQL (target ≥ 500/s);

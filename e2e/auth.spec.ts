@@ -3,7 +3,7 @@ import { mailedActivationLink, sessionUser } from './support/members';
 import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/screens';
 
 /**
- * Accounts end to end (issue 3): register → the activation link from the mail outbox →
+ * Accounts end to end: register → the activation link from the mail outbox →
  * signed in → log out → a wrong password shows the 401 text → sign in → the page first
  * asked for. At 360 px, with axe on every screen on the way.
  */

@@ -1,15 +1,16 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
 import { expectNoSeriousA11yViolations } from './support/axe';
+import { holdAppCode, hydratedInPlace, hydrationErrors, markElement } from './support/hydration';
 import { accessTokenOf, registerApart } from './support/members';
 import { VIEWPORTS } from './support/screens';
 import { countLayoutShifts } from './support/layoutShifts';
 
 /**
- * The first paint of a public memorial page (docs/app-shell.md, "First paint of a public
- * memorial page"): the server draws the page for a visitor with the app's own components
- * from what the API answers a visitor, carries those answers in the page, and the app,
- * seeded with them, replaces it with the same page without asking the API again.
+ * A public memorial page rendered on the server for a visitor (docs/app-shell.md, "Server
+ * rendering"): the app's own components drawn from what the API answers a visitor, with the
+ * page's title and share preview; the app, seeded with the same answers, hydrates it in place
+ * without asking the API again. A page a visitor may not see gives a crawler nothing.
  */
 
 /** Captions and names are the members' own text: markup and replacement patterns stay text. */
@@ -18,6 +19,8 @@ const CAPTION = 'Pochi <b>at</b> the river $& $` & more';
 interface PublicPage {
   id: string;
   path: string;
+  /** The person's name as the page shows it. */
+  name: string;
   /** A page of the same member that only its admins may see. */
   privatePath: string;
 }
@@ -81,26 +84,48 @@ async function publicPage(api: APIRequestContext, playwright: Parameters<typeof 
     animal_kind: 'cat',
     privacy: 'admins',
   })) as { memorialPageId: string };
+  const shown = (await call(api, accessToken, 'GET', `/v1/memorial_page/${memorialPageId}`)) as {
+    lastName: string;
+    firstName: string;
+  };
   return {
     id: memorialPageId,
     path: `/memory/${memorialPageId}`,
+    name: `${shown.lastName} ${shown.firstName}`.trim(),
     privatePath: `/memory/${other.memorialPageId}`,
   } satisfies PublicPage;
 }
 
-test('a visitor gets a public page drawn in the HTML with its answers; a private page and a member get the plain page', async ({
+test('a visitor gets a public page rendered with its title and share preview; a private page and a member get the plain page', async ({
   playwright,
   request,
 }) => {
   const page = await publicPage(request, playwright);
   const served = await request.get(page.path, { headers: { accept: 'text/html' } });
   expect(served.status()).toBe(200);
-  expect(served.headers()['cache-control']).toBe('no-store');
+  expect(served.headers()['cache-control']).toBe('no-cache');
   const html = await served.text();
-  expect(html).toMatch(/<div id="snapshot" inert>.*<h1 id="memory-profile-title">/s);
-  expect(html).toContain('<div id="root" hidden></div>');
-  expect(html).toMatch(/<link rel="preload" as="image" fetchpriority="high" href="[^"]+\/files\//);
-  expect(html).toContain('<script type="application/json" id="shinobu-page-answers">');
+  const title = `${page.name}のメモリアルページ｜偲ぶ`;
+  expect(html).toContain(`<title>${title}</title>`);
+  expect(html).toMatch(/<div id="root">.*<h1 id="memory-profile-title">/s);
+  expect(html).toContain('<script type="application/json" id="shinobu-page-data">');
+  const meta = (key: string) =>
+    new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];
+  const base = process.env.E2E_BASE_URL!;
+  expect(meta('og:title')).toBe(title);
+  expect(meta('og:description')).toContain(page.name);
+  expect(meta('description')).toBe(meta('og:description'));
+  expect(meta('og:url')).toBe(`${base}${page.path}`);
+  expect(meta('twitter:card')).toBe('summary_large_image');
+  const image = meta('og:image')!;
+  expect(image).toBe(`${base}/v1/memorial_page/${page.id}/share_image.jpg`);
+  // A crawler fetches the preview without a cookie, at the size LINE and X show.
+  const preview = await playwright.request.newContext();
+  const fetched = await preview.get(image);
+  expect(fetched.status()).toBe(200);
+  expect(fetched.headers()['content-type']).toBe('image/jpeg');
+  const { width, height } = await sharp(await fetched.body()).metadata();
+  expect({ width, height }).toEqual({ width: 1200, height: 630 });
   // The caption is escaped text in the markup, and cannot end the JSON's script element.
   expect(html).toContain('Pochi &lt;b&gt;at&lt;/b&gt; the river $&amp; $` &amp; more 1');
   expect(html).not.toContain('<b>at</b>');
@@ -109,20 +134,23 @@ test('a visitor gets a public page drawn in the HTML with its answers; a private
   const hidden = await (
     await request.get(page.privatePath, { headers: { accept: 'text/html' } })
   ).text();
-  expect(hidden).not.toContain('id="snapshot"');
-  expect(hidden).not.toContain('shinobu-page-answers');
+  expect(hidden).toContain('<div id="root"></div>');
+  expect(hidden).not.toContain('shinobu-page-data');
+  expect(hidden).not.toContain('og:');
   expect(hidden).not.toContain('Tama');
+  const privateId = page.privatePath.split('/').at(-1)!;
+  expect((await preview.get(`/v1/memorial_page/${privateId}/share_image.jpg`)).status()).toBe(404);
+  await preview.dispose();
 
   const member = await (
     await request.get(page.path, {
       headers: { accept: 'text/html', cookie: 'shinobu.session-token=anything' },
     })
   ).text();
-  expect(member).not.toContain('id="snapshot"');
-  expect(member).not.toContain('shinobu-page-answers');
+  expect(member).not.toContain('shinobu-page-data');
 });
 
-test('the drawn page shows at once and is replaced by the live one without a shift or a new read', async ({
+test('the page shows at once and is hydrated in place, without a shift or a new read', async ({
   browser,
   playwright,
   request,
@@ -130,51 +158,61 @@ test('the drawn page shows at once and is replaced by the live one without a shi
   const memorial = await publicPage(request, playwright);
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   const page = await context.newPage();
+  const errors = hydrationErrors(page);
   const pageReads: string[] = [];
   page.on('request', (sent) => {
     if (sent.url().includes(memorial.id) && new URL(sent.url()).pathname.startsWith('/v1/')) {
       pageReads.push(sent.url());
     }
   });
-  // Hold the app's code back: what shows meanwhile is the server's drawing alone.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdAppCode(page);
   await page.goto(memorial.path, { waitUntil: 'commit' });
-  const snapshot = page.locator('#snapshot');
-  await expect(snapshot.getByRole('heading', { level: 1, includeHidden: true })).toBeVisible();
-  await expect(page.locator('#root')).toBeHidden();
-  expect(await snapshot.getAttribute('inert')).not.toBeNull();
-  const photo = snapshot.locator('#memory-profile-title').locator('xpath=../..').locator('img');
+  const root = page.locator('#root');
+  await expect(root.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(root.getByText(`${CAPTION} 2`)).toBeVisible();
+  const photo = root.locator('#memory-profile-title').locator('xpath=../..').locator('img');
   await expect(photo).toHaveJSProperty('complete', true);
-  const snapshotBoxes = {
+  const boxes = async () => ({
     photo: await photo.boundingBox(),
-    album: await snapshot.locator('#album').boundingBox(),
-    history: await snapshot.locator('#history').boundingBox(),
-  };
+    album: await root.locator('#album').boundingBox(),
+    history: await root.locator('#history').boundingBox(),
+  });
+  const serverBoxes = await boxes();
+  await markElement(page, '#memory-profile-title');
 
   const layoutShifts = await countLayoutShifts(page);
   release();
-
-  await expect(snapshot).toHaveCount(0);
-  await expect(page.locator('#snapshot-style')).toHaveCount(0);
-  await expect(page.locator('#shinobu-page-answers')).toHaveCount(0);
-  const root = page.locator('#root');
-  await expect(root).toBeVisible();
-  await expect(root.getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(root.getByText(`${CAPTION} 2`)).toBeVisible();
-  const livePhoto = root.locator('#memory-profile-title').locator('xpath=../..').locator('img');
-  expect({
-    photo: await livePhoto.boundingBox(),
-    album: await root.locator('#album').boundingBox(),
-    history: await root.locator('#history').boundingBox(),
-  }).toEqual(snapshotBoxes);
+  expect(await hydratedInPlace(page, '#memory-profile-title')).toBe(true);
+  await expect(page.locator('#shinobu-page-data')).toHaveCount(0);
+  expect(await boxes()).toEqual(serverBoxes);
   expect(await layoutShifts()).toBe(0);
+  expect(errors).toEqual([]);
+  await expect(page).toHaveTitle(`${memorial.name}のメモリアルページ｜偲ぶ`);
   // The app took the answers from the page: it did not ask the API for them again.
   expect(pageReads).toEqual([]);
   await expectNoSeriousA11yViolations(page);
+  await context.close();
+});
+
+test('with JavaScript off, and on a dark system, the page is there to read', async ({
+  browser,
+  playwright,
+  request,
+}) => {
+  const memorial = await publicPage(request, playwright);
+  const context = await browser.newContext({
+    viewport: VIEWPORTS.mobile,
+    javaScriptEnabled: false,
+    colorScheme: 'dark',
+  });
+  const page = await context.newPage();
+  await page.goto(memorial.path);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText(`${CAPTION} 1`)).toBeVisible();
+  await expect(page.getByText('Moved to the river town')).toBeVisible();
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
+    'rgb(18, 27, 36)',
+  );
+  await expect(page).toHaveTitle(`${memorial.name}のメモリアルページ｜偲ぶ`);
   await context.close();
 });

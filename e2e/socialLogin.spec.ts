@@ -5,7 +5,7 @@ import { E2E_LINE } from './support/socialProvider';
 import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/screens';
 
 /**
- * Social sign-in end to end (issue 3) against a real OpenID Connect provider started here,
+ * Social sign-in end to end against a real OpenID Connect provider started here,
  * which the e2e server knows as LINE (playwright.config.ts): a first sign-in leads into the
  * external-provider registration with the provider's profile prefilled; once the account is
  * activated the member signs in with LINE; after signing out, LINE signs them straight in.

@@ -147,6 +147,11 @@ export async function signUpAndSignIn(request: APIRequestContext): Promise<E2eMe
 
 /** Fills and sends the login screen's form (the page is on /login). */
 export async function signInOnLoginScreen(page: Page, email: string, password: string) {
+  // The server's page is on screen before the app has hydrated it: type once it has.
+  await page.waitForFunction(() => {
+    const form = document.querySelector('#root form');
+    return form !== null && Object.keys(form).some((key) => key.startsWith('__reactFiber'));
+  });
   await page.getByLabel('メールアドレス').fill(email);
   await page.getByLabel('パスワード', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'ログインする' }).click();

@@ -3,8 +3,7 @@ import type { Db } from './database';
 
 /**
  * A query of a hot path, built and named once per database rather than on every call:
- * building drizzle's SQL was a large share of a cheap read's time, and a named statement is
- * parsed once per PostgreSQL connection (docs/benchmarks.md). Values go in as
+ * a named statement is parsed once per PostgreSQL connection. Values go in as
  * `sql.placeholder(...)` and out through `.execute({...})`. Also keeps anything else built on
  * one database, such as a key batcher (`keyBatcher.ts`).
  */

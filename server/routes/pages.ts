@@ -82,7 +82,7 @@ export function visitorPages(
     if (!server) return undefined;
     const pageId = clientRouteParams(pathname, '/memory/:memorialPageId')?.memorialPageId;
     let answers: SeededAnswer[] = [];
-    let share: { name: string; hasPhoto: boolean } | undefined;
+    let share: { name: string; hasPhoto: boolean; photo: string | null } | undefined;
     if (pageId !== undefined) {
       const reads = await visitorPageReads(deps, pageId);
       if (!reads) return undefined;
@@ -95,6 +95,7 @@ export function visitorPages(
       share = {
         name: `${reads.page.lastName} ${reads.page.firstName}`.trim(),
         hasPhoto: reads.page.photoUrl !== null,
+        photo: reads.page.photoThumbnailUrl,
       };
     }
     const rendered = await server.render(url, answers);
@@ -104,12 +105,17 @@ export function visitorPages(
     return {
       rendered,
       description,
-      head: shareHead({
+      // The page photo is its largest paint: asked for with the page, not once the styles are in.
+      head: `${
+        share.photo
+          ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(share.photo)}">`
+          : ''
+      }${shareHead({
         title: rendered.title ?? share.name,
         description,
         url: `${ctx.config.publicUrl}/memory/${encodeURIComponent(pageId)}`,
         image: share.hasPhoto ? `${ctx.config.publicUrl}${shareImagePath(pageId)}` : undefined,
-      }),
+      })}`,
     };
   };
 }

@@ -75,7 +75,7 @@ export const clientStateMachine = setup({
     /**
      * An UPDATE that changes nothing is dropped: the slice keeps its object, so no reader
      * re-renders and nothing is written to storage (the frame's checks write the same user,
-     * nav and count on every load, issue 6).
+     * nav and count on every load).
      */
     changesSlice: ({ context, event }) =>
       event.type === 'UPDATE' && !sameSliceValue(context.slices[event.slice], event.value),

@@ -3,7 +3,7 @@ import { notProvided } from './notProvided';
 import type { RelationshipValue } from '../validation/social';
 
 /**
- * /death-confirmation (issue 9): an administrator confirms the death of a member they
+ * /death-confirmation: an administrator confirms the death of a member they
  * administer, step by step — who died (name, memorial page), the date of death, their
  * relationship, then a final confirmation signed in the app with the administrator's own
  * certificate (the bridge's base sign over the server's sign request). Progress is saved after

@@ -4,7 +4,7 @@ import type { RegistrationRequest } from '../services/api/auth';
 import { registrationSchema, type ValidationCode } from '../validation/account';
 
 /**
- * Registration (spec §1, §4, §5; issue 3): variants standard, inflow (partner link, needs
+ * Registration (spec §1, §4, §5): variants standard, inflow (partner link, needs
  * its inflowId) and external provider (a social sign-in the server verified); modes `pet`
  * and `otherAdmin` from the query. Steps input → confirm → submitting → mailSent; the link
  * in the mail opens the activation, which runs in the same chart (activating → activated).

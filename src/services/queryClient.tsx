@@ -3,8 +3,8 @@ import { useContext, type ReactNode } from 'react';
 
 /**
  * The app's one TanStack Query client. It is not provided above the router: TanStack Query
- * (about 11 KB gzip) loads with the first screen or member-only part of the frame that
- * uses it, not with the entry route (docs/benchmarks.md). Each of those is wrapped in
+ * loads with the first screen or member-only part of the frame that
+ * uses it, not with the entry route. Each of those is wrapped in
  * `QueryLayer`, so they all share this client and its cache.
  */
 export const queryClient = new QueryClient({

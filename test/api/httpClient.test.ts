@@ -8,7 +8,7 @@ import { lastActivationLink, registrationBody } from './accountsSupport';
 import { sessionIn, startClient, type TestClient } from './httpClientHarness';
 
 /**
- * The HTTP client (issue 2, item 6) driven in Node against the real server on a real port:
+ * The HTTP client driven in Node against the real server on a real port:
  * casing, bearer token, one shared refresh and one retry, no refresh for the token calls,
  * sign-out and /login after a refused refresh.
  */

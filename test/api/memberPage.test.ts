@@ -105,7 +105,7 @@ describe("a member's page", () => {
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(MEMBER_SOURCE);
     const plain = await asset();
     expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.headers['content-type']).toContain('text/javascript');
+    expect(plain.headers['content-type']).toContain('javascript');
     expect(plain.body).toBe(MEMBER_SOURCE);
   });
 

@@ -88,9 +88,8 @@ function renderShell(session: ShellSession, answers: Record<string, unknown>, at
 /** The whole frame's first render (styles, translations, router) is slow on a busy machine. */
 const FRAME_TEST_TIMEOUT_MS = 20_000;
 
-// The first render under the client state is a transition (src/services/clientState.tsx),
-// which React renders in slices: on a busy machine the frame may take more than findBy's
-// default second to appear.
+// The client state starts before the frame's first render (src/services/clientState.tsx): on
+// a busy machine the frame may take more than findBy's default second to appear.
 const openButton = () =>
   screen.findByRole('button', { name: 'メニューを開く' }, { timeout: FRAME_TEST_TIMEOUT_MS / 2 });
 const menu = () => screen.queryByRole('dialog', { name: 'メニュー' });

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The entry route stays under 150 KB gzip (issue 2, `npm run bench -- --only bundle`) only
+ * The entry route stays under 150 KB gzip (`npm run bench -- --only bundle`) only
  * while the first paint loads no more than it needs. axios and axios-auth-refresh (about
  * 21 KB gzip) come with the first `/v1` call (docs/client-auth.md): one static import of the
  * HTTP client from the shell, the session or a modal mounted in the shell would put them
@@ -132,7 +132,7 @@ describe('the entry route', () => {
 
 describe('the ending note and the member frame', () => {
   // Their page carries the note's first reads (server/routes/memberPage.ts), so their first
-  // render makes no call: axios among its downloads only slowed it (issue 6).
+  // render makes no call: axios among its downloads only slowed it.
   const reachesHttpClient = (chain: string) =>
     / -> (axios|axios-auth-refresh|src\/services\/http\/index\.ts)$/.test(chain);
 

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { passwordSchema } from '../../../src/validation/account';
 
 /**
- * scrypt with N = 2^15, r = 8, p = 1 (32 MiB, about 70 ms on the reference machine). The
+ * scrypt with N = 2^15, r = 8, p = 1 (32 MiB of memory per hash). The
  * parameters travel inside each stored hash, so raising them later keeps old hashes valid.
  */
 export const SCRYPT_COST: ScryptCost = { log2N: 15, r: 8, p: 1 };

@@ -259,8 +259,7 @@ function namesByLetter(rows: NameRow[]): Map<string, PersonName[]> {
  * The envelopes of `rows`, in their order. Their names come from two flat queries for the
  * whole list, merged here: recipients (a member's current name, or the name written for
  * someone not yet a member) and admins, each in the order the writer gave. Per-letter
- * subqueries, run two thousand times for a list of a thousand letters, cost PostgreSQL about
- * three times as much (docs/benchmarks.md, "Time-capsule lists"). The names are read after
+ * subqueries would run two thousand times for a list of a thousand letters. The names are read after
  * the letters, and a letter is written with its names in one transaction, so every listed
  * letter finds its names.
  */

@@ -120,7 +120,7 @@ export function Component() {
   const note = useQuery(noteQuery(userId));
   const isOwner = note.data?.viewer === 'owner';
   // The signed-in member opening their own note is its owner: the owner's reads go out beside
-  // the note read instead of one round trip after it (issue 6, time to interactive).
+  // the note read instead of one round trip after it (time to interactive).
   const ownNote = isOwner || sessionUser?.id === userId;
   const connections = useQuery({
     queryKey: connectionsQueryKey,
@@ -131,7 +131,7 @@ export function Component() {
   useQuery({ ...readersQuery(userId), enabled: ownNote, notifyOnChangeProps: [] });
   // The owner's tools (readers, export) sit below the open section: they come in a second,
   // time-sliced pass (a transition), so the commit that first draws the note is smaller, and
-  // with it the longest task of the page's start (issue 6).
+  // with it the longest task of the page's start.
   const showTools = useDeferredValue(true, false);
   const choices = useMemo(
     () =>

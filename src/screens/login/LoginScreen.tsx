@@ -44,7 +44,8 @@ export function Component() {
       <AuthCard>
         <p>{t('login-lead')}</p>
         {failure && <FormMessage>{t(failure)}</FormMessage>}
-        <form onSubmit={submit} noValidate>
+        {/* Sent before the app has hydrated the server's page, it puts nothing in the URL. */}
+        <form method="post" onSubmit={submit} noValidate>
           <EmailField
             id="login-email"
             label={t('login-email')}

@@ -48,7 +48,7 @@ const ProviderButton = styled.button<{ $brand: Brand }>`
 `;
 
 /**
- * Sign-in with each configured social provider (issue 3); nothing when none is configured.
+ * Sign-in with each configured social provider; nothing when none is configured.
  * `leadId` names a text shown under the heading.
  */
 export function SocialSignIn({ callbackUrl, leadId }: { callbackUrl: string; leadId?: string }) {

@@ -26,8 +26,7 @@ export class InvalidInput extends Error {
 }
 
 /**
- * The memorial wire schemas, loaded when a form is first checked: they bring zod (about
- * 25 KB gzip), which a visitor who only reads the page never needs.
+ * The memorial wire schemas, loaded when a form is first checked: they bring zod, which a visitor who only reads the page never needs.
  */
 export const memorialSchemas = () => import('../../validation/memorial');
 

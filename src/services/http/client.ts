@@ -115,7 +115,7 @@ export interface HttpClients {
 }
 
 /**
- * The product API's client (issue 2, item 6): snake_case out, camelCase in, the bearer token
+ * The product API's client: snake_case out, camelCase in, the bearer token
  * attached, and on a 401 one shared refresh and one retry.
  */
 export function createHttpClients({

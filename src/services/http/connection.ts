@@ -2,8 +2,7 @@ import type { HttpSession } from './client';
 
 /**
  * The link between the HTTP client and the live session, apart from the client itself: the
- * SessionProvider connects at start without loading axios, which comes with the first call
- * (docs/benchmarks.md, entry route JS).
+ * SessionProvider connects at start without loading axios, which comes with the first call.
  */
 
 /** Before a session is connected: no token, nothing to refresh, nowhere to send the user. */
@@ -22,7 +21,7 @@ const firstConnection = new Promise<void>((resolve) => {
 /**
  * Resolves once the SessionProvider has connected the live session. A route loader runs
  * when the router starts, before the app's first render connects it; a call made then would
- * go out without the bearer and fail (issue 6, the ending note's early read).
+ * go out without the bearer and fail (the ending note's early read).
  */
 export function whenSessionConnected(): Promise<void> {
   return firstConnection;

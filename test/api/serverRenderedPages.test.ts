@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPageRenderer } from '../../src/entry-server';
+import { memorialKeys } from '../../src/services/api/memorialKeys';
+import type { PageData } from '../../src/services/pageAnswers';
+import { createMember, type TestMember } from '../support/members';
+import { createSpaApp, type SpaApp } from '../support/spaApp';
+import { jpegPhoto } from './memorialSupport';
+
+// A build's index.html; the server render is the sources' own.
+const INDEX =
+  '<!doctype html><html lang="ja"><head><meta name="description" content="site" />' +
+  '<title>t</title><script type="module" crossorigin src="/assets/index-abc.js"></script>' +
+  '</head><body><div id="root"></div></body></html>';
+const translations = readFileSync('src/i18n/ja/translation.ftl', 'utf8');
+
+/** A member's own text: markup, a script end and replacement patterns, all to stay text. */
+const ENTRY = 'Moved </script><b>north</b> $& $` $1';
+
+const dataIn = (html: string): PageData | undefined => {
+  const carried = /<script type="application\/json" id="shinobu-page-data">(.*?)<\/script>/s.exec(
+    html,
+  )?.[1];
+  return carried === undefined ? undefined : (JSON.parse(carried) as PageData);
+};
+const metaIn = (html: string, key: string) =>
+  new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];
+
+describe('pages rendered on the server for a visitor', () => {
+  let app: SpaApp;
+  let member: TestMember;
+  beforeAll(async () => {
+    app = await createSpaApp(
+      { 'index.html': INDEX },
+      { serverRender: () => createPageRenderer(translations) },
+    );
+    member = await createMember({ ctx: app.ctx, clock: app.ctx.clock, config: app.ctx.config });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const api = (method: 'GET' | 'PATCH' | 'POST', url: string, body?: object) =>
+    app.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${member.token}` },
+      ...(body ? { payload: body } : {}),
+    });
+  const page = (url: string, headers: Record<string, string> = {}) =>
+    app.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+  const setPage = async (change: object) => {
+    const changed = await api('PATCH', `/v1/memorial_page/${member.memorialPageId}`, change);
+    expect(changed.statusCode, changed.body).toBe(200);
+  };
+
+  it('render a public memorial page from what the API answers a visitor, with its share preview', async () => {
+    const signed = await api('GET', '/v1/signed_url?method=PUT&image_name=portrait.jpg');
+    const { url, imageName: photo } = signed.json() as { url: string; imageName: string };
+    const target = new URL(url);
+    const put = await app.app.inject({
+      method: 'PUT',
+      url: target.pathname + target.search,
+      headers: { 'content-type': 'image/jpeg' },
+      payload: await jpegPhoto(800, 600),
+    });
+    expect(put.statusCode).toBe(204);
+    await setPage({ privacy: 'public', photo_name: photo });
+    const added = await api(
+      'POST',
+      `/v1/history/memorial_page_id/${member.memorialPageId}/history`,
+      { occurred_on: '1980-04-01', body: ENTRY },
+    );
+    expect(added.statusCode, added.body).toBe(201);
+    const id = member.memorialPageId;
+
+    const response = await page(`/memory/${id}?utm_source=line`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.headers.vary).toContain('Cookie');
+    const html = response.body;
+    expect(html).toMatch(/<div id="root">.*<h1 id="memory-profile-title">山田 太郎<\/h1>/s);
+    expect(html).toContain('<title>山田 太郎のメモリアルページ｜偲ぶ</title>');
+    expect(html).toContain('<style data-styled="true"');
+    // The member's text is text: escaped in the markup, and unable to end the data's element.
+    expect(html).toContain('Moved &lt;/script&gt;&lt;b&gt;north&lt;/b&gt; $&amp; $` $1');
+    expect(html).not.toContain('<b>north</b>');
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+
+    const publicUrl = app.ctx.config.publicUrl;
+    expect(metaIn(html, 'og:title')).toBe('山田 太郎のメモリアルページ｜偲ぶ');
+    expect(metaIn(html, 'og:description')).toContain('山田 太郎');
+    expect(metaIn(html, 'description')).toBe(metaIn(html, 'og:description'));
+    expect(metaIn(html, 'og:url')).toBe(`${publicUrl}/memory/${id}`);
+    expect(metaIn(html, 'og:image')).toBe(`${publicUrl}/v1/memorial_page/${id}/share_image.jpg`);
+    expect(metaIn(html, 'twitter:card')).toBe('summary_large_image');
+
+    const visitorRead = async (url: string) =>
+      JSON.parse((await app.app.inject({ method: 'GET', url })).body) as unknown;
+    const data = dataIn(html)!;
+    expect(data.answers).toEqual([
+      { key: memorialKeys.page(id), answer: await visitorRead(`/v1/memorial_page/${id}`) },
+      {
+        key: memorialKeys.album(id),
+        answer: await visitorRead(`/v1/album/memorial_page_id/${id}/album`),
+      },
+      {
+        key: memorialKeys.histories(id),
+        answer: await visitorRead(`/v1/history/get_histories_by_memorial_page_id/${id}`),
+      },
+      {
+        key: memorialKeys.admins(id),
+        answer: await visitorRead(`/v1/memorial_page/get_memorial_page_admin/${id}`),
+      },
+    ]);
+    expect(Object.values(data.hydration.loaderData ?? {})).toContain(null);
+
+    const image = await app.app.inject({
+      method: 'GET',
+      url: `/v1/memorial_page/${id}/share_image.jpg`,
+    });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/jpeg');
+    expect(image.headers['cache-control']).toBe('public, max-age=300');
+    const { width, height, format } = await sharp(image.rawPayload).metadata();
+    expect({ width, height, format }).toEqual({ width: 1200, height: 630, format: 'jpeg' });
+  });
+
+  it('give crawlers nothing of a page that is not public, nor its share image', async () => {
+    for (const privacy of ['link', 'connections', 'admins']) {
+      await setPage({ privacy });
+      const response = await page(`/memory/${member.memorialPageId}`);
+      expect(response.statusCode, privacy).toBe(200);
+      expect(response.body, privacy).toBe(INDEX);
+      const image = await app.app.inject({
+        method: 'GET',
+        url: `/v1/memorial_page/${member.memorialPageId}/share_image.jpg`,
+      });
+      expect(image.statusCode, privacy).toBe(404);
+    }
+    expect((await page('/memory/00000000-0000-4000-8000-000000000000')).body).toBe(INDEX);
+  });
+
+  it('render /login and / with their titles, in the theme the reader chose', async () => {
+    const login = await page('/login?callbackUrl=%2Fmypage');
+    expect(login.body).toContain('<title>ログイン｜偲ぶ</title>');
+    expect(login.body).toMatch(/<div id="root">.*<h1>ログイン<\/h1>/s);
+    expect(login.body).toContain('<html lang="ja">');
+    const dark = await page('/login', { cookie: 'shinobu-theme=dark' });
+    expect(dark.body).toContain('<html lang="ja" data-theme="dark">');
+    const odd = await page('/login', { cookie: 'shinobu-theme="><script>' });
+    expect(odd.body).toContain('<html lang="ja">');
+    const home = await page('/');
+    expect(home.body).toContain('<title>大切な人を想う終活・追悼サービス｜偲ぶ</title>');
+    expect(dataIn(home.body)).toBeDefined();
+  });
+
+  it('leave a member and the other routes to the browser', async () => {
+    await setPage({ privacy: 'public' });
+    const memberPage = await page(`/memory/${member.memorialPageId}`, {
+      cookie: 'shinobu.session-token=anything',
+    });
+    expect(memberPage.body).toBe(INDEX);
+    for (const url of ['/register-top', '/timecapsule', '/memory/top/me']) {
+      expect((await page(url)).body, url).toBe(INDEX);
+    }
+  });
+});
