@@ -1,4 +1,5 @@
 import { RouterProvider } from 'react-router';
+import { RateLimitToasts } from './components/ui/RateLimitToasts';
 import { I18nProvider } from './i18n/I18nProvider';
 import { ClientStateProvider } from './services/clientState';
 import { SessionProvider } from './services/session/SessionProvider';
@@ -11,6 +12,7 @@ export function App({ router }: { router: AppRouter }) {
   return (
     <ThemeRoot>
       <I18nProvider>
+        <RateLimitToasts />
         <ClientStateProvider fallback={<p>Loading...</p>}>
           <SessionProvider navigate={(to) => void router.navigate(to)}>
             <RouterProvider router={router} />

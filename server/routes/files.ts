@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors';
+import { limitedAs } from '../http/rateLimits';
 import { MAX_UPLOAD_BYTES } from '../storage/objectStore';
 import type { createLocalStore } from '../storage/localStore';
 
@@ -54,6 +55,7 @@ export async function fileRoutes(app: FastifyInstance, store: LocalStore): Promi
 
   app.put<{ Params: { '*': string }; Querystring: FileQuery; Body: Buffer }>(
     '/files/*',
+    { config: limitedAs('upload') },
     async (request, reply) => {
       const objectName = request.params['*'];
       authorise('PUT', objectName, request.query);

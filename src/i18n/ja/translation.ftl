@@ -884,3 +884,8 @@ death-confirmation-error-sign_tag_unknown = 署名の依頼が見つかりませ
 death-confirmation-error-sign_tag_used = この署名はすでに使われています。最初からやり直してください。
 death-confirmation-error-sign_content_mismatch = 署名した内容が確認内容と一致しません。最初からやり直してください。
 death-confirmation-error-unexpected = 想定外のエラーが発生しました。時間をおいて再度お試しください。
+
+## Sign-in lock and rate limits (docs/accounts.md "Throttling and lockout", "Rate limits")
+login-error-account_locked-mailed = ご本人がすぐにログインできるよう、ロック中でもログインできるリンクをご登録のメールアドレスにお送りしました。メールのリンクからログインしてください。
+login-unlock-lead = ロック中でもログインできるリンクから開きました。メールアドレスとパスワードを入力してログインしてください。
+error-rate_limited = 短時間に操作が集中したため、受け付けられませんでした。しばらく時間をおいてから再度お試しください。
