@@ -434,7 +434,7 @@ const RATE_LIMIT_DEFAULTS: Record<RateLimitGroup, { env: string; max: number; wi
     mail: { env: 'RATE_LIMIT_MAIL_PER_HOUR', max: 20, windowMs: HOUR_MS },
     upload: { env: 'RATE_LIMIT_UPLOAD_PER_HOUR', max: 120, windowMs: HOUR_MS },
     search: { env: 'RATE_LIMIT_SEARCH_PER_MINUTE', max: 60, windowMs: MINUTE_MS },
-    deathReport: { env: 'RATE_LIMIT_DEATH_REPORT_PER_HOUR', max: 10, windowMs: HOUR_MS },
+    deathReport: { env: 'RATE_LIMIT_DEATH_REPORT_PER_HOUR', max: 30, windowMs: HOUR_MS },
     auth: { env: 'RATE_LIMIT_AUTH_PER_MINUTE', max: 300, windowMs: MINUTE_MS },
   };
 
