@@ -47,6 +47,13 @@ export default defineConfig({
       // Every e2e member signs in from 127.0.0.1: the per-client limit (30 per 15 minutes) is
       // raised so that the suite's own sign-ins never add up to a 429 (the API suite tests it).
       LOGIN_MAX_ATTEMPTS_PER_CLIENT: '1000',
+      // The same for the per-client rate limits of mail, uploads, search, death reports and
+      // the session layer (test/api/rateLimits.test.ts proves them).
+      RATE_LIMIT_MAIL_PER_HOUR: '10000',
+      RATE_LIMIT_UPLOAD_PER_HOUR: '10000',
+      RATE_LIMIT_SEARCH_PER_MINUTE: '10000',
+      RATE_LIMIT_DEATH_REPORT_PER_HOUR: '10000',
+      RATE_LIMIT_AUTH_PER_MINUTE: '100000',
       // LINE points at the OpenID Connect provider e2e/socialLogin.spec.ts starts locally;
       // the server discovers it only when someone signs in with it, so the other specs run
       // with it down (the login screen just shows one more button).

@@ -1,16 +1,21 @@
 /**
- * Accounts figures: `POST /v1/login` p50, p99 and req/s at 20 connections with the
- * cost of one scrypt hash beside them, and `POST /v1/refresh` req/s, against the production
- * server (`tsx server/main.ts`) on PGlite and, with DATABASE_URL, PostgreSQL.
+ * Accounts figures: `POST /v1/login` p50, p99 and req/s at 20 connections with the cost of
+ * one argon2id hash beside them, `POST /v1/refresh` req/s, and the rate limiter under a
+ * flood, against the production server (`tsx server/main.ts`) on PGlite and, with
+ * DATABASE_URL, PostgreSQL.
  *
  * - Login: 20 members with a password, signed in round-robin, every attempt with the right
- *   password (a success costs one scrypt verification, as a failure does). All load comes from
- *   one address, so the server runs with `LOGIN_MAX_ATTEMPTS_PER_CLIENT=0`; the per-email
- *   counters count failures only and stay untouched.
- * - Wrong passwords: members' emails with a wrong password (five per member, the most that
- *   still answers 401), then addresses with no account (a new one each time, so no
- *   per-email counter fills up): their p50s side by side, the timing half of "the answer
- *   for an unknown email is the same" (a ratio near 1; tests never time anything).
+ *   password (a success costs one argon2id verification, as a failure does). All load comes
+ *   from one address, so the server runs with `LOGIN_MAX_ATTEMPTS_PER_CLIENT=0`; a success
+ *   takes back its count on the account, so the account counters stay at zero.
+ * - Wrong passwords: members' emails with a wrong password (five per member, far below the
+ *   account's cap), then addresses with no account (a new one each time): their p50s side
+ *   by side, the timing half of "the answer for an unknown email is the same" (a ratio near
+ *   1; tests never time anything).
+ * - Flood: 50 connections of `POST /v1/password_reset` from one address for
+ *   BENCH_DURATION_S seconds, under the default mail limit (20 per hour per address): the
+ *   share the limiter refuses (429), and the p99 of an unrelated authenticated read
+ *   (`GET /v1/user/{id}`, 2 connections) during the flood against its p99 before it.
  * - Refresh: refresh tokens rotate, so each token is good for one request. Two families per
  *   member are started in the database before the server starts (as two sign-ins would);
  *   their tokens are the pool. A request takes a token from the pool and its answer puts
@@ -24,7 +29,7 @@
 import autocannon from 'autocannon';
 import { eq } from 'drizzle-orm';
 import { users } from '../server/db/schema';
-import { hashPassword, SCRYPT_COST } from '../server/domain/accounts/passwords';
+import { ARGON2_COST, hashPassword } from '../server/domain/accounts/passwords';
 import { issueRefreshToken } from '../server/domain/accounts/refreshTokens';
 import { systemClock } from '../server/domain/clock';
 import { createMember, type TestMember } from '../test/support/members';
@@ -39,12 +44,14 @@ const WARM_UP_SECONDS = 2;
 const HASH_SAMPLES = 10;
 /** Five rounds of the 20 connections (about 4 s at 70 ms a hash on two cores). */
 const LOGIN_ANSWERS = 5 * CONNECTIONS;
-/** Five failures per member: the fifth still answers 401, a sixth would be 423. */
+/** Five failures per member, far below the account's cap of 100 an hour. */
 const WRONG_PASSWORD_ATTEMPTS = 5 * MEMBERS;
 const FAMILIES_PER_MEMBER = 2;
 /** Under heavy load a login may wait long for the hashing threads; still count it. */
 const TIMEOUT_SECONDS = 60;
 const PASSWORD = 'a quiet morning by the sea';
+const FLOOD_CONNECTIONS = 50;
+const READ_CONNECTIONS = 2;
 
 /** Milliseconds of one `hashPassword` with the production parameters: the median of a few. */
 async function hashCostMs(): Promise<number> {
@@ -161,6 +168,84 @@ async function loadRefreshes(url: string, pool: string[], duration: number): Pro
   return { result, failures: result.non2xx + result.errors + result.timeouts };
 }
 
+/** The unrelated read: a member's own detail, with their bearer token. */
+function loadRead(url: string, member: TestMember, duration: number) {
+  return autocannon({
+    url: `${url}/v1/user/${member.id}`,
+    connections: READ_CONNECTIONS,
+    duration,
+    timeout: TIMEOUT_SECONDS,
+    headers: { authorization: `Bearer ${member.token}` },
+  });
+}
+
+/** POST /v1/password_reset from one address; answers how many the limiter refused. */
+async function floodPasswordResets(url: string, email: string, duration: number) {
+  let refused = 0;
+  const result = await autocannon({
+    url,
+    connections: FLOOD_CONNECTIONS,
+    duration,
+    timeout: TIMEOUT_SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/password_reset',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email }),
+        onResponse: (status) => {
+          if (status === 429) refused += 1;
+        },
+      },
+    ],
+  });
+  return { result, refused };
+}
+
+/**
+ * The limiter's share of a flood and what the flood costs everyone else: an unrelated read's
+ * p99 alone, then during the flood, on a server with the default mail limit.
+ */
+async function benchFlood(
+  kind: string,
+  site: BenchSite,
+  options: BenchOptions,
+): Promise<BenchRow[]> {
+  const { RATE_LIMIT_MAIL_PER_HOUR: _off, ...defaults } = site.env;
+  const server = await startServer(defaults, PORT);
+  try {
+    await loadRead(server.url, site.member, WARM_UP_SECONDS);
+    const quiet = await loadRead(server.url, site.member, options.durationSeconds);
+    const [flood, during] = await Promise.all([
+      floodPasswordResets(server.url, site.member.email, options.durationSeconds),
+      loadRead(server.url, site.member, options.durationSeconds),
+    ]);
+    const total = flood.result.requests.total;
+    options.log(
+      `flood (${kind}): ${total} password resets, ${flood.refused} refused; read p99 ${quiet.latency.p99} ms quiet, ${during.latency.p99} ms during`,
+    );
+    const readFailures = quiet.non2xx + quiet.errors + during.non2xx + during.errors;
+    return [
+      {
+        name: `POST /v1/password_reset flood at ${FLOOD_CONNECTIONS} connections (${kind}): share refused by the rate limiter`,
+        value: total > 0 ? (100 * flood.refused) / total : undefined,
+        unit: '%',
+        note: `${flood.refused} of ${total} answered 429 (mail limit 20 per hour per address)`,
+      },
+      {
+        name: `GET /v1/user/{id} p99 during the flood vs quiet (${kind})`,
+        value: quiet.latency.p99 > 0 ? during.latency.p99 / quiet.latency.p99 : undefined,
+        unit: 'ratio',
+        target: '≤ 2',
+        met: quiet.latency.p99 > 0 ? during.latency.p99 <= 2 * quiet.latency.p99 : undefined,
+        note: `p99 ${during.latency.p99} ms during, ${quiet.latency.p99} ms quiet${readFailures > 0 ? `; ${readFailures} failed reads` : ''}`,
+      },
+    ];
+  } finally {
+    await server.stop();
+  }
+}
+
 /** Some request got the expected answer: there is something to measure. */
 const answered = (load: Load) => load.result.requests.total > load.failures;
 /** The figure, or undefined when the load got no expected answer. */
@@ -178,6 +263,7 @@ async function benchAccounts(
   try {
     const { members, tokens: pool } = await seedMembers(site);
     const server = await startServer({ ...site.env, LOGIN_MAX_ATTEMPTS_PER_CLIENT: '0' }, PORT);
+    let rows: BenchRow[];
     try {
       let turn = 0;
       const member = (): LoginAttempt => ({
@@ -215,8 +301,8 @@ async function benchAccounts(
       options.log(
         `refresh (${kind}): ${refresh.result.requests.total} refreshes, ${Math.round(refresh.result.requests.average)} req/s, p99 ${refresh.result.latency.p99} ms, ${refresh.failures} failures`,
       );
-      const beside = `one scrypt hash ${Math.round(hashMs)} ms`;
-      return [
+      const beside = `one argon2id hash ${Math.round(hashMs)} ms`;
+      rows = [
         {
           name: `POST /v1/login at ${CONNECTIONS} connections (${kind}) throughput`,
           value: measured(login, requests.average),
@@ -255,6 +341,7 @@ async function benchAccounts(
     } finally {
       await server.stop();
     }
+    return [...rows, ...(await benchFlood(kind, site, options))];
   } finally {
     await site.remove();
   }
@@ -264,11 +351,11 @@ export const accountsBench: BenchModule = {
   title: 'accounts',
   async run(options) {
     const hashMs = await hashCostMs();
-    const { log2N, r, p } = SCRYPT_COST;
-    options.log(`scrypt hash: ${hashMs.toFixed(1)} ms (median of ${HASH_SAMPLES})`);
+    const { memoryCost, timeCost, parallelism } = ARGON2_COST;
+    options.log(`argon2id hash: ${hashMs.toFixed(1)} ms (median of ${HASH_SAMPLES})`);
     return [
       {
-        name: `Password hash cost, scrypt N=2^${log2N} r=${r} p=${p} (one hash, bench process)`,
+        name: `Password hash cost, argon2id m=${memoryCost / 1024} MiB t=${timeCost} p=${parallelism} (one hash, bench process)`,
         value: hashMs,
         unit: 'ms',
       },

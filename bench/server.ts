@@ -8,6 +8,7 @@ import { migrate } from '../server/db/migrate';
 import { systemClock } from '../server/domain/clock';
 import { createMember, type TestMember } from '../test/support/members';
 import { createPostgresDatabase } from '../test/support/testDatabase';
+import { RATE_LIMITS_OFF } from '../test/support/testApp';
 
 /** Ports of the bench's own servers (the foundation's range 4240-4249). */
 export const BENCH_PORTS = { coldStart: 4245, app: 4246, bare: 4247, lighthouse: 4248 } as const;
@@ -38,6 +39,9 @@ export async function createBenchSite(postgresServerUrl?: string): Promise<Bench
     DATA_DIR: dataDir,
     AUTH_SECRET: randomBytes(32).toString('base64'),
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // The load generator is one client address: per-client rate limits would measure
+    // themselves, not the calls (bench/accounts.ts measures them under a flood).
+    ...RATE_LIMITS_OFF,
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   };
   const target: DatabaseTarget = scratch

@@ -5,12 +5,13 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config';
+import type { Config, TrustProxy } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
 import { adjustableClock, systemClock, type Clock } from './domain/clock';
 import { frameworkErrorOptions, installErrorHandling } from './http/errors';
 import { refuseUnstorableText } from './http/hostileText';
+import { installRateLimits } from './http/rateLimits';
 import { installResponseHeaders } from './http/securityHeaders';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
@@ -53,6 +54,13 @@ export interface App {
   routes: RouteEntry[];
 }
 
+/** Fastify's `trustProxy` for TRUST_PROXY: a number of hops trusts the nearest ones. */
+function trustProxyOption(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Builds the whole HTTP application on an open, migrated database. Tests call it directly. */
 export async function buildApp(
   config: Config,
@@ -64,7 +72,8 @@ export async function buildApp(
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: config.production,
+    // Never true: only the proxies named by TRUST_PROXY may say who the client is.
+    trustProxy: trustProxyOption(config.trustProxy),
     logController: new RequestLogController(),
     ...frameworkErrorOptions,
   });
@@ -140,6 +149,7 @@ export async function buildApp(
     encodings: ['gzip', 'deflate'],
     customTypes: /^(application\/json|text\/html)/,
   });
+  await installRateLimits(app, config);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
 

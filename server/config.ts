@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { ensureDevelopmentCa } from './domain/deathDetection/certificateIssuer';
 import { parseTrustAnchors } from './domain/deathDetection/certificates';
@@ -35,6 +36,12 @@ export interface Config {
   runJobs: boolean;
   /** Sign-in attempts one client address may make per 15 minutes; 0 turns the limit off. */
   loginAttemptsPerClient: number;
+  /** Which proxies may name the client address (Fastify `trustProxy`); false: none. */
+  trustProxy: TrustProxy;
+  /** Prefix of every Redis key, so that deployments can share one Redis. */
+  redisPrefix: string;
+  /** Per-client request limits of the costly calls (server/http/rateLimits.ts). */
+  rateLimits: RateLimitConfig;
   /** Social-login providers with credentials set; each is offered only when listed here. */
   oauthProviders: OAuthProviderConfig[];
   /** Death detection and identity verification (docs/death-detection.md). */
@@ -55,6 +62,15 @@ export interface DeathDetectionConfig {
   /** Push notifications go to this gateway as JSON; unset: they are logged. */
   pushWebhookUrl: string | undefined;
 }
+
+/** A number of trusted hops, or the addresses (and CIDR ranges) of trusted proxies. */
+export type TrustProxy = false | number | string[];
+
+export const RATE_LIMIT_GROUPS = ['mail', 'upload', 'search', 'deathReport', 'auth'] as const;
+export type RateLimitGroup = (typeof RATE_LIMIT_GROUPS)[number];
+
+/** Requests per window and client address; `max` 0 turns the group's limit off. */
+export type RateLimitConfig = Record<RateLimitGroup, { max: number; windowMs: number }>;
 
 export const OAUTH_PROVIDER_IDS = ['line', 'google', 'facebook', 'twitter'] as const;
 export type OAuthProviderId = (typeof OAUTH_PROVIDER_IDS)[number];
@@ -127,6 +143,8 @@ export function loadConfig(env: Env = process.env): Config {
   );
 
   const deathDetection = parseDeathDetection(env, production, dataDir, problems);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
+  const rateLimits = parseRateLimits(env, problems);
 
   const missingSecrets = production ? SECRET_NAMES.filter((name) => !env[name]) : [];
   if (missingSecrets.length > 0) {
@@ -155,6 +173,9 @@ export function loadConfig(env: Env = process.env): Config {
     testClockControl,
     runJobs: env.RUN_JOBS !== 'false',
     loginAttemptsPerClient,
+    trustProxy,
+    redisPrefix: env.REDIS_PREFIX ?? 'shinobu:',
+    rateLimits,
     oauthProviders,
     deathDetection,
   };
@@ -378,4 +399,50 @@ function resolveSecrets(
   }
   if (changed) writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
   return result;
+}
+
+/**
+ * TRUST_PROXY: unset or 0 trusts no proxy (the address is the connection's own), a whole
+ * number trusts that many hops of X-Forwarded-For, and a comma list names the proxies'
+ * addresses or CIDR ranges. `true` is refused: it would let any client name its address.
+ */
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === '0') return false;
+  if (/^\d+$/.test(raw.trim())) return Number(raw.trim());
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => {
+    const [address, bits, extra] = entry.split('/');
+    if (extra !== undefined || !address || isIP(address) === 0) return true;
+    const max = isIP(address) === 4 ? 32 : 128;
+    return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max);
+  });
+  if (bad.length > 0) {
+    problems.push(
+      `TRUST_PROXY: "${bad.join(', ')}" is not a number of hops nor a list of proxy addresses or CIDR ranges`,
+    );
+    return false;
+  }
+  return entries;
+}
+
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/** The defaults a public service would start with (docs/accounts.md "Rate limits"). */
+const RATE_LIMIT_DEFAULTS: Record<RateLimitGroup, { env: string; max: number; windowMs: number }> =
+  {
+    mail: { env: 'RATE_LIMIT_MAIL_PER_HOUR', max: 20, windowMs: HOUR_MS },
+    upload: { env: 'RATE_LIMIT_UPLOAD_PER_HOUR', max: 120, windowMs: HOUR_MS },
+    search: { env: 'RATE_LIMIT_SEARCH_PER_MINUTE', max: 60, windowMs: MINUTE_MS },
+    deathReport: { env: 'RATE_LIMIT_DEATH_REPORT_PER_HOUR', max: 30, windowMs: HOUR_MS },
+    auth: { env: 'RATE_LIMIT_AUTH_PER_MINUTE', max: 300, windowMs: MINUTE_MS },
+  };
+
+function parseRateLimits(env: Env, problems: string[]): RateLimitConfig {
+  const limits = {} as RateLimitConfig;
+  for (const group of RATE_LIMIT_GROUPS) {
+    const { env: name, max, windowMs } = RATE_LIMIT_DEFAULTS[group];
+    limits[group] = { max: parseCount(name, env[name], max, problems), windowMs };
+  }
+  return limits;
 }

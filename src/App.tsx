@@ -1,5 +1,6 @@
 import type { FluentBundle } from '@fluent/bundle';
 import { RouterProvider } from 'react-router';
+import { RateLimitToasts } from './components/ui/RateLimitToasts';
 import { I18nProvider } from './i18n/I18nProvider';
 import { ClientStateActorProvider, type ClientStateActor } from './services/clientState';
 import { SessionProvider } from './services/session/SessionProvider';
@@ -20,6 +21,7 @@ export function App({
   return (
     <ThemeRoot>
       <I18nProvider bundle={bundle}>
+        <RateLimitToasts />
         <ClientStateActorProvider actor={clientState}>
           <SessionProvider navigate={(to) => void router.navigate(to)}>
             <RouterProvider router={router} />

@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { sniffImageType } from '../domain/uploads/images';
 import { pendingUploadLimit, receiveUpload } from '../domain/uploads/uploads';
 import { ApiError } from '../http/errors';
+import { limitedAs } from '../http/rateLimits';
 import type { FileUrls } from '../storage/fileUrls';
 import { MAX_UPLOAD_BYTES, type ObjectStore } from '../storage/objectStore';
 
@@ -74,6 +75,7 @@ export async function fileRoutes(
   app.put<{ Params: { '*': string }; Querystring: FileQuery; Body: Buffer }>(
     '/files/*',
     {
+      config: limitedAs('upload'),
       // A body announced larger than the upload may be is refused before it is read.
       onRequest: async (request) => {
         const objectName = (request.params as { '*': string })['*'];

@@ -164,6 +164,8 @@ export const loginSchema = z.object({
     .string({ error: missingOr('required') })
     .min(1, 'required')
     .max(PASSWORD_MAX_LENGTH * 4, 'too_long'),
+  /** The token of a mailed unlock link: the sign-in is not held back by the account's lock. */
+  unlock_token: z.string().max(200).optional(),
 });
 
 export const passwordResetRequestSchema = z.object({ email: emailSchema });

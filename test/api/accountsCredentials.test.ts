@@ -5,6 +5,7 @@ import { emailChanges, users } from '../../server/db/schema';
 import { sweepExpiredAccountData } from '../../server/domain/accounts/sweep';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { loginFrom, newClient, registerActive } from './accountsSupport';
+import { DEFAULT_LOGIN_THROTTLE } from '../../server/domain/accounts/loginThrottle';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -91,11 +92,12 @@ describe('password change', () => {
     }
   });
 
-  it('counts wrong current passwords against the sign-in throttle of the address and client', async () => {
+  it('caps wrong current passwords of a signed-in member, apart from the sign-in lock strangers cause', async () => {
     const { body, login } = await registerActive(t);
     const client = newClient();
+    const cap = DEFAULT_LOGIN_THROTTLE.failuresWithUnlockLink;
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 6; attempt += 1) {
+    for (let attempt = 0; attempt <= cap; attempt += 1) {
       const answer = await post(
         '/v1/mypage/password',
         login.accessToken,
@@ -104,18 +106,20 @@ describe('password change', () => {
       );
       statuses.push(answer.statusCode);
     }
-    expect(statuses).toEqual([422, 422, 422, 422, 422, 423]);
-    // The lock is the sign-in lock of that address and client: the right password waits too.
-    const locked = await post(
+    expect(statuses).toEqual([...Array(cap).fill(422), 429]);
+    // Over the cap the right password waits too, until the hour is over.
+    const refused = await post(
       '/v1/mypage/password',
       login.accessToken,
       { current_password: body.password, new_password: 'a new and longer passphrase' },
       client,
     );
-    expect(locked.statusCode).toBe(423);
-    expect((await loginFrom(t, client, body.email, body.password)).statusCode).toBe(423);
-    t.clock.advance(15 * 60 * 1000);
-    // The access token has expired meanwhile too (15 minutes): sign in afresh elsewhere.
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe('too_many_attempts');
+    // Signing in is another counter: the member is not locked out of the account.
+    expect((await loginFrom(t, client, body.email, body.password)).statusCode).toBe(200);
+    t.clock.advance(60 * 60 * 1000);
+    // The access token has expired meanwhile too (15 minutes): sign in afresh.
     const again = await loginFrom(t, newClient(), body.email, body.password);
     const afterWait = await post(
       '/v1/mypage/password',

@@ -1,18 +1,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_LOGIN_THROTTLE } from '../../server/domain/accounts/loginThrottle';
 import { bundleFrom } from '../../src/i18n/I18nProvider';
 import { failureFromQuery, SIGN_IN_FAILURE_TEXT } from '../../src/screens/login/signInFailure';
 import { createSessionApi, signInErrorOf } from '../../src/services/api/session';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { cookieKeepingFetch } from './httpClientHarness';
-import { registerActive } from './accountsSupport';
+import { loginFrom, newClient, registerActive } from './accountsSupport';
 
 /**
  * The login screen's texts (spec §8) for what the real server answers: the session client
  * the screen uses signs in against the server on a real port, and the code it reports is
  * turned into text as the screen does (SIGN_IN_FAILURE_TEXT, then the Fluent bundle).
- * The per-client limit is lowered so that 429 comes after the 423.
+ * The per-client limit is lowered so that 429 comes after the 423 (strangers' guesses from
+ * other addresses lock the account).
  */
 const bundle = bundleFrom(readFileSync(path.resolve('src/i18n/ja/translation.ftl'), 'utf8'));
 function text(id: string): string {
@@ -47,23 +49,48 @@ describe('login screen texts for the server answers', () => {
     const { body } = await registerActive(t);
     const session = createSessionApi({ origin, fetchImpl: cookieKeepingFetch() });
     const shown: string[] = [];
-    const signIn = async (username: string, password: string) => {
-      const result = await session.signInWithCredentials({ username, password }, '/dashboard');
-      expect(result.ok).toBe(false);
-      shown.push(text(SIGN_IN_FAILURE_TEXT[result.error ?? 'unexpected']));
+    const signIn = async (username: string, password: string, unlockToken?: string) => {
+      const result = await session.signInWithCredentials(
+        { username, password, unlockToken },
+        '/dashboard',
+      );
+      shown.push(
+        result.ok ? 'signed in' : text(SIGN_IN_FAILURE_TEXT[result.error ?? 'unexpected']),
+      );
     };
-    for (let attempt = 0; attempt < 5; attempt += 1) await signIn(body.email, 'not the password');
-    // Locked: even the right password is refused (a refused attempt is not counted).
+    await signIn(body.email, 'not the password');
+    // Strangers elsewhere fill the account's cap: even the right password is refused, and
+    // the screen adds that an unlock link was mailed.
+    await Promise.all(
+      Array.from({ length: DEFAULT_LOGIN_THROTTLE.failuresPerAccount }, () =>
+        loginFrom(t, newClient(), body.email, 'a stranger guessing'),
+      ),
+    );
     await signIn(body.email, body.password);
-    // The client's 6th and 7th counted attempts are allowed, the 8th is over its limit.
-    for (let attempt = 0; attempt < 3; attempt += 1) await signIn('someone@example.jp', 'guess');
-    expect(shown).toEqual([
-      ...Array(5).fill(SPEC[401]),
-      SPEC[423],
-      SPEC[401],
-      SPEC[401],
-      SPEC[429],
-    ]);
+    expect(text('login-error-account_locked-mailed')).toContain('メール');
+    // The client's attempts are counted before anything else: 2 so far, the 7th is the
+    // last allowed, the 8th is over the limit.
+    for (let attempt = 0; attempt < 6; attempt += 1) await signIn('someone@example.jp', 'guess');
+    expect(shown).toEqual([SPEC[401], SPEC[423], ...Array(5).fill(SPEC[401]), SPEC[429]]);
+  });
+
+  it("signs the owner of a locked account in from the mailed link, through the screen's client", async () => {
+    // The test before used up this client's attempts: its window closes first.
+    t.clock.advance(DEFAULT_LOGIN_THROTTLE.clientWindowMs);
+    const { body } = await registerActive(t);
+    await Promise.all(
+      Array.from({ length: DEFAULT_LOGIN_THROTTLE.failuresPerAccount + 1 }, () =>
+        loginFrom(t, newClient(), body.email, 'a stranger guessing'),
+      ),
+    );
+    await vi.waitFor(() => expect(t.mailbox.at(-1)?.link).toContain('/login?unlock='));
+    const unlockToken = new URL(t.mailbox.at(-1)!.link!).searchParams.get('unlock')!;
+    const session = createSessionApi({ origin, fetchImpl: cookieKeepingFetch() });
+    const result = await session.signInWithCredentials(
+      { username: body.email, password: body.password, unlockToken },
+      '/dashboard',
+    );
+    expect(result).toMatchObject({ ok: true, error: null });
   });
 
   it('shows the unexpected-error text for anything else, and the blank and external texts', () => {

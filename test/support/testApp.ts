@@ -33,6 +33,18 @@ export interface TestRequest {
 }
 
 /**
+ * Every test signs its members up from one address: the per-client rate limits are off
+ * unless a test sets them (test/api/rateLimits.test.ts).
+ */
+export const RATE_LIMITS_OFF = {
+  RATE_LIMIT_MAIL_PER_HOUR: '0',
+  RATE_LIMIT_UPLOAD_PER_HOUR: '0',
+  RATE_LIMIT_SEARCH_PER_MINUTE: '0',
+  RATE_LIMIT_DEATH_REPORT_PER_HOUR: '0',
+  RATE_LIMIT_AUTH_PER_MINUTE: '0',
+} as const;
+
+/**
  * The real application on a fresh database, with a hand-moved clock and a mailbox that
  * records what would be sent. Nothing of our own is replaced but the clock and the mail wire.
  */
@@ -42,6 +54,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://localhost:3000',
+    ...RATE_LIMITS_OFF,
     ...env,
   });
   const database = await createTestDatabase();
@@ -85,12 +98,16 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 
 /**
  * A second application on the test app's database and clock, as another server instance
- * would be: what it keeps in memory is its own, what it reads is shared. Close it yourself.
+ * would be: what it keeps in memory is its own, what it reads is shared (and, asked, what it
+ * mails lands in the test app's mailbox). Close it yourself.
  */
-export async function createSecondInstance(t: TestApp): Promise<FastifyInstance> {
+export async function createSecondInstance(
+  t: TestApp,
+  { sharedMailbox = false }: { sharedMailbox?: boolean } = {},
+): Promise<FastifyInstance> {
   const { app } = await buildApp(t.config, t.ctx.database, {
     clock: t.clock,
-    mailer: { send: async () => undefined },
+    mailer: { send: async (message) => void (sharedMailbox && t.mailbox.push(message)) },
     spaRoot: path.join(t.config.dataDir, 'no-spa'),
   });
   await app.ready();

@@ -3,6 +3,7 @@ export * from './core';
 export * from './connections';
 export * from './accounts';
 export * from './emailChanges';
+export * from './unlockLinks';
 export * from './endingnote';
 export * from './timecapsule';
 export * from './notifications';

@@ -25,8 +25,8 @@ const currentPasswordIncorrect = () =>
   invalid([{ field: 'current_password', code: 'current_password_incorrect' }]);
 
 /**
- * Checks the member's current password under the sign-in throttle: the same counters (their
- * address and the client) as POST /v1/login, so guessing it here is no easier than there.
+ * Checks the member's current password under the sign-in throttle (their address and the
+ * client, as POST /v1/login), so guessing it here is no easier than there.
  * An account without a password (social login only) never matches; it sets one through the
  * password reset first.
  */
@@ -41,17 +41,14 @@ async function verifyCurrentPassword(
     .from(users)
     .where(and(eq(users.id, userId), eq(users.status, 'active')));
   if (!user) throw new ApiError(401, 'unauthorized', 'account is not active');
-  const attempt = { identifier: normalizeEmail(user.email), client };
-  const now = deps.clock.now();
-  await deps.throttle.admit(attempt, now);
+  // A signed-in member is not held back by a lock strangers caused; their own cap is smaller.
+  const attempt = { identifier: normalizeEmail(user.email), client, unlocked: true };
+  const admission = await deps.throttle.admit(attempt, deps.clock.now());
   const matches = user.passwordHash
     ? await verifyPassword(currentPassword, user.passwordHash)
     : await verifyAgainstDecoy(currentPassword);
-  if (!matches) {
-    await deps.throttle.recordFailure(attempt, now);
-    throw currentPasswordIncorrect();
-  }
-  await deps.throttle.recordSuccess(attempt);
+  if (!matches) throw currentPasswordIncorrect();
+  await admission.succeeded();
   return { email: user.email };
 }
 

@@ -3,38 +3,61 @@ import { externalIdentities, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
-import { verifyAgainstDecoy, verifyPassword } from './passwords';
+import { hashPassword, needsRehash, verifyAgainstDecoy, verifyPassword } from './passwords';
 import { signIn, type SignInResult } from './signIn';
+import { unlockLinkMatches } from './unlockLinks';
 
 export const invalidCredentials = () =>
   new ApiError(401, 'invalid_credentials', 'email or password is wrong');
 
 /**
  * Email and password sign-in. An unknown email, an account not yet activated and a wrong
- * password all answer the same 401 after the same scrypt work, and all count against the
- * same throttle keys (the submitted email and the client).
+ * password all answer the same 401 after the same password work, and all count against the
+ * same throttle keys (the submitted email and the client). The attempt is counted before the
+ * password is checked; a right one takes its count back. A sign-in that carries the
+ * account's unlock link is not held back by the account's lock. A hash of an older scheme
+ * or cost is replaced at the sign-in that proves the password.
  */
 export async function logIn(
   deps: AccountDeps,
-  credentials: { email: string; password: string; client: string },
+  credentials: { email: string; password: string; client: string; unlockToken?: string },
 ): Promise<SignInResult> {
-  const attempt = { identifier: normalizeEmail(credentials.email), client: credentials.client };
+  const identifier = normalizeEmail(credentials.email);
   const now = deps.clock.now();
-  await deps.throttle.admit(attempt, now);
+  const unlocked = credentials.unlockToken
+    ? await unlockLinkMatches(deps, credentials.unlockToken, identifier, now)
+    : false;
+  const admission = await deps.throttle.admit(
+    { identifier, client: credentials.client, unlocked },
+    now,
+  );
   const [user] = await deps.db
     .select({ id: users.id, status: users.status, passwordHash: users.passwordHash })
     .from(users)
-    .where(and(sql`lower(${users.email}) = ${attempt.identifier}`, ne(users.status, 'deleted')))
+    .where(and(sql`lower(${users.email}) = ${identifier}`, ne(users.status, 'deleted')))
     .limit(1);
   const passwordMatches = user?.passwordHash
     ? await verifyPassword(credentials.password, user.passwordHash)
     : await verifyAgainstDecoy(credentials.password);
-  if (!user || !passwordMatches || user.status !== 'active') {
-    await deps.throttle.recordFailure(attempt, now);
-    throw invalidCredentials();
+  if (!user || !passwordMatches || user.status !== 'active') throw invalidCredentials();
+  await admission.succeeded();
+  if (needsRehash(user.passwordHash!)) {
+    await upgradePasswordHash(deps, user.id, user.passwordHash!, credentials.password);
   }
-  await deps.throttle.recordSuccess(attempt);
   return signIn(deps, user.id);
+}
+
+/** Replaces the stored hash, unless the password changed meanwhile. */
+export async function upgradePasswordHash(
+  deps: AccountDeps,
+  userId: string,
+  previousHash: string,
+  password: string,
+): Promise<void> {
+  await deps.db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password) })
+    .where(and(eq(users.id, userId), eq(users.passwordHash, previousHash)));
 }
 
 /**

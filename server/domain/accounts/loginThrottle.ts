@@ -4,87 +4,102 @@ import type { ThrottleStore, Window } from './throttleStore';
 const MINUTE_MS = 60 * 1000;
 
 /**
- * The numbers of docs/accounts.md. Every counter is keyed on what was submitted (the email as
- * typed, normalised) and the client address, never on whether an account exists, so an
- * unknown email is throttled and locked exactly like a known one.
+ * The numbers of docs/accounts.md. The account counter is keyed on what was submitted (the
+ * email, normalised), never on whether an account exists, so an unknown email is refused
+ * exactly like a known one.
  */
 export interface LoginThrottlePolicy {
-  /** Sign-in attempts one client may make per window (0: unlimited, for benchmarks). */
+  /** Sign-in attempts one client address may make per `clientWindowMs` (0: unlimited). */
   attemptsPerClient: number;
-  /** Failed attempts on one email from all clients together per window. */
-  failuresPerIdentifier: number;
-  /** Failed attempts on one email from one client that lock that pair. */
-  failuresBeforeLock: number;
-  windowMs: number;
-  lockMs: number;
+  clientWindowMs: number;
+  /** Failed attempts on one account, from every client together, per `accountWindowMs`. */
+  failuresPerAccount: number;
+  accountWindowMs: number;
+  /** Failed `unlocked` attempts (see LoginAttempt) on one account, per account window. */
+  failuresWithUnlockLink: number;
+  /** Called once per window, when the account's counter first passes its cap. */
+  onLocked(identifier: string, until: Date): void;
 }
 
-export const DEFAULT_LOGIN_THROTTLE: LoginThrottlePolicy = {
+/** NIST SP 800-63B §5.2.2: no more than 100 consecutive failed attempts on one account. */
+export const DEFAULT_LOGIN_THROTTLE: Omit<LoginThrottlePolicy, 'onLocked'> = {
   attemptsPerClient: 30,
-  failuresPerIdentifier: 20,
-  failuresBeforeLock: 5,
-  windowMs: 15 * MINUTE_MS,
-  lockMs: 15 * MINUTE_MS,
+  clientWindowMs: 15 * MINUTE_MS,
+  failuresPerAccount: 100,
+  accountWindowMs: 60 * MINUTE_MS,
+  failuresWithUnlockLink: 10,
 };
 
 export interface LoginAttempt {
   /** The submitted email, normalised (trimmed, lower case). */
   identifier: string;
-  /** The client's address as the server sees it. */
+  /** The client's address as the server sees it (TRUST_PROXY decides which hop). */
   client: string;
+  /**
+   * The attempt proves more than a password (the account's unlock link, or a signed-in
+   * session): the account's lock is not in its way, and it has a smaller cap of its own.
+   */
+  unlocked?: boolean;
 }
 
-const keys = ({ identifier, client }: LoginAttempt) => ({
-  client: `client:${client}`,
-  identifier: `identifier:${identifier}`,
-  failures: `failures:${identifier}:${client}`,
-  lock: `lock:${identifier}:${client}`,
-});
+/** An admitted attempt, counted as failed until the password proves right. */
+export interface Admission {
+  succeeded(): Promise<void>;
+}
 
-function retryAfterSeconds(window: Window, now: Date): string {
-  return String(Math.max(1, Math.ceil((window.resetsAt.getTime() - now.getTime()) / 1000)));
+function retryAfter(window: Window, now: Date): Record<string, string> {
+  const seconds = Math.max(1, Math.ceil((window.resetsAt.getTime() - now.getTime()) / 1000));
+  return { 'retry-after': String(seconds) };
 }
 
 const tooManyAttempts = (window: Window, now: Date) =>
-  new ApiError(429, 'too_many_attempts', 'too many sign-in attempts; try again later', undefined, {
-    'retry-after': retryAfterSeconds(window, now),
-  });
+  new ApiError(
+    429,
+    'too_many_attempts',
+    'too many sign-in attempts; try again later',
+    undefined,
+    retryAfter(window, now),
+  );
+
+const accountLocked = (window: Window, now: Date) =>
+  new ApiError(
+    423,
+    'account_locked',
+    'locked after repeated failures; an unlock link was mailed to the account address',
+    undefined,
+    retryAfter(window, now),
+  );
 
 export function loginThrottle(store: ThrottleStore, policy: LoginThrottlePolicy) {
   return {
-    /** Throws 423 while the pair is locked and 429 over a limit; counts the attempt. */
-    async admit(attempt: LoginAttempt, now: Date): Promise<void> {
-      const key = keys(attempt);
-      const lock = await store.peek(key.lock, now);
-      if (lock) {
-        throw new ApiError(423, 'account_locked', 'locked after repeated failures', undefined, {
-          'retry-after': retryAfterSeconds(lock, now),
-        });
-      }
-      const identifierFailures = await store.peek(key.identifier, now);
-      if (identifierFailures && identifierFailures.count >= policy.failuresPerIdentifier) {
-        throw tooManyAttempts(identifierFailures, now);
-      }
+    /**
+     * Counts the attempt as a failure BEFORE the password is checked, in one atomic hit, so
+     * that any number of parallel guesses gets at most the cap's worth of password checks.
+     * Throws 429 over the client's limit and 423 over the account's (429 for the holder of an
+     * unlock link past its own, smaller cap). The caller reports a right password with
+     * `succeeded()`, which takes the count back.
+     */
+    async admit(attempt: LoginAttempt, now: Date): Promise<Admission> {
       if (policy.attemptsPerClient > 0) {
-        const clientAttempts = await store.hit(key.client, undefined, policy.windowMs, now);
-        if (clientAttempts.count > policy.attemptsPerClient) {
-          throw tooManyAttempts(clientAttempts, now);
+        const client = await store.hit(
+          `client:${attempt.client}`,
+          undefined,
+          policy.clientWindowMs,
+          now,
+        );
+        if (client.count > policy.attemptsPerClient) throw tooManyAttempts(client, now);
+      }
+      const key = `${attempt.unlocked ? 'unlock' : 'account'}:${attempt.identifier}`;
+      const failures = await store.hit(key, attempt.identifier, policy.accountWindowMs, now);
+      if (attempt.unlocked) {
+        if (failures.count > policy.failuresWithUnlockLink) throw tooManyAttempts(failures, now);
+      } else if (failures.count > policy.failuresPerAccount) {
+        if (failures.count === policy.failuresPerAccount + 1) {
+          policy.onLocked(attempt.identifier, failures.resetsAt);
         }
+        throw accountLocked(failures, now);
       }
-    },
-
-    async recordFailure(attempt: LoginAttempt, now: Date): Promise<void> {
-      const key = keys(attempt);
-      await store.hit(key.identifier, attempt.identifier, policy.windowMs, now);
-      const failures = await store.hit(key.failures, attempt.identifier, policy.windowMs, now);
-      if (failures.count >= policy.failuresBeforeLock) {
-        await store.hit(key.lock, attempt.identifier, policy.lockMs, now);
-        await store.clear(key.failures);
-      }
-    },
-
-    async recordSuccess(attempt: LoginAttempt): Promise<void> {
-      await store.clear(keys(attempt).failures);
+      return { succeeded: () => store.release(key, now) };
     },
 
     /** A password reset proves the owner: every counter and lock on the email goes. */

@@ -63,3 +63,24 @@ export function passwordResetMail(to: string, link: string): MailMessage {
     link,
   };
 }
+
+/** The login screen, opened with the token that lets a sign-in past the account's lock. */
+export function unlockLink(publicUrl: string, token: string): string {
+  return `${publicUrl}/login?${new URLSearchParams({ unlock: token }).toString()}`;
+}
+
+export function unlockMail(to: string, link: string): MailMessage {
+  return {
+    to,
+    subject: '【しのぶ】ログインの一時停止とロック解除のご案内',
+    text:
+      'お使いのアカウントに、誤ったパスワードによるログインが繰り返し試みられたため、ログインを一時的に停止しています。\n\n' +
+      'ご本人のログインは、下記のリンクから開いたログイン画面で行えます。このリンクでは、停止中でもログインできます。' +
+      'リンクの有効期限は停止が終わるまで（最長1時間）です。\n\n' +
+      `${link}\n\n` +
+      'ご自身に心当たりがない場合でも、パスワードが正しければアカウントは安全です。' +
+      '不安な場合は、ログイン後にパスワードを変更してください。' +
+      SIGNATURE,
+    link,
+  };
+}

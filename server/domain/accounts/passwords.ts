@@ -1,54 +1,54 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
 import type { z } from 'zod';
 import { passwordSchema } from '../../../src/validation/account';
+import { isBreachedPassword } from './breachedPasswords';
 
 /**
- * scrypt with N = 2^15, r = 8, p = 1 (32 MiB of memory per hash). The
- * parameters travel inside each stored hash, so raising them later keeps old hashes valid.
+ * argon2id at OWASP's minimum: 19 MiB, two passes, one lane. The package's default
+ * algorithm is argon2id (its `Algorithm` is a const enum, which isolated modules cannot
+ * name). The parameters travel inside each PHC string, so raising them later keeps old
+ * hashes valid and `needsRehash` upgrades them at the next sign-in.
  */
-export const SCRYPT_COST: ScryptCost = { log2N: 15, r: 8, p: 1 };
-interface ScryptCost {
-  log2N: number;
-  r: number;
-  p: number;
+export const ARGON2_COST = { memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
+
+const CURRENT_PREFIX = `$argon2id$v=19$m=${ARGON2_COST.memoryCost},t=${ARGON2_COST.timeCost},p=${ARGON2_COST.parallelism}$`;
+
+/** Passwords are NFKC-normalised, so that the same characters typed on any keyboard match. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password.normalize('NFKC'), ARGON2_COST);
 }
 
-const KEY_LENGTH = 32;
-const SALT_LENGTH = 16;
-
-function deriveKey(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
-  const options: ScryptOptions = {
-    N: 2 ** cost.log2N,
-    r: cost.r,
-    p: cost.p,
-    // scrypt needs 128·N·r bytes; the default cap is exactly 32 MiB, so leave room above it.
-    maxmem: 256 * 2 ** cost.log2N * cost.r,
-  };
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  );
-}
-
-/** `scrypt$log2N$r$p$salt$key`, salt and key base64url. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(SALT_LENGTH);
-  const key = await deriveKey(password, salt, SCRYPT_COST);
-  const { log2N, r, p } = SCRYPT_COST;
-  return ['scrypt', log2N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+/** True when a stored hash is of an older scheme or cost and should be replaced. */
+export function needsRehash(stored: string): boolean {
+  return !stored.startsWith(CURRENT_PREFIX);
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, log2N, r, p, salt, key] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !key) return false;
+  if (stored.startsWith('scrypt$')) return verifyLegacyScrypt(password, stored);
+  if (!stored.startsWith('$argon2')) return false;
+  return verify(stored, password.normalize('NFKC'));
+}
+
+/** The earlier scheme, `scrypt$log2N$r$p$salt$key` (base64url), verified until upgraded. */
+function verifyLegacyScrypt(password: string, stored: string): Promise<boolean> {
+  const [, log2N, r, p, salt, key] = stored.split('$');
+  if (!salt || !key) return Promise.resolve(false);
   const expected = Buffer.from(key, 'base64url');
-  const cost = { log2N: Number(log2N), r: Number(r), p: Number(p) };
-  const actual = await deriveKey(password, Buffer.from(salt, 'base64url'), cost);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const N = 2 ** Number(log2N);
+  const options = { N, r: Number(r), p: Number(p), maxmem: 256 * N * Number(r) };
+  return new Promise((resolve, reject) =>
+    scrypt(
+      password.normalize('NFKC'),
+      Buffer.from(salt, 'base64url'),
+      expected.length,
+      options,
+      (error, actual) =>
+        error
+          ? reject(error)
+          : resolve(actual.length === expected.length && timingSafeEqual(actual, expected)),
+    ),
+  );
 }
 
 let decoyHash: Promise<string> | undefined;
@@ -64,23 +64,8 @@ export async function verifyAgainstDecoy(password: string): Promise<false> {
   return false;
 }
 
-const COMMON_PASSWORDS: ReadonlySet<string> = new Set(
-  readFileSync(
-    path.join(path.dirname(fileURLToPath(import.meta.url)), 'common-passwords.txt'),
-    'utf8',
-  )
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean),
-);
-
-/** True for a password on the shipped list, compared case-insensitively. */
-export function isCommonPassword(password: string): boolean {
-  return COMMON_PASSWORDS.has(password.normalize('NFKC').toLowerCase());
-}
-
-/** The shared length rules plus the common-password list, which only the server holds. */
+/** The shared length rules plus the breached-password list, which only the server holds. */
 export const serverPasswordSchema = passwordSchema.refine(
-  (password) => !isCommonPassword(password),
+  (password) => !isBreachedPassword(password),
   'password_too_common',
 ) as z.ZodType<string>;

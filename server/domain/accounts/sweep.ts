@@ -1,12 +1,18 @@
 import { lt } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { accountTokens, emailChanges, loginThrottle, refreshTokens } from '../../db/schema';
+import {
+  accountTokens,
+  emailChanges,
+  loginThrottle,
+  refreshTokens,
+  unlockLinks,
+} from '../../db/schema';
 
 /** Expired links and tokens are kept a day longer, so that late attempts still read as such in logs. */
 const GRACE_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Deletes what can no longer matter: closed throttle windows and links and refresh tokens past
+ * Deletes what can no longer matter: closed throttle windows and links (unlock links too) and refresh tokens past
  * their expiry. Idempotent, so any number of instances may run it at once.
  */
 export async function sweepExpiredAccountData(db: Db, now: Date): Promise<number> {
@@ -27,5 +33,9 @@ export async function sweepExpiredAccountData(db: Db, now: Date): Promise<number
     .delete(emailChanges)
     .where(lt(emailChanges.expiresAt, before))
     .returning({ hash: emailChanges.tokenHash });
-  return throttle.length + links.length + tokens.length + emailLinks.length;
+  const unlocks = await db
+    .delete(unlockLinks)
+    .where(lt(unlockLinks.expiresAt, before))
+    .returning({ hash: unlockLinks.tokenHash });
+  return throttle.length + links.length + tokens.length + emailLinks.length + unlocks.length;
 }

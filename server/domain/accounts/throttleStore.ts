@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { loginThrottle } from '../../db/schema';
 
@@ -11,15 +11,15 @@ export interface Window {
 
 /**
  * Where login throttling keeps its counters: the database, or Redis so that several
- * instances share them. Time always comes from the caller (the injected clock), never from
- * the store, so both behave the same under a test clock.
+ * instances share them. Each hit is one atomic statement (one row upsert, one Redis script),
+ * so parallel requests each see their own count. Time always comes from the caller (the
+ * injected clock), never from the store, so both behave the same under a test clock.
  */
 export interface ThrottleStore {
   /** Counts one hit; a closed window starts again at 1 and closes `windowMs` later. */
   hit(key: string, identifier: string | undefined, windowMs: number, now: Date): Promise<Window>;
-  /** The open window of `key`, if any. */
-  peek(key: string, now: Date): Promise<Window | undefined>;
-  clear(key: string): Promise<void>;
+  /** Takes one hit back from the open window of `key` (never below zero). */
+  release(key: string, now: Date): Promise<void>;
   /** Drops every counter recorded for the identifier (a password reset lifts its locks). */
   clearIdentifier(identifier: string): Promise<void>;
   close(): Promise<void>;
@@ -43,15 +43,17 @@ export function databaseThrottleStore(db: Db): ThrottleStore {
         .returning({ count: loginThrottle.count, resetsAt: loginThrottle.resetsAt });
       return row!;
     },
-    async peek(key, now) {
-      const [row] = await db
-        .select({ count: loginThrottle.count, resetsAt: loginThrottle.resetsAt })
-        .from(loginThrottle)
-        .where(eq(loginThrottle.key, key));
-      return row && row.resetsAt > now ? row : undefined;
-    },
-    async clear(key) {
-      await db.delete(loginThrottle).where(eq(loginThrottle.key, key));
+    async release(key, now) {
+      await db
+        .update(loginThrottle)
+        .set({ count: sql`${loginThrottle.count} - 1` })
+        .where(
+          and(
+            eq(loginThrottle.key, key),
+            gt(loginThrottle.count, 0),
+            gt(loginThrottle.resetsAt, now),
+          ),
+        );
     },
     async clearIdentifier(identifier) {
       await db.delete(loginThrottle).where(eq(loginThrottle.identifier, identifier));
@@ -63,15 +65,15 @@ export function databaseThrottleStore(db: Db): ThrottleStore {
 // KEYS: counter, identifier index. ARGV: now ms, window ms, whether to index.
 const HIT_SCRIPT = `
 local now = tonumber(ARGV[1])
-local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
 local resets = tonumber(redis.call('HGET', KEYS[1], 'resets'))
-if count == nil or resets <= now then
-  count = 1
+local count
+if resets == nil or resets <= now then
   resets = now + tonumber(ARGV[2])
+  redis.call('HSET', KEYS[1], 'count', 1, 'resets', resets)
+  count = 1
 else
-  count = count + 1
+  count = redis.call('HINCRBY', KEYS[1], 'count', 1)
 end
-redis.call('HSET', KEYS[1], 'count', count, 'resets', resets)
 redis.call('PEXPIRE', KEYS[1], resets - now + 60000)
 if ARGV[3] == '1' then
   redis.call('SADD', KEYS[2], KEYS[1])
@@ -80,8 +82,18 @@ end
 return {count, resets}
 `;
 
-/** Counters in Redis hashes, updated by one atomic script per hit. */
-export function redisThrottleStore(url: string, prefix = 'shinobu:throttle:'): ThrottleStore {
+// KEYS: counter. ARGV: now ms.
+const RELEASE_SCRIPT = `
+local resets = tonumber(redis.call('HGET', KEYS[1], 'resets'))
+local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
+if resets ~= nil and resets > tonumber(ARGV[1]) and count > 0 then
+  redis.call('HINCRBY', KEYS[1], 'count', -1)
+end
+return 0
+`;
+
+/** Counters in Redis hashes; `prefix` keeps one deployment's keys apart from another's. */
+export function redisThrottleStore(url: string, prefix: string): ThrottleStore {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
   const indexKey = (identifier: string) => `${prefix}index:${identifier}`;
   return {
@@ -97,13 +109,8 @@ export function redisThrottleStore(url: string, prefix = 'shinobu:throttle:'): T
       )) as [number, number];
       return { count, resetsAt: new Date(resets) };
     },
-    async peek(key, now) {
-      const [count, resets] = await redis.hmget(prefix + key, 'count', 'resets');
-      if (count === null || resets === null || Number(resets) <= now.getTime()) return undefined;
-      return { count: Number(count), resetsAt: new Date(Number(resets)) };
-    },
-    async clear(key) {
-      await redis.del(prefix + key);
+    async release(key, now) {
+      await redis.eval(RELEASE_SCRIPT, 1, prefix + key, now.getTime());
     },
     async clearIdentifier(identifier) {
       const keys = await redis.smembers(indexKey(identifier));

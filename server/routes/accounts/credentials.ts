@@ -14,6 +14,7 @@ import {
 import type { AccountDeps } from '../../domain/accounts/deps';
 import { serverPasswordSchema } from '../../domain/accounts/passwords';
 import { currentUserId, requireUser } from '../../http/authenticate';
+import { limitedAs } from '../../http/rateLimits';
 
 /** The my page's sign-in credentials: password change and e-mail change (docs/accounts.md). */
 export async function credentialRoutes(
@@ -37,7 +38,11 @@ export async function credentialRoutes(
 
   app.post(
     '/v1/mypage/email',
-    { preHandler: requireUser(ctx), schema: { body: emailChangeSchema } },
+    {
+      preHandler: requireUser(ctx),
+      config: limitedAs('mail'),
+      schema: { body: emailChangeSchema },
+    },
     async (request, reply) => {
       await requestEmailChange(deps, {
         userId: currentUserId(request),

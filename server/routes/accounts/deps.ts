@@ -6,6 +6,7 @@ import {
   redisThrottleStore,
   type ThrottleStore,
 } from '../../domain/accounts/throttleStore';
+import { mailUnlockLink } from '../../domain/accounts/unlockLinks';
 
 /**
  * The account rules' dependencies for one app: counters in Redis when REDIS_URL is set (so
@@ -13,18 +14,26 @@ import {
  */
 export function createAccountDeps(ctx: AppContext): AccountDeps & { close(): Promise<void> } {
   const store: ThrottleStore = ctx.config.redisUrl
-    ? redisThrottleStore(ctx.config.redisUrl)
+    ? redisThrottleStore(ctx.config.redisUrl, `${ctx.config.redisPrefix}throttle:`)
     : databaseThrottleStore(ctx.database.db);
-  return {
+  const mailDeps = {
     db: ctx.database.db,
     clock: ctx.clock,
     mailer: ctx.mailer,
-    store: ctx.store,
     publicUrl: ctx.config.publicUrl,
+  };
+  return {
+    ...mailDeps,
+    store: ctx.store,
     authSecret: ctx.config.authSecret,
     throttle: loginThrottle(store, {
       ...DEFAULT_LOGIN_THROTTLE,
       attemptsPerClient: ctx.config.loginAttemptsPerClient,
+      // Not awaited: the refused attempt answers at once; the mail follows.
+      onLocked: (identifier, until) =>
+        void mailUnlockLink(mailDeps, identifier, until).catch((error: unknown) =>
+          ctx.log.error({ err: error }, 'unlock link mail failed'),
+        ),
     }),
     log: ctx.log,
     close: () => store.close(),

@@ -29,6 +29,7 @@ import { issueAccessToken } from '../../domain/accessTokens';
 import type { AppContext } from '../../context';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { ApiError, notFound } from '../../http/errors';
+import { limitedAs } from '../../http/rateLimits';
 
 const ACCEPTED = { detail: 'accepted; see your mail' } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -97,6 +98,7 @@ export async function accountV1Routes(
       email: request.body.username,
       password: request.body.password,
       client: request.ip,
+      unlockToken: request.body.unlock_token,
     }),
   );
 
@@ -121,7 +123,10 @@ export async function accountV1Routes(
 
   app.post(
     '/v1/user',
-    { schema: { body: withSexCodeAlias(registrationSchema(schemaOptions)) } },
+    {
+      config: limitedAs('mail'),
+      schema: { body: withSexCodeAlias(registrationSchema(schemaOptions)) },
+    },
     async (request, reply) => {
       await registerAccount(deps, newAccount(request.body));
       return reply.status(202).send(ACCEPTED);
@@ -130,7 +135,10 @@ export async function accountV1Routes(
 
   app.post(
     '/v1/user/create_inflow_user',
-    { schema: { body: withSexCodeAlias(inflowRegistrationSchema(schemaOptions)) } },
+    {
+      config: limitedAs('mail'),
+      schema: { body: withSexCodeAlias(inflowRegistrationSchema(schemaOptions)) },
+    },
     async (request, reply) => {
       await registerAccount(deps, {
         ...newAccount(request.body),
@@ -142,7 +150,10 @@ export async function accountV1Routes(
 
   app.post(
     '/v1/user/create_user_with_external_provider',
-    { schema: { body: withNestedSexCodeAlias(externalRegistrationSchema(schemaOptions)) } },
+    {
+      config: limitedAs('mail'),
+      schema: { body: withNestedSexCodeAlias(externalRegistrationSchema(schemaOptions)) },
+    },
     async (request, reply) => {
       const { user_request: user, provider_request: provider } = request.body;
       // `access_token` must be the assertion this server issued after its own OAuth callback.
@@ -174,7 +185,7 @@ export async function accountV1Routes(
 
   app.post(
     '/v1/password_reset',
-    { schema: { body: passwordResetRequestSchema } },
+    { config: limitedAs('mail'), schema: { body: passwordResetRequestSchema } },
     async (request, reply) => {
       await requestPasswordReset(deps, request.body.email);
       return reply.status(202).send(ACCEPTED);

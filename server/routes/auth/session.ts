@@ -16,6 +16,7 @@ const SIGN_IN_FAILURES = ['invalid_credentials', 'too_many_attempts', 'account_l
 const credentialsForm = callbackForm.extend({
   username: z.string().max(1000).optional(),
   password: z.string().max(1000).optional(),
+  unlockToken: z.string().max(200).optional(),
 });
 const sessionUpdate = z.object({
   csrfToken: z.string().max(200).optional(),
@@ -69,6 +70,7 @@ export async function sessionRoutes(
           email: request.body.username ?? '',
           password: request.body.password ?? '',
           client: request.ip,
+          unlockToken: request.body.unlockToken,
         });
         await writeSession(reply, {
           user: {

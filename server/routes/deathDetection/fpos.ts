@@ -41,6 +41,7 @@ import {
 } from '../../domain/deathDetection/suspicion';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { notFound } from '../../http/errors';
+import { limitedAs } from '../../http/rateLimits';
 
 const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
 const clientParams = z.object({ client_id: z.string().min(1).max(100) });
@@ -97,7 +98,7 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.post(
     '/v1/fpos/report_death_suspected',
-    { preHandler, schema: { body: administratorReportSchema } },
+    { preHandler, config: limitedAs('deathReport'), schema: { body: administratorReportSchema } },
     async (request, reply) => {
       const callerId = currentUserId(request);
       const document = request.body.document_image_name;
@@ -145,7 +146,7 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.post(
     '/v1/fpos/death_confirmation',
-    { preHandler, schema: { body: deathConfirmationSchema } },
+    { preHandler, config: limitedAs('deathReport'), schema: { body: deathConfirmationSchema } },
     async (request, reply) =>
       reply.status(201).send(await confirmDeath(deps, currentUserId(request), request.body)),
   );
@@ -171,7 +172,7 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.post(
     '/v1/fpos/integration/report_death_suspected',
-    { schema: { body: integrationReportSchema } },
+    { config: limitedAs('deathReport'), schema: { body: integrationReportSchema } },
     async (request, reply) => {
       const clientId = authenticateClient(deps, request.headers.authorization);
       await reportByIntegration(deps, clientId, request.body);

@@ -7,6 +7,10 @@ import { searchMembers, type SearchCursor } from '../../domain/social/search';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { invalid } from '../../http/errors';
 import { withCertificated, withIconUrls } from './cards';
+import { limitedAs } from '../../http/rateLimits';
+
+const searching = limitedAs('search');
+const searchSchema = { querystring: userSearchSchema };
 
 const cursorSchema = z.object({
   group: z.enum(['prefix', 'inner']),
@@ -33,7 +37,7 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promi
     .withTypeProvider<ZodTypeProvider>()
     .get(
       '/v1/user_search',
-      { preHandler: requireUser(ctx), schema: { querystring: userSearchSchema } },
+      { preHandler: requireUser(ctx), config: searching, schema: searchSchema },
       async (request) => {
         const { q, cursor, per_page: perPage } = request.query;
         const { items, nextCursor } = await searchMembers(

@@ -15,6 +15,7 @@ import { readLetter } from '../../domain/timecapsule/reading';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { notFound } from '../../http/errors';
 import { letterClaimSchema, letterInputSchema } from '../../../src/validation/timecapsule';
+import { limitedAs } from '../../http/rateLimits';
 
 const BASE = '/v1/time_capsule_letter';
 
@@ -42,7 +43,9 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
     api.get(`${BASE}/${call}`, member, async (request) => list(db, currentUserId(request)));
   }
 
-  api.post(BASE, { ...member, schema: { body: letterInputSchema } }, async (request, reply) => {
+  // A letter mails its recipients (members or not) when it is delivered.
+  const mailing = { ...member, config: limitedAs('mail') };
+  api.post(BASE, { ...mailing, schema: { body: letterInputSchema } }, async (request, reply) => {
     const id = await createLetter(db, ctx.clock, currentUserId(request), request.body);
     return reply.status(201).send({ timeCapsuleLetterId: id });
   });

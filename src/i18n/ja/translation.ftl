@@ -1081,3 +1081,7 @@ welcome-step-note = エンディングノートを書きはじめる
 welcome-step-letter = 大切な方へ手紙を書く
 welcome-dismiss = 閉じる(次から表示しない)
 identity-help = 本人確認について(ヘルプ)
+## Sign-in lock and rate limits (docs/accounts.md "Throttling and lockout", "Rate limits")
+login-error-account_locked-mailed = ご本人がすぐにログインできるよう、ロック中でもログインできるリンクをご登録のメールアドレスにお送りしました。メールのリンクからログインしてください。
+login-unlock-lead = ロック中でもログインできるリンクから開きました。メールアドレスとパスワードを入力してログインしてください。
+error-rate_limited = 短時間に操作が集中したため、受け付けられませんでした。しばらく時間をおいてから再度お試しください。

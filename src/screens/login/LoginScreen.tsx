@@ -13,7 +13,7 @@ import {
   Links,
   PasswordField,
 } from './authFormParts';
-import { failureFromQuery } from './signInFailure';
+import { failureFromQuery, SIGN_IN_FAILURE_TEXT } from './signInFailure';
 import { afterLoginTarget } from './redirect';
 import { SocialSignIn } from './SocialSignIn';
 import { useSignInForm } from './useSignInAndGo';
@@ -27,6 +27,8 @@ export function Component() {
   const { submit: signIn, submitting, failure, goOn } = useSignInForm(failureFromQuery(search));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // Opened from the mail sent when the account was locked: this sign-in is not held back.
+  const unlockToken = search.get('unlock') ?? undefined;
 
   // Already signed in (another tab, or back-navigation): go on at once.
   useEffect(() => {
@@ -35,15 +37,18 @@ export function Component() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void signIn({ username: email.trim(), password });
+    void signIn({ username: email.trim(), password, unlockToken });
   };
 
   return (
     <AuthPage>
       <h1>{t('login-title')}</h1>
       <AuthCard>
-        <p>{t('login-lead')}</p>
+        <p>{t(unlockToken ? 'login-unlock-lead' : 'login-lead')}</p>
         {failure && <FormMessage>{t(failure)}</FormMessage>}
+        {failure === SIGN_IN_FAILURE_TEXT.account_locked && !unlockToken && (
+          <FormMessage kind="info">{t('login-error-account_locked-mailed')}</FormMessage>
+        )}
         {/* Sent before the app has hydrated the server's page, it puts nothing in the URL. */}
         <form method="post" onSubmit={submit} noValidate>
           <EmailField

@@ -2,6 +2,7 @@ import { useCallback, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useClientStateSend, useSlice } from '../../services/clientState';
 import { takeLetterClaim } from '../../services/pendingLetterClaim';
+import type { SignInCredentials } from '../../services/api/session';
 import { useSession } from '../../services/session/useSession';
 import { afterLoginTarget } from './redirect';
 import { SIGN_IN_FAILURE_TEXT } from './signInFailure';
@@ -28,7 +29,7 @@ export function useSignInAndGo() {
     void navigate(target, { replace: true });
   }, [nav, navigate, search, send]);
   const signInAndGo = useCallback(
-    async (credentials: { username: string; password: string }) => {
+    async (credentials: SignInCredentials) => {
       const result = await signIn(credentials);
       if (result.ok) goOn();
       return result;
@@ -47,7 +48,7 @@ export function useSignInForm(initialFailure: string | null = null) {
   const { signInAndGo, goOn } = useSignInAndGo();
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | null>(initialFailure);
-  const submit = async (credentials: { username: string; password: string }) => {
+  const submit = async (credentials: SignInCredentials) => {
     if (credentials.username === '' || credentials.password === '') {
       setFailure('login-required');
       return;

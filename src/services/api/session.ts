@@ -80,6 +80,13 @@ export interface SessionProvider {
 export type SignInErrorCode =
   'invalid_credentials' | 'too_many_attempts' | 'account_locked' | 'unexpected';
 
+/** What the login form sends: the unlock link's token when the form was opened from one. */
+export interface SignInCredentials {
+  username: string;
+  password: string;
+  unlockToken?: string;
+}
+
 /** The protocol's sign-in result (spec §3): error, status, ok, url. */
 export interface SignInResult {
   ok: boolean;
@@ -137,18 +144,25 @@ export function createSessionApi({
 
     /** POST /api/auth/callback/credentials: email and password; sets the session cookie. */
     signInWithCredentials: async (
-      credentials: { username: string; password: string },
+      { unlockToken, ...credentials }: SignInCredentials,
       callbackUrl: string,
     ): Promise<SignInResult> => {
       const response = await formPost('/callback/credentials', {
         ...credentials,
+        ...(unlockToken ? { unlockToken } : {}),
         csrfToken: await csrfToken(),
         callbackUrl,
         json: 'true',
       });
       const body = (await response.json().catch(() => ({}))) as { url?: string };
       const url = body.url ?? null;
-      const error = response.ok ? signInErrorOf(url) : (signInErrorOf(url) ?? 'unexpected');
+      // Over the session layer's own rate limit the answer is a plain 429 without a URL.
+      const error =
+        response.status === 429
+          ? 'too_many_attempts'
+          : response.ok
+            ? signInErrorOf(url)
+            : (signInErrorOf(url) ?? 'unexpected');
       return { ok: response.ok && !error, status: response.status, url, error };
     },
 

@@ -6,6 +6,7 @@ import axios, {
 } from 'axios';
 import { createAuthRefresh } from 'axios-auth-refresh';
 import { toCamelCase, toSnakeCase } from './casing';
+import { isRateLimitedAnswer, notifyRateLimited } from './rateLimitNotice';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -162,6 +163,12 @@ export function createHttpClients({
   );
 
   http.interceptors.response.use(undefined, (error: unknown) => {
+    if (
+      error instanceof AxiosError &&
+      isRateLimitedAnswer(error.response?.status, error.response?.data)
+    ) {
+      notifyRateLimited();
+    }
     if (
       error instanceof AxiosError &&
       error.response?.status === 401 &&

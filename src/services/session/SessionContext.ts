@@ -1,5 +1,5 @@
 import { createContext } from 'react';
-import type { SessionUpdate, SessionUser, SignInResult } from '../api/session';
+import type { SessionUpdate, SessionUser, SignInCredentials, SignInResult } from '../api/session';
 
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';
 
@@ -11,7 +11,7 @@ export interface SessionValue {
   /** Posts new session data (tokens, username, icon) and resolves once it is stored. */
   update: (data: SessionUpdate) => Promise<void>;
   /** Signs in with email and password; resolves with the protocol's result. */
-  signIn: (credentials: { username: string; password: string }) => Promise<SignInResult>;
+  signIn: (credentials: SignInCredentials) => Promise<SignInResult>;
   /** Signs out: clears the user, the token and the refresh token. */
   signOut: () => Promise<void>;
 }

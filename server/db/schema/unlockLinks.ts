@@ -1,0 +1,16 @@
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './core';
+
+/** Mirrors migrations/0012_unlock_links.sql. */
+export const unlockLinks = pgTable(
+  'unlock_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('unlock_links_user_idx').on(table.userId)],
+);

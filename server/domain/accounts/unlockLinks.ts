@@ -1,0 +1,52 @@
+import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { unlockLinks, users } from '../../db/schema';
+import type { AccountDeps } from './deps';
+import { unlockLink, unlockMail } from './mails';
+import { hashSecretToken, newSecretToken } from './secretTokens';
+
+/**
+ * Mails the owner of a just-locked account a link that lets their own sign-in past the lock
+ * until it ends, so that a stranger guessing at the account never keeps its owner out. An
+ * address with no account gets nothing (its lock looks the same from outside).
+ */
+export async function mailUnlockLink(
+  deps: Pick<AccountDeps, 'db' | 'clock' | 'mailer' | 'publicUrl'>,
+  identifier: string,
+  until: Date,
+): Promise<void> {
+  const [user] = await deps.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${identifier}`, ne(users.status, 'deleted')))
+    .limit(1);
+  if (!user) return;
+  const token = newSecretToken();
+  await deps.db.insert(unlockLinks).values({
+    tokenHash: hashSecretToken(token),
+    userId: user.id,
+    createdAt: deps.clock.now(),
+    expiresAt: until,
+  });
+  await deps.mailer.send(unlockMail(user.email, unlockLink(deps.publicUrl, token)));
+}
+
+/** True when `token` is an unexpired unlock link of the account with this address. */
+export async function unlockLinkMatches(
+  deps: Pick<AccountDeps, 'db'>,
+  token: string,
+  identifier: string,
+  now: Date,
+): Promise<boolean> {
+  const [row] = await deps.db
+    .select({ userId: unlockLinks.userId })
+    .from(unlockLinks)
+    .innerJoin(users, eq(users.id, unlockLinks.userId))
+    .where(
+      and(
+        eq(unlockLinks.tokenHash, hashSecretToken(token)),
+        gt(unlockLinks.expiresAt, now),
+        sql`lower(${users.email}) = ${identifier}`,
+      ),
+    );
+  return row !== undefined;
+}
