@@ -251,6 +251,11 @@ export const ROWS: Record<string, Row> = {
     expect: members(201),
   },
   'GET /v1/memorial_page/:id': { request: (w) => json('GET', pageUrl(w))(), expect: page(200) },
+  'GET /v1/memorial_page/:id/share_image.jpg': {
+    // A crawler's preview exists only for a public page: this one is for connections.
+    request: (w) => json('GET', `${pageUrl(w)}/share_image.jpg`)(),
+    expect: everyone(404),
+  },
   'PATCH /v1/memorial_page/:id': {
     request: (w) => json('PATCH', pageUrl(w), { first_name: '太郎' })(),
     expect: page(403, 200),
@@ -458,6 +463,11 @@ export const ROWS: Record<string, Row> = {
       })(),
     expect: members(200),
   },
+  'POST /v1/fpos/administered_users/:user_id/accept': {
+    // Only the member's named administrator may accept; others learn nothing of the member.
+    request: (w) => json('POST', `/v1/fpos/administered_users/${w.owner.id}/accept`)(),
+    expect: members(404, { deathAdmin: 200 }),
+  },
   'GET /v1/fpos/administered_users': {
     request: json('GET', '/v1/fpos/administered_users'),
     expect: members(200),
@@ -518,6 +528,10 @@ export const ROWS: Record<string, Row> = {
       access_token: 'not-a-token',
     }),
     expect: everyone(401),
+  },
+  'GET /v1/fpos/integration_links': {
+    request: json('GET', '/v1/fpos/integration_links'),
+    expect: members(200),
   },
   'DELETE /v1/fpos/integration_links/:client_id': {
     request: json('DELETE', '/v1/fpos/integration_links/acme-life'),
