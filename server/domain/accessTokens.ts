@@ -10,6 +10,8 @@ const AUDIENCE = 'shinobu-api';
 
 export interface AccessTokenClaims {
   userId: string;
+  /** When the member last proved who they are (signed in); `auth_time` of OpenID Connect. */
+  authTime: Date;
 }
 
 export function signingKey(authSecret: string, purpose: string): Uint8Array {
@@ -17,13 +19,18 @@ export function signingKey(authSecret: string, purpose: string): Uint8Array {
   return createHash('sha256').update(`${purpose}:${authSecret}`).digest();
 }
 
+/**
+ * `authTime` is the sign-in this token descends from (refreshes keep it), so sensitive
+ * changes can ask for a recent one; a token minted without it counts as a sign-in now.
+ */
 export async function issueAccessToken(
   userId: string,
   authSecret: string,
   clock: Clock,
+  authTime: Date = clock.now(),
 ): Promise<string> {
   const issuedAt = Math.floor(clock.now().getTime() / 1000);
-  return new SignJWT({})
+  return new SignJWT({ auth_time: Math.floor(authTime.getTime() / 1000) })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -52,10 +59,14 @@ async function verifiedClaims(
 ): Promise<VerifiedClaims | undefined> {
   try {
     const { payload } = await jwtVerify(token, key, verifyOptions(clock));
-    if (!payload.sub) return undefined;
+    if (!payload.sub || typeof payload.auth_time !== 'number') return undefined;
     // Only a token whose validity ends at `exp` and nowhere else may be answered from memory.
     const rememberable = payload.exp !== undefined && payload.nbf === undefined;
-    return { userId: payload.sub, expiresAt: rememberable ? payload.exp : undefined };
+    return {
+      userId: payload.sub,
+      authTime: new Date(payload.auth_time * 1000),
+      expiresAt: rememberable ? payload.exp : undefined,
+    };
   } catch (error) {
     if (error instanceof joseErrors.JOSEError) return undefined;
     throw error;
@@ -69,7 +80,7 @@ export async function verifyAccessToken(
   clock: Clock,
 ): Promise<AccessTokenClaims | undefined> {
   const claims = await verifiedClaims(token, signingKey(authSecret, 'access-token'), clock);
-  return claims && { userId: claims.userId };
+  return claims && { userId: claims.userId, authTime: claims.authTime };
 }
 
 /** How many verified tokens one instance remembers; past that the oldest are forgotten. */
@@ -95,13 +106,13 @@ export function createAccessTokenVerifier(authSecret: string, clock: Clock): Acc
     false,
     ['verify'],
   );
-  const verified = new Map<string, { userId: string; expiresAt: number }>();
+  const verified = new Map<string, { userId: string; authTime: Date; expiresAt: number }>();
   return async (token) => {
     const remembered = verified.get(token);
     if (remembered) {
       // jose's own rule: a token is expired from the second named by `exp` on.
       if (Math.floor(clock.now().getTime() / 1000) < remembered.expiresAt) {
-        return { userId: remembered.userId };
+        return { userId: remembered.userId, authTime: remembered.authTime };
       }
       verified.delete(token);
       return undefined;
@@ -109,9 +120,13 @@ export function createAccessTokenVerifier(authSecret: string, clock: Clock): Acc
     const claims = await verifiedClaims(token, await key, clock);
     if (!claims) return undefined;
     if (claims.expiresAt !== undefined) {
-      verified.set(token, { userId: claims.userId, expiresAt: claims.expiresAt });
+      verified.set(token, {
+        userId: claims.userId,
+        authTime: claims.authTime,
+        expiresAt: claims.expiresAt,
+      });
       if (verified.size > VERIFIED_TOKEN_CACHE_SIZE) verified.delete(verified.keys().next().value!);
     }
-    return { userId: claims.userId };
+    return { userId: claims.userId, authTime: claims.authTime };
   };
 }

@@ -59,7 +59,6 @@ export const authSessionMachine = setup({
   },
   guards: {
     hasSession: (_, params: { session: AuthSession | null }) => params.session !== null,
-    hasRefreshToken: ({ context }) => Boolean(context.session?.refreshToken),
     pollingEnabled: ({ context }) => (context.pollIntervalMs ?? 0) > 0,
     refreshed: (_, params: { output: TokenRefreshOutput }) => params.output.outcome === 'refreshed',
     loggedOut: (_, params: { output: TokenRefreshOutput }) => params.output.outcome === 'loggedOut',
@@ -109,13 +108,8 @@ export const authSessionMachine = setup({
     authenticated: {
       initial: 'idle',
       on: {
-        REFRESH: [
-          { guard: 'hasRefreshToken', target: '.refreshing' },
-          {
-            target: 'signingOut',
-            actions: emit({ type: 'refreshFailed', loggedOut: true } as const),
-          },
-        ],
+        // The server holds the refresh token (in the httpOnly cookie) and decides.
+        REFRESH: '.refreshing',
       },
       states: {
         idle: {
@@ -176,7 +170,7 @@ export const authSessionMachine = setup({
           invoke: {
             id: 'tokenRefresh',
             src: 'tokenRefresh',
-            input: ({ context }) => ({ refreshToken: context.session!.refreshToken! }),
+            input: ({ context }) => ({ accessToken: context.session!.accessToken }),
             onDone: [
               {
                 guard: { type: 'refreshed', params: ({ event }) => ({ output: event.output }) },

@@ -42,6 +42,7 @@ export const screenRoutes: readonly ScreenRoute[] = [
   { path: '/user-search', screen: 'userSearch/UserSearchScreen' },
   { path: '/mypage', screen: 'mypage/MyPageScreen', memberOnly: true },
   { path: '/mypage/email-confirm', screen: 'mypage/EmailConfirmScreen' },
+  { path: '/mypage/change-report', screen: 'mypage/ChangeReportScreen' },
   { path: '/notification/list', screen: 'notification/NotificationListScreen', memberOnly: true },
   { path: '/death-confirmation', screen: 'deathConfirmation/DeathConfirmationScreen' },
   {

@@ -1,6 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_TOKEN_TTL_SECONDS } from '../../server/domain/accessTokens';
+import { ACCESS_TOKEN_TTL_SECONDS, issueAccessToken } from '../../server/domain/accessTokens';
 import { sealSession } from '../../server/domain/accounts/sessionCookie';
 import { manualClock } from '../../server/domain/clock';
 import { MEMBER_PRELOADS_FILE, ROUTE_PRELOADS_FILE } from '../../server/paths';
@@ -49,9 +49,19 @@ describe("a member's page", () => {
     await app?.close();
   });
 
+  const REFRESH_TOKEN = 'refresh-token-page-script-must-not-see';
   const cookieOf = async (secret = app.ctx.config.authSecret) =>
-    (await sealSession({ user, accessToken: 'access-1', refreshToken: 'refresh-1' }, secret, clock))
-      .value;
+    (
+      await sealSession(
+        {
+          user,
+          accessToken: await issueAccessToken(user.id, secret, clock),
+          refreshToken: REFRESH_TOKEN,
+        },
+        secret,
+        clock,
+      )
+    ).value;
   const page = (cookies: Record<string, string> = {}) =>
     app.app.inject({
       method: 'GET',
@@ -78,6 +88,10 @@ describe("a member's page", () => {
     });
     expect(JSON.parse(text!)).toEqual(answer.json());
     expect(jsonForScript(answer.json())).toBe(text);
+    // The refresh token stays in the httpOnly cookie: neither the page nor the session has it.
+    expect(response.body).not.toContain(REFRESH_TOKEN);
+    expect(answer.body).not.toContain(REFRESH_TOKEN);
+    expect(JSON.parse(text!).user).not.toHaveProperty('refreshToken');
   });
 
   it("preloads the member frame's chunks once, beside the route's", async () => {
@@ -252,7 +266,7 @@ describe("the ending note's first answers in its page (issue 6)", () => {
   it("reads nothing once the session's access token has expired, as the API would not", async () => {
     clock.advance((ACCESS_TOKEN_TTL_SECONDS + 60) * 1000);
     const response = await notePage(owner);
-    // The page still carries the session, whose refresh token the client then uses.
+    // The page still carries the session, which the client then refreshes through its cookie.
     expect(sessionElement(response.body)).toBeDefined();
     expect(answersElement(response.body)).toBeUndefined();
   });

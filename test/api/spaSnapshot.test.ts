@@ -55,7 +55,7 @@ describe('the first paint of /login and member-only routes, by the session cooki
   it('leaves it out with a session cookie (either name) or an Authorization header', async () => {
     for (const headers of [
       MEMBER,
-      { cookie: '__Secure-shinobu.session-token=x' },
+      { cookie: '__Host-shinobu.session-token=x' },
       { authorization: 'Bearer x' },
     ]) {
       const response = await page('/login', headers);

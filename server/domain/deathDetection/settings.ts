@@ -143,13 +143,25 @@ export async function putDeathSettings(
       .select({ id: deathAdministrators.administratorUserId })
       .from(deathAdministrators)
       .where(eq(deathAdministrators.userId, userId));
-    await tx.delete(deathAdministrators).where(eq(deathAdministrators.userId, userId));
-    if (ids.length > 0) {
+    const previous = before.map((row) => row.id).sort();
+    // Administrators who stay keep the moment they were named (the 7-day wait counts from it).
+    const removed = previous.filter((id) => !ids.includes(id));
+    const added = ids.filter((id) => !previous.includes(id));
+    if (removed.length > 0) {
+      await tx
+        .delete(deathAdministrators)
+        .where(
+          and(
+            eq(deathAdministrators.userId, userId),
+            inArray(deathAdministrators.administratorUserId, removed),
+          ),
+        );
+    }
+    if (added.length > 0) {
       await tx
         .insert(deathAdministrators)
-        .values(ids.map((id) => ({ userId, administratorUserId: id, createdAt: now })));
+        .values(added.map((id) => ({ userId, administratorUserId: id, createdAt: now })));
     }
-    const previous = before.map((row) => row.id).sort();
     if (previous.join() !== [...ids].sort().join()) {
       await recordAudit(tx, {
         userId,

@@ -884,3 +884,20 @@ death-confirmation-error-sign_tag_unknown = 署名の依頼が見つかりませ
 death-confirmation-error-sign_tag_used = この署名はすでに使われています。最初からやり直してください。
 death-confirmation-error-sign_content_mismatch = 署名した内容が確認内容と一致しません。最初からやり直してください。
 death-confirmation-error-unexpected = 想定外のエラーが発生しました。時間をおいて再度お試しください。
+
+## Fresh proof of identity for sensitive changes, and the report of a change
+fresh-proof-title = ご本人確認
+fresh-proof-password-lead = 大切な設定を変更するため、現在のパスワードを入力してください。
+fresh-proof-sign-in-lead = 大切な設定を変更するため、もう一度ログインしてください。ログイン後、この画面に戻ります。
+fresh-proof-submit = 確認して変更する
+fresh-proof-sign-in = ログインし直す
+fresh-proof-cancel = やめる
+death-confirmation-error-administrator_too_recent = 管理者に指定されてから7日間は、ご逝去の確認ができません。
+change-report-title = 身に覚えのない変更のご報告
+change-report-lead = お心当たりのない設定の変更があったことをご報告いただけます。報告すると、すべての端末でログアウトします。メールアドレスの変更であれば、元のアドレスに戻します。
+change-report-submit = 自分ではないと報告する
+change-report-done = ご報告を受け付けました。すべての端末でログアウトしました。パスワードを再設定してください。
+change-report-email-restored = メールアドレスを元に戻しました。
+change-report-invalid = このリンクは使えません。有効期限（30日）が過ぎているか、正しくありません。
+change-report-failed = 報告できませんでした。時間をおいて再度お試しください。
+change-report-reset-link = パスワードを再設定する

@@ -5,6 +5,9 @@ import { auth } from '../api/auth';
 import { isQuietHttpError } from '../http';
 import { useSession } from './useSession';
 
+/** Runs a sensitive change with the fresh proof the server asks for (useFreshProof). */
+export type FreshProof = <T>(run: (currentPassword?: string) => Promise<T>) => Promise<T>;
+
 /** The local-storage flag of a first visit (spec §9), removed with the account. */
 export const FIRST_TIME_USER_KEY = 'isFirstTimeUser';
 
@@ -14,23 +17,32 @@ export const FIRST_TIME_USER_KEY = 'isFirstTimeUser';
  * the deletion failure text (account-delete-failed) and keeps everything as it was. Resolves
  * true when deleted.
  */
-export function useDeleteAccount(): { deleteAccount: () => Promise<boolean>; deleting: boolean } {
+export function useDeleteAccount(): {
+  deleteAccount: (prove: FreshProof) => Promise<boolean>;
+  deleting: boolean;
+} {
   const t = useT();
   const { signOut } = useSession();
   const [deleting, setDeleting] = useState(false);
-  const deleteAccount = useCallback(async () => {
-    setDeleting(true);
-    try {
-      await auth.deleteAccount();
-    } catch (error) {
-      if (!isQuietHttpError(error)) void showToast(t('account-delete-failed'), 'error');
+  const deleteAccount = useCallback(
+    async (prove: FreshProof) => {
+      setDeleting(true);
+      try {
+        await prove((password) => auth.deleteAccount(password));
+      } catch (error) {
+        const withdrawn = error instanceof Error && error.name === 'ProofWithdrawn';
+        if (!withdrawn && !isQuietHttpError(error)) {
+          void showToast(t('account-delete-failed'), 'error');
+        }
+        setDeleting(false);
+        return false;
+      }
+      localStorage.removeItem(FIRST_TIME_USER_KEY);
+      await signOut();
       setDeleting(false);
-      return false;
-    }
-    localStorage.removeItem(FIRST_TIME_USER_KEY);
-    await signOut();
-    setDeleting(false);
-    return true;
-  }, [signOut, t]);
+      return true;
+    },
+    [signOut, t],
+  );
   return { deleteAccount, deleting };
 }
