@@ -140,7 +140,7 @@ describe('a member with a password', () => {
       const notice = mailsTo(member.email).at(-1)!;
       expect(mailsTo(member.email)).toHaveLength(mailsBefore + 1);
       expect(notice.subject).toContain('変更されました');
-      expect(notice.link).toMatch(/^http:\/\/localhost:3000\/account\/change-report\?token=/);
+      expect(notice.link).toMatch(/^http:\/\/localhost:3000\/mypage\/change-report\?token=/);
       expect(notice.text).toContain(notice.link);
     });
   }
