@@ -24,6 +24,7 @@ async function suspectedMemberOf(
   api: APIRequestContext,
   administrator: E2eMember,
   playwright: { request: { newContext: (o: { baseURL?: string }) => Promise<APIRequestContext> } },
+  { confirmable = true }: { confirmable?: boolean } = {},
 ) {
   const admin = await accessTokenOf(api, administrator);
   const memberApi = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
@@ -44,7 +45,13 @@ async function suspectedMemberOf(
 
   const settings = await memberApi.put('/v1/fpos/death_settings', {
     headers: bearer(own.accessToken),
-    data: { rule: 'any_one', administrator_user_ids: [admin.userId], check_in_period_days: null },
+    data: {
+      rule: 'any_one',
+      administrator_user_ids: [admin.userId],
+      check_in_period_days: null,
+      // Naming an administrator is a sensitive change: the member proves it is them.
+      current_password: member.password,
+    },
   });
   expect(settings.status(), await settings.text()).toBe(200);
 
@@ -60,8 +67,11 @@ async function suspectedMemberOf(
   });
   expect(letter.status(), await letter.text()).toBe(201);
 
+  // An administrator may confirm a death only a week after being named.
+  if (confirmable) await advanceServerClock(api, 7 * DAY_MS + 60_000);
+  const adminNow = await accessTokenOf(api, administrator);
   const reported = await api.post('/v1/fpos/report_death_suspected', {
-    headers: bearer(admin.accessToken),
+    headers: bearer(adminNow.accessToken),
     data: { user_id: own.userId },
   });
   expect(reported.status(), await reported.text()).toBe(201);
@@ -154,7 +164,10 @@ test('plain browser: QR codes and store links instead of the action; identity ne
 }) => {
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   const administrator = await signUpAndSignIn(context.request);
-  const { memberApi } = await suspectedMemberOf(context.request, administrator, playwright);
+  // Only the suspicion is shown here: no confirmation, so no week to wait.
+  const { memberApi } = await suspectedMemberOf(context.request, administrator, playwright, {
+    confirmable: false,
+  });
   const page = await context.newPage();
 
   await page.goto('/dashboard');

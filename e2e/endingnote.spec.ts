@@ -150,7 +150,7 @@ test('a designated reader sees only the sections opened to them, read-only', asy
 }) => {
   const ownerContext = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   const readerContext = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
-  await signUpAndSignIn(ownerContext.request);
+  const ownerMember = await signUpAndSignIn(ownerContext.request);
   await signUpAndSignIn(readerContext.request);
   const owner = await sessionOf(ownerContext.request);
   const reader = await sessionOf(readerContext.request);
@@ -172,8 +172,21 @@ test('a designated reader sees only the sections opened to them, read-only', asy
   await page.goto(`/endingnote/${owner.id}?section=message`);
   await page.getByRole('group', { name: '見られる人' }).getByRole('checkbox').check();
   await page.getByRole('button', { name: '見られる人を保存する' }).click();
+  // Who may read the note is a sensitive change: the current password is asked first.
+  const proof = page.getByRole('dialog', { name: 'ご本人確認' });
+  await expect(proof).toBeVisible();
+  await proof.getByLabel('現在のパスワード').fill('not the password');
+  await proof.getByRole('button', { name: '確認して変更する' }).click();
+  await expect(proof.getByText('現在のパスワードが正しくありません。')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await keepScreenshot(page, 'endingnote-fresh-proof-mobile');
+  await proof.getByLabel('現在のパスワード').fill(ownerMember.password);
+  await proof.getByRole('button', { name: '確認して変更する' }).click();
   await expect(page.getByText('見られる人を保存しました。')).toBeVisible();
+  await expect(proof).toHaveCount(0);
   await page.getByLabel('公開範囲').selectOption({ label: '指定したつながりの方（今から）' });
+  await proof.getByLabel('現在のパスワード').fill(ownerMember.password);
+  await proof.getByRole('button', { name: '確認して変更する' }).click();
   await expect(page.getByText('公開範囲を変更しました。')).toBeVisible();
   await page.getByLabel('家族へのメッセージ').fill('いつもありがとう。');
   await saveAndWait(page);

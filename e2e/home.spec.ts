@@ -12,6 +12,7 @@ import {
   type E2eMember,
 } from './support/members';
 import { expectFitsAndAccessible, keepScreenshot, VIEWPORTS } from './support/screens';
+import { serverNow } from './support/serverClock';
 
 /** A signed-in member in a 360 px browser, with a bearer token for direct API calls. */
 async function mobileMember(browser: Browser) {
@@ -22,9 +23,9 @@ async function mobileMember(browser: Browser) {
   return { context, page, member, userId, headers: { authorization: `Bearer ${accessToken}` } };
 }
 
-/** Today's date in Japan, moved by whole years and days, as `YYYY-MM-DD`. */
-function tokyoDate(years: number, days: number): string {
-  const date = new Date(Date.now() + 9 * 60 * 60 * 1000);
+/** The date in Japan at `now`, moved by whole years and days, as `YYYY-MM-DD`. */
+function tokyoDate(now: number, years: number, days: number): string {
+  const date = new Date(now + 9 * 60 * 60 * 1000);
   date.setUTCFullYear(date.getUTCFullYear() + years);
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
@@ -133,7 +134,8 @@ test('mourning tab: a page remembered, its coming anniversary and a condolence',
       last_name_kana: 'やまだ',
       first_name_kana: 'いちろう',
       birth_date: '1930-04-01',
-      death_date: tokyoDate(-1, 20),
+      // The server's today: another spec may have moved its clock on.
+      death_date: tokyoDate(await serverNow(context.request), -1, 20),
     },
   });
   expect(created.status(), await created.text()).toBe(201);
@@ -246,6 +248,49 @@ test('password change, then sign in with the new password', async ({ browser }) 
   await context.close();
 });
 
+test('the session outlives its access token with no refresh token in page script', async ({
+  browser,
+}) => {
+  const { context, page } = await mobileMember(browser);
+  const answers: { url: string; body: string }[] = [];
+  page.on('response', async (response) => {
+    const url = new URL(response.url()).pathname;
+    if (url.startsWith('/api/auth/') || url.startsWith('/v1/')) {
+      answers.push({ url, body: await response.text().catch(() => '') });
+    }
+  });
+  await page.goto('/mypage');
+  await expect(page.getByLabel('姓', { exact: true })).toHaveValue('山田');
+
+  // What page script can reach: the cookie is httpOnly, the session answer has no refresh token.
+  expect(await page.evaluate(() => document.cookie)).not.toContain('session-token');
+  const session = await page.evaluate(async () => (await fetch('/api/auth/session')).json());
+  expect(session.user.accessToken).toEqual(expect.any(String));
+  expect(JSON.stringify(session)).not.toMatch(/refresh/i);
+  const html = await (
+    await context.request.get('/mypage', { headers: { accept: 'text/html' } })
+  ).text();
+  const inline = /<script type="application\/json" id="shinobu-session">([^<]*)<\/script>/.exec(
+    html,
+  )?.[1];
+  expect(JSON.parse(inline!).user.accessToken).toEqual(expect.any(String));
+  expect(inline).not.toMatch(/refresh/i);
+
+  // The access token expires (15 minutes): the next call refreshes through the cookie.
+  const moved = await context.request.post('/v1/test/clock', { data: { advance_ms: 16 * 60_000 } });
+  expect(moved.status()).toBeLessThan(300);
+  const refreshed = page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/auth/refresh',
+  );
+  await page.goto('/dashboard');
+  expect((await refreshed).status()).toBe(200);
+  await page.goto('/mypage');
+  await expect(page.getByLabel('姓', { exact: true })).toHaveValue('山田');
+  expect(answers.some((answer) => answer.url === '/v1/refresh')).toBe(false);
+  for (const answer of answers) expect(answer.body, answer.url).not.toMatch(/refreshToken/);
+  await context.close();
+});
+
 async function expectSignIn(request: APIRequestContext, member: E2eMember, status: number) {
   const response = await request.post('/v1/login', {
     form: { username: member.email, password: member.password },
@@ -310,6 +355,11 @@ test('leaving: a failed deletion keeps everything, a confirmed one signs out for
   await page.unroute('**/v1/user');
 
   await page.getByRole('button', { name: '退会する' }).last().click();
+  // Leaving is a sensitive change: the current password is asked for.
+  const proof = page.getByRole('dialog', { name: 'ご本人確認' });
+  await proof.getByLabel('現在のパスワード').fill(member.password);
+  await expectFitsAndAccessible(page);
+  await proof.getByRole('button', { name: '確認して変更する' }).click();
   await expect(page).toHaveURL(/\/$/);
   expect(await sessionUser(page)).toBeNull();
   expect(await page.evaluate(() => localStorage.getItem('isFirstTimeUser'))).toBeNull();

@@ -9,6 +9,7 @@ import {
   signUpAndSignIn,
 } from './support/members';
 import { keepScreenshot, VIEWPORTS } from './support/screens';
+import { serverNow } from './support/serverClock';
 
 /** A 1×1 PNG: the photo attached to a letter. */
 const PHOTO = Buffer.from(
@@ -19,13 +20,6 @@ const JAPAN_OFFSET_MS = 9 * 60 * 60 * 1000;
 // Each test walks several screens with two or three members; the machine is shared.
 test.describe.configure({ timeout: 180_000 });
 const JAPAN_DATE_TIME = /\d{4}年\d{1,2}月\d{1,2}日 \d{2}:\d{2}/;
-
-/** The server's clock now (other specs may have moved it forward): a 1 ms step answers it. */
-async function serverNow(request: APIRequestContext): Promise<number> {
-  const response = await request.post('/v1/test/clock', { data: { advance_ms: 1 } });
-  expect(response.status(), await response.text()).toBe(200);
-  return Date.parse(((await response.json()) as { now: string }).now);
-}
 
 async function advanceServerClock(request: APIRequestContext, ms: number): Promise<void> {
   const response = await request.post('/v1/test/clock', { data: { advance_ms: ms } });

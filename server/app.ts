@@ -110,6 +110,7 @@ export async function buildApp(
         smtpUrl: config.smtpUrl,
         from: config.mailFrom,
         outboxDir: path.join(config.dataDir, 'outbox'),
+        logLinks: !config.production,
         log: app.log,
       }),
     // Uploads go to S3 when it is configured; /files/* then serves nothing anyone was given.

@@ -100,6 +100,9 @@ export class ConfigError extends Error {
 }
 
 const SECRET_NAMES = ['AUTH_SECRET', 'DATA_ENCRYPTION_KEY'] as const;
+
+/** The shortest AUTH_SECRET production accepts. */
+export const AUTH_SECRET_MIN_BYTES = 32;
 type SecretName = (typeof SECRET_NAMES)[number];
 
 type Env = Record<string, string | undefined>;
@@ -150,6 +153,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (missingSecrets.length > 0) {
     problems.push(
       `${missingSecrets.join(', ')}: required when NODE_ENV=production (generate with: openssl rand -base64 32)`,
+    );
+  }
+  // A short secret can be guessed offline from any token it signed; 32 bytes is 256 bits.
+  if (production && env.AUTH_SECRET && Buffer.byteLength(env.AUTH_SECRET) < AUTH_SECRET_MIN_BYTES) {
+    problems.push(
+      `AUTH_SECRET: must be at least ${AUTH_SECRET_MIN_BYTES} bytes when NODE_ENV=production (generate with: openssl rand -base64 32)`,
     );
   }
   const secrets = problems.length === 0 ? resolveSecrets(env, dataDir, problems) : undefined;

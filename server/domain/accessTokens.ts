@@ -10,6 +10,8 @@ const AUDIENCE = 'shinobu-api';
 
 export interface AccessTokenClaims {
   userId: string;
+  /** When the member last proved who they are (signed in); `auth_time` of OpenID Connect. */
+  authTime: Date;
 }
 
 export function signingKey(authSecret: string, purpose: string): Uint8Array {
@@ -17,13 +19,18 @@ export function signingKey(authSecret: string, purpose: string): Uint8Array {
   return createHash('sha256').update(`${purpose}:${authSecret}`).digest();
 }
 
+/**
+ * `authTime` is the sign-in this token descends from (refreshes keep it), so sensitive
+ * changes can ask for a recent one; a token minted without it counts as a sign-in now.
+ */
 export async function issueAccessToken(
   userId: string,
   authSecret: string,
   clock: Clock,
+  authTime: Date = clock.now(),
 ): Promise<string> {
   const issuedAt = Math.floor(clock.now().getTime() / 1000);
-  return new SignJWT({})
+  return new SignJWT({ auth_time: Math.floor(authTime.getTime() / 1000) })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -46,7 +53,8 @@ export async function verifyAccessToken(
       algorithms: ['HS256'],
       currentDate: clock.now(),
     });
-    return payload.sub ? { userId: payload.sub } : undefined;
+    if (!payload.sub || typeof payload.auth_time !== 'number') return undefined;
+    return { userId: payload.sub, authTime: new Date(payload.auth_time * 1000) };
   } catch (error) {
     if (error instanceof joseErrors.JOSEError) return undefined;
     throw error;

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in member, set by `requireUser`. */
     userId?: string;
+    /** When that member signed in (their token's `auth_time`), set with `userId`. */
+    authTime?: Date;
   }
 }
 
@@ -25,7 +27,9 @@ export function optionalUser(ctx: AppContext) {
     const token = bearerToken(request);
     if (!token) return;
     const claims = await verify(ctx, token);
-    if (claims) request.userId = claims.userId;
+    if (!claims) return;
+    request.userId = claims.userId;
+    request.authTime = claims.authTime;
   };
 }
 

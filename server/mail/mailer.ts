@@ -20,12 +20,18 @@ export interface MailerOptions {
   smtpUrl: string | undefined;
   from: string;
   outboxDir: string;
+  /**
+   * Print each outbox mail's link to the log (development: follow activation links without a
+   * mail client). Never in production: a link is a credential, and logs travel further.
+   */
+  logLinks: boolean;
   log: FastifyBaseLogger;
 }
 
 /**
  * SMTP when SMTP_URL is set; otherwise every mail becomes an .eml file in DATA_DIR/outbox
- * and its link is printed to the log, so a newcomer can follow activation links locally.
+ * and, outside production, its link is printed to the log, so a newcomer can follow
+ * activation links locally.
  */
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) {
@@ -58,7 +64,12 @@ export function createMailer(options: MailerOptions): Mailer {
       const file = path.join(options.outboxDir, `${Date.now()}-${randomUUID()}.eml`);
       await writeFile(file, info.message as Buffer);
       options.log.info(
-        { mailTo: '[redacted]', subject: message.subject, link: message.link, file },
+        {
+          mailTo: '[redacted]',
+          subject: message.subject,
+          ...(options.logLinks ? { link: message.link } : {}),
+          file,
+        },
         'mail written to outbox',
       );
     },

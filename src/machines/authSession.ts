@@ -88,7 +88,6 @@ export const authSessionMachine = setup({
   },
   guards: {
     hasSession: (_, params: { session: AuthSession | null }) => params.session !== null,
-    hasRefreshToken: ({ context }) => Boolean(context.session?.refreshToken),
     pollingEnabled: ({ context }) => (context.pollIntervalMs ?? 0) > 0,
     updatePending: ({ context }) => context.pendingUpdates.length > 0,
     refreshRequested: ({ context }) => context.refreshRequested,
@@ -146,13 +145,8 @@ export const authSessionMachine = setup({
     authenticated: {
       initial: 'idle',
       on: {
-        REFRESH: [
-          { guard: 'hasRefreshToken', target: '.refreshing' },
-          {
-            target: 'signingOut',
-            actions: emit({ type: 'refreshFailed', loggedOut: true } as const),
-          },
-        ],
+        // The server holds the refresh token (in the httpOnly cookie) and decides.
+        REFRESH: '.refreshing',
       },
       states: {
         idle: {
@@ -241,7 +235,7 @@ export const authSessionMachine = setup({
           invoke: {
             id: 'tokenRefresh',
             src: 'tokenRefresh',
-            input: ({ context }) => ({ refreshToken: context.session!.refreshToken! }),
+            input: ({ context }) => ({ accessToken: context.session!.accessToken }),
             onDone: [
               {
                 guard: { type: 'refreshed', params: ({ event }) => ({ output: event.output }) },

@@ -2,44 +2,46 @@ import { assign, setup } from 'xstate';
 import { notProvided } from './notProvided';
 
 /**
- * One token refresh (spec §4 "Token handling"): spend the refresh token at POST /v1/refresh,
- * then store the rotated pair in the session cookie. It first reads the cookie: when another
- * tab has rotated the pair already, spending our spent token again would count as reuse and
- * revoke the family, so the stored pair is taken instead. The authSession machine invokes it,
- * one at a time, so concurrent 401s share a single refresh (and logs out without invoking
- * it when there is no refresh token); the HTTP client retries each call once afterwards and
- * never refreshes for the login or refresh calls themselves.
+ * One token refresh (spec §4 "Token handling"). The refresh token never reaches page script:
+ * the session layer spends the one in the httpOnly cookie and stores its successor there,
+ * answering the new access token. It first reads the cookie: when another tab has refreshed
+ * already (the cookie's access token is not the one in hand), spending the cookie's token
+ * again is needless, so the stored token is taken instead. The authSession machine invokes
+ * it, one at a time, so concurrent 401s share a single refresh; the HTTP client retries each
+ * call once afterwards and never refreshes for the login or refresh calls themselves.
  *
  * Outcomes (the machine's output):
- * - `refreshed` with the new tokens;
- * - `loggedOut` when the server refuses the refresh token (401/403);
+ * - `refreshed` with the new access token;
+ * - `loggedOut` when the server refuses the refresh (401/403: no session, spent, expired);
  * - `failed` when the refresh could not be made (network, 5xx): the session stays.
  */
-export interface TokenPair {
+export interface RefreshedTokens {
   accessToken: string;
-  refreshToken: string;
 }
 
 export type TokenRefreshOutput =
-  | { outcome: 'refreshed'; tokens: TokenPair }
+  | { outcome: 'refreshed'; tokens: RefreshedTokens }
   | { outcome: 'loggedOut' }
   | { outcome: 'failed'; error: unknown };
 
 export interface TokenRefreshInput {
-  refreshToken: string;
+  /** The access token the failed call carried. */
+  accessToken: string;
 }
 
 interface TokenRefreshContext {
-  refreshToken: string;
+  accessToken: string;
   result: TokenRefreshOutput | null;
 }
 
-/** The statuses by which the server refuses a refresh token. */
+/** The statuses by which the server refuses a refresh. */
 const REFUSED_STATUSES = [401, 403];
 
+/** The HTTP status of a failed call: axios's `response.status` or the session layer's `status`. */
 function statusOf(error: unknown): number | undefined {
-  const response = (error as { response?: { status?: unknown } } | null)?.response;
-  return typeof response?.status === 'number' ? response.status : undefined;
+  const failure = error as { status?: unknown; response?: { status?: unknown } } | null;
+  const status = failure?.response?.status ?? failure?.status;
+  return typeof status === 'number' ? status : undefined;
 }
 
 export const tokenRefreshMachine = setup({
@@ -50,26 +52,20 @@ export const tokenRefreshMachine = setup({
   },
   actors: {
     /** Reads the session cookie: another tab may have refreshed already. */
-    readStoredTokens: notProvided<TokenPair | null>('tokenRefresh', 'readStoredTokens'),
-    requestTokens: notProvided<TokenPair, { refreshToken: string }>(
-      'tokenRefresh',
-      'requestTokens',
-    ),
-    storeTokens: notProvided<void, TokenPair>('tokenRefresh', 'storeTokens'),
-  },
-  actions: {
-    reportStoreFailure: (_, _params: { error: unknown }) => undefined,
+    readStoredTokens: notProvided<RefreshedTokens | null>('tokenRefresh', 'readStoredTokens'),
+    /** Refreshes the session the cookie holds and answers its new access token. */
+    requestTokens: notProvided<RefreshedTokens>('tokenRefresh', 'requestTokens'),
   },
   guards: {
-    /** The cookie holds a different refresh token: another tab rotated it, use theirs. */
-    rotatedElsewhere: ({ context }, params: { stored: TokenPair | null }) =>
-      params.stored !== null && params.stored.refreshToken !== context.refreshToken,
+    /** The cookie holds a different access token: another tab refreshed, use theirs. */
+    rotatedElsewhere: ({ context }, params: { stored: RefreshedTokens | null }) =>
+      params.stored !== null && params.stored.accessToken !== context.accessToken,
     refusedByServer: (_, params: { error: unknown }) =>
       REFUSED_STATUSES.includes(statusOf(params.error) ?? 0),
   },
 }).createMachine({
   id: 'tokenRefresh',
-  context: ({ input }) => ({ refreshToken: input.refreshToken, result: null }),
+  context: ({ input }) => ({ accessToken: input.accessToken, result: null }),
   initial: 'checkingStored',
   output: ({ context }) => context.result!,
   states: {
@@ -98,9 +94,8 @@ export const tokenRefreshMachine = setup({
       invoke: {
         id: 'requestTokens',
         src: 'requestTokens',
-        input: ({ context }) => ({ refreshToken: context.refreshToken }),
         onDone: {
-          target: 'storing',
+          target: 'refreshed',
           actions: assign({
             result: ({ event }) => ({ outcome: 'refreshed', tokens: event.output }) as const,
           }),
@@ -118,20 +113,6 @@ export const tokenRefreshMachine = setup({
             }),
           },
         ],
-      },
-    },
-    storing: {
-      invoke: {
-        id: 'storeTokens',
-        src: 'storeTokens',
-        input: ({ context }) =>
-          (context.result as Extract<TokenRefreshOutput, { outcome: 'refreshed' }>).tokens,
-        onDone: 'refreshed',
-        // The new pair already works in memory; only a reload would miss it.
-        onError: {
-          target: 'refreshed',
-          actions: { type: 'reportStoreFailure', params: ({ event }) => ({ error: event.error }) },
-        },
       },
     },
     refreshed: { type: 'final' },

@@ -107,6 +107,11 @@ export const screenRoutes: readonly ScreenRoute[] = [
   { path: '/user-search', screen: 'userSearch/UserSearchScreen', title: 'page-title-user-search' },
   { path: '/mypage', screen: 'mypage/MyPageScreen', title: 'page-title-mypage', memberOnly: true },
   {
+    path: '/mypage/change-report',
+    screen: 'mypage/ChangeReportScreen',
+    title: 'page-title-change-report',
+  },
+  {
     path: '/mypage/email-confirm',
     screen: 'mypage/EmailConfirmScreen',
     title: 'page-title-email-confirm',

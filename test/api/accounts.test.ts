@@ -508,6 +508,7 @@ describe('DELETE /v1/user', () => {
       method: 'DELETE',
       url: '/v1/user',
       token: login.accessToken,
+      body: { current_password: body.password },
     });
     expect(response.statusCode).toBe(204);
 
@@ -551,12 +552,18 @@ describe('DELETE /v1/user', () => {
   });
 
   it('hands a shared page left without an admin to its longest-standing member', async () => {
-    const { login } = await registerActive(t);
+    const { body, login } = await registerActive(t);
     const viewer = await createMember(t);
     await t.ctx.database.db
       .insert(memorialPageMembers)
       .values({ memorialPageId: login.memorialPageId, userId: viewer.id, role: 'viewer' });
-    await t.request({ method: 'DELETE', url: '/v1/user', token: login.accessToken });
+    const left = await t.request({
+      method: 'DELETE',
+      url: '/v1/user',
+      token: login.accessToken,
+      body: { current_password: body.password },
+    });
+    expect(left.statusCode).toBe(204);
     const members = await t.ctx.database.db
       .select()
       .from(memorialPageMembers)

@@ -54,7 +54,9 @@ async function family(rule: 'any_one' | 'two' = 'any_one'): Promise<Family> {
   await connectMembers(t, member, first, 'family');
   await connectMembers(t, member, second, 'family');
   await connectMembers(t, member, friend, 'friend');
-  await setAdministrators(t, member, [first, second], rule);
+  await setAdministrators(t, member, [first, second], rule, null, PASSWORD);
+  // Administrators confirm a death only a week after being named.
+  t.clock.advance(7 * DAY_MS);
   return { member, first, second, friend, stranger };
 }
 
@@ -120,6 +122,7 @@ describe('administrators', () => {
       rule,
       administrator_user_ids: ids,
       check_in_period_days: null,
+      current_password: PASSWORD,
     });
     const notConnected = await t.request({
       method: 'PUT',
@@ -505,10 +508,38 @@ describe('confirmation by administrators', () => {
     ]);
     const future = await post(first, '/v1/fpos/death_confirmation/sign_request', {
       ...facts,
-      date_of_death: '2027-01-01',
+      date_of_death: new Date(t.clock.now().getTime() + 2 * DAY_MS).toISOString().slice(0, 10),
     });
     expect(future.json().errors).toEqual([{ field: 'date_of_death', code: 'date_in_future' }]);
     expect((await caseOf(first, member)).state).toBe('suspected');
+  });
+
+  it('waits 7 days after an administrator is named, kept administrators keeping their time', async () => {
+    const { member, first, second } = await family();
+    const newcomer = await createMember(t, { lastName: '佐藤', firstName: '三郎' });
+    await connectMembers(t, member, newcomer, 'family');
+    // Naming one more keeps the week the others have already waited.
+    await setAdministrators(t, member, [first, second, newcomer], 'any_one', null, PASSWORD);
+    const newcomerKeys = await verifyIdentity(t, newcomer);
+    const firstKeys = await verifyIdentity(t, first);
+    expect((await reportSuspicion(t, second, member)).statusCode).toBe(201);
+
+    t.clock.advance(7 * DAY_MS - 60_000);
+    const early = await confirmDeath(t, newcomer, newcomerKeys, member);
+    expect(early.statusCode).toBe(403);
+    expect(early.json()).toMatchObject({
+      code: 'administrator_too_recent',
+      detail: expect.stringContaining('7 days'),
+    });
+    expect((await caseOf(first, member)).confirmations).toEqual([]);
+
+    t.clock.advance(60_000);
+    const onTime = await confirmDeath(t, newcomer, newcomerKeys, member);
+    expect(onTime.statusCode, onTime.body).toBe(201);
+    expect((await confirmDeath(t, first, firstKeys, member)).statusCode).toBe(409);
+    // The grace period runs out here, so later tests count only their own releases.
+    t.clock.advance(7 * DAY_MS);
+    expect(await release()).toBe(1);
   });
 
   it('is refused while nothing is suspected', async () => {

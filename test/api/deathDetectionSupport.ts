@@ -94,6 +94,8 @@ export async function setAdministrators(
   administrators: TestMember[],
   rule: 'any_one' | 'two' = 'any_one',
   checkInPeriodDays: number | null = null,
+  /** The member's password; a member without one proves itself by its fresh token. */
+  currentPassword?: string,
 ) {
   const response = await t.request({
     method: 'PUT',
@@ -103,6 +105,7 @@ export async function setAdministrators(
       rule,
       administrator_user_ids: administrators.map((a) => a.id),
       check_in_period_days: checkInPeriodDays,
+      ...(currentPassword ? { current_password: currentPassword } : {}),
     },
   });
   expect(response.statusCode, response.body).toBe(200);

@@ -2,6 +2,7 @@ import type { AxiosError } from 'axios';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshTokens } from '../../server/db/schema';
+import { revokeAllOfUser } from '../../server/domain/accounts/refreshTokens';
 import { isHandledBySession, isQuietHttpError } from '../../src/services/http/client';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { lastActivationLink, registrationBody } from './accountsSupport';
@@ -116,11 +117,13 @@ describe('HTTP client against the real server', () => {
     expect(await refreshTokenCount(member.userId)).toBe(before + 1);
     const session = client.actor.getSnapshot().context.session!;
     expect(session.accessToken).not.toBe(oldToken);
-    // The rotated pair is in the session cookie too, so a reload keeps it.
+    // The session cookie holds the rotated pair, so a reload keeps it; page script never
+    // held the refresh token at all.
     expect(await client.session.fetchSession()).toMatchObject({
+      user: session.user,
       accessToken: session.accessToken,
-      refreshToken: session.refreshToken,
     });
+    expect(JSON.stringify(session)).not.toMatch(/refresh/i);
     expect(client.goToLogin).not.toHaveBeenCalled();
   });
 
@@ -166,9 +169,8 @@ describe('HTTP client against the real server', () => {
 
   it('signs out and sends to /login when the refresh token is refused', async () => {
     const { client, member } = await signedInClient();
-    const { refreshToken } = client.actor.getSnapshot().context.session!;
-    // The family is revoked elsewhere (a sign-out on another device).
-    await t.request({ method: 'POST', url: '/v1/logout', body: { refresh_token: refreshToken } });
+    // Every session of the member is ended elsewhere (a password reset on another device).
+    await revokeAllOfUser(t.ctx.database.db, member.userId, t.clock);
     t.clock.advance(PAST_ACCESS_TOKEN_LIFETIME_MS);
 
     const first = client.api.userDetail(member.userId);
@@ -191,7 +193,7 @@ describe('HTTP client against the real server', () => {
 
   it('deletes the account with the bearer token; the account then signs in no more', async () => {
     const { client, member } = await signedInClient();
-    await client.api.deleteAccount();
+    await client.api.deleteAccount(member.password);
     const result = await client.session.signInWithCredentials(
       { username: member.email, password: member.password },
       '/',

@@ -55,7 +55,6 @@ export function startClient(origin: string) {
   const actor = createActor(
     authSessionWith({
       session,
-      auth: api,
       watchTabs: () => () => undefined,
       announceChange: () => undefined,
       syncUser: () => undefined,

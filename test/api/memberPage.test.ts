@@ -38,9 +38,19 @@ describe("a member's page", () => {
     await app?.close();
   });
 
+  const REFRESH_TOKEN = 'refresh-token-page-script-must-not-see';
   const cookieOf = async (secret = app.ctx.config.authSecret) =>
-    (await sealSession({ user, accessToken: 'access-1', refreshToken: 'refresh-1' }, secret, clock))
-      .value;
+    (
+      await sealSession(
+        {
+          user,
+          accessToken: await issueAccessToken(user.id, secret, clock),
+          refreshToken: REFRESH_TOKEN,
+        },
+        secret,
+        clock,
+      )
+    ).value;
   const page = (cookies: Record<string, string> = {}) =>
     app.app.inject({
       method: 'GET',
@@ -67,6 +77,10 @@ describe("a member's page", () => {
     });
     expect(JSON.parse(text!)).toEqual(answer.json());
     expect(jsonForScript(answer.json())).toBe(text);
+    // The refresh token stays in the httpOnly cookie: neither the page nor the session has it.
+    expect(response.body).not.toContain(REFRESH_TOKEN);
+    expect(answer.body).not.toContain(REFRESH_TOKEN);
+    expect(JSON.parse(text!).user).not.toHaveProperty('refreshToken');
   });
 
   it('is the everyone-page with a cookie that does not open; without one, a redirect', async () => {

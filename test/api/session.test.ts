@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSession } from '../../server/domain/accounts/sessionCookie';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { DEFAULT_LOGIN_THROTTLE } from '../../server/domain/accounts/loginThrottle';
 import { loginFrom, newClient, registerActive } from './accountsSupport';
@@ -58,6 +59,11 @@ function browser(app: TestApp = t, client = newClient()) {
       return (await this.get('/api/auth/csrf')).json().csrfToken as string;
     },
   };
+}
+
+/** What the httpOnly cookie holds, opened with the server's secret (page script cannot). */
+async function cookieSession(b: ReturnType<typeof browser>, app: TestApp = t) {
+  return openSession(b.jar[SESSION], app.config.authSecret, app.clock);
 }
 
 async function signedIn() {
@@ -131,10 +137,11 @@ describe('POST /api/auth/callback/credentials', () => {
         memorialPageId: login.memorialPageId,
         iconUrl: null,
         accessToken: expect.any(String),
-        refreshToken: expect.any(String),
       },
       expires: expect.any(String),
     });
+    // The refresh token stays in the httpOnly cookie: no answer to page script carries it.
+    expect(session.body).not.toContain((await cookieSession(b))!.refreshToken);
     const detail = await t.request({
       method: 'GET',
       url: `/v1/user/${login.userId}`,
@@ -232,18 +239,18 @@ describe('GET and POST /api/auth/session', () => {
     expect((await b.get('/api/auth/session')).body).toBe('null');
   });
 
-  it('stores new tokens after a refresh and a new name, with the csrf token', async () => {
+  it('stores a new access token and a new name, with the csrf token', async () => {
     const { b, csrfToken } = await signedIn();
     const before = (await b.get('/api/auth/session')).json();
     const refreshed = (
       await t.request({
         method: 'POST',
         url: '/v1/refresh',
-        body: { refresh_token: before.user.refreshToken },
+        body: { refresh_token: (await cookieSession(b))!.refreshToken },
       })
     ).json();
     const noCsrf = await b.json('/api/auth/session', {
-      data: { refreshToken: refreshed.refreshToken },
+      data: { accessToken: refreshed.accessToken },
     });
     expect(noCsrf.statusCode).toBe(403);
     const updated = await b.json('/api/auth/session', {
@@ -251,12 +258,12 @@ describe('GET and POST /api/auth/session', () => {
       data: { ...refreshed, username: 'hanako2' },
     });
     expect(updated.statusCode).toBe(200);
-    expect(updated.json().user).toMatchObject({
-      ...refreshed,
+    expect(updated.json().user).toEqual({
+      ...before.user,
+      accessToken: refreshed.accessToken,
       username: 'hanako2',
-      id: before.user.id,
     });
-    expect((await b.get('/api/auth/session')).json().user).toMatchObject(refreshed);
+    expect((await cookieSession(b))!.refreshToken).toBe(refreshed.refreshToken);
   });
 
   it("refuses another member's access token", async () => {
@@ -274,7 +281,7 @@ describe('GET and POST /api/auth/session', () => {
 describe('POST /api/auth/signout', () => {
   it('clears the cookie and revokes the refresh family', async () => {
     const { b, csrfToken } = await signedIn();
-    const { refreshToken } = (await b.get('/api/auth/session')).json().user;
+    const { refreshToken } = (await cookieSession(b))!;
     expect((await b.form('/api/auth/signout', { callbackUrl: '/', json: 'true' })).statusCode).toBe(
       403,
     );
@@ -326,14 +333,127 @@ describe('sign-in and error pages', () => {
 });
 
 describe('under HTTPS', () => {
-  it('marks the cookies Secure with the __Secure- prefix', async () => {
+  it('marks the cookies Secure, Path=/, no Domain, with the __Host- prefix', async () => {
     const secure = await createTestApp({ PUBLIC_URL: 'https://shinobu.example' });
     try {
-      const response = await browser(secure).get('/api/auth/csrf');
-      const [cookie] = response.cookies as { name: string; secure?: boolean }[];
-      expect(cookie).toMatchObject({ name: `__Secure-${CSRF}`, secure: true });
+      const b = browser(secure);
+      const response = await b.get('/api/auth/csrf');
+      const [cookie] = response.cookies as { name: string; secure?: boolean; domain?: string }[];
+      expect(cookie).toMatchObject({ name: `__Host-${CSRF}`, secure: true, path: '/' });
+      expect(cookie!.domain).toBeUndefined();
+      const { body } = await registerActive(secure);
+      const signIn = await b.form('/api/auth/callback/credentials', {
+        csrfToken: response.json().csrfToken,
+        username: body.email,
+        password: body.password,
+        json: 'true',
+      });
+      const session = (signIn.cookies as { name: string; secure?: boolean; path?: string }[]).find(
+        (c) => c.name.endsWith(SESSION),
+      );
+      expect(session).toMatchObject({ name: `__Host-${SESSION}`, secure: true, path: '/' });
+      expect((await b.get('/api/auth/session')).json().user.id).toEqual(expect.any(String));
     } finally {
       await secure.close();
     }
+  });
+});
+
+describe('POST /api/auth/refresh (the browser refreshes through the cookie)', () => {
+  it('rotates the refresh token inside the cookie and answers the session without it', async () => {
+    const { b, csrfToken, login } = await signedIn();
+    const before = await cookieSession(b);
+    expect((await b.json('/api/auth/refresh', {})).statusCode).toBe(403);
+    t.clock.advance(60_000);
+    const refreshed = await b.json('/api/auth/refresh', { csrfToken });
+    expect(refreshed.statusCode).toBe(200);
+    const after = await cookieSession(b);
+    expect(after!.refreshToken).not.toBe(before!.refreshToken);
+    expect(refreshed.json()).toEqual({
+      user: {
+        id: login.userId,
+        username: expect.any(String),
+        memorialPageId: login.memorialPageId,
+        iconUrl: null,
+        accessToken: after!.accessToken,
+      },
+      expires: expect.any(String),
+    });
+    expect(refreshed.body).not.toContain(after!.refreshToken);
+    expect(after!.accessToken).not.toBe(before!.accessToken);
+    const read = await t.request({
+      method: 'GET',
+      url: `/v1/user/${login.userId}`,
+      token: refreshed.json().user.accessToken,
+    });
+    expect(read.statusCode).toBe(200);
+    // The spent token is spent: the app's path refuses it and revokes the family.
+    const reused = await t.request({
+      method: 'POST',
+      url: '/v1/refresh',
+      body: { refresh_token: before!.refreshToken },
+    });
+    expect(reused.json().code).toBe('refresh_token_reused');
+    const afterReuse = await b.json('/api/auth/refresh', { csrfToken });
+    expect(afterReuse.statusCode).toBe(401);
+    expect(afterReuse.json().code).toBe('invalid_refresh_token');
+    expect(b.jar[SESSION]).toBeUndefined();
+  });
+
+  it('answers 401 without a session', async () => {
+    const b = browser();
+    const csrfToken = await b.csrf();
+    const response = await b.json('/api/auth/refresh', { csrfToken });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({
+      code: 'invalid_refresh_token',
+      detail: expect.any(String),
+    });
+  });
+});
+
+describe('absolute session lifetime', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+
+  it('ends a session 90 days after its sign-in however often it was refreshed', async () => {
+    const { b, csrfToken } = await signedIn();
+    const app = await registerActive(t);
+    // Both the browser's session and the app's refresh-token family, refreshed every 20 days.
+    let appToken = app.login.refreshToken;
+    for (let day = 20; day < 90; day += 20) {
+      t.clock.advance(20 * DAY);
+      expect((await b.json('/api/auth/refresh', { csrfToken })).statusCode).toBe(200);
+      const rotated = await t.request({
+        method: 'POST',
+        url: '/v1/refresh',
+        body: { refresh_token: appToken },
+      });
+      expect(rotated.statusCode).toBe(200);
+      appToken = rotated.json().refreshToken;
+    }
+    // Day 80: the cookie is set to end at day 90, not 30 days on.
+    const cookie = await cookieSession(b);
+    expect(cookie!.expires.getTime() - t.clock.now().getTime()).toBeLessThanOrEqual(10 * DAY);
+    t.clock.advance(10 * DAY);
+    expect((await b.get('/api/auth/session')).body).toBe('null');
+    expect((await b.json('/api/auth/refresh', { csrfToken })).statusCode).toBe(401);
+    const late = await t.request({
+      method: 'POST',
+      url: '/v1/refresh',
+      body: { refresh_token: appToken },
+    });
+    expect(late.statusCode).toBe(401);
+    expect(late.json().code).toBe('invalid_refresh_token');
+  });
+
+  it('keeps the sign-in time through refreshes as the access token auth_time', async () => {
+    const { b, csrfToken } = await signedIn();
+    const signedInAt = Math.floor(t.clock.now().getTime() / 1000);
+    t.clock.advance(DAY);
+    const refreshed = (await b.json('/api/auth/refresh', { csrfToken })).json();
+    const [, payload] = refreshed.user.accessToken.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    expect(claims.auth_time).toBe(signedInAt);
+    expect(claims.iat).toBe(signedInAt + DAY / 1000);
   });
 });

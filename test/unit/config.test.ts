@@ -142,6 +142,22 @@ describe('configuration', () => {
     expect(config.authSecret).toBe(SECRETS.AUTH_SECRET);
   });
 
+  it('refuses a production AUTH_SECRET shorter than 32 bytes', () => {
+    const short = 'x'.repeat(31);
+    expect(problemsOf({ NODE_ENV: 'production', ...SECRETS, AUTH_SECRET: short })).toEqual([
+      'AUTH_SECRET: must be at least 32 bytes when NODE_ENV=production (generate with: openssl rand -base64 32)',
+    ]);
+    // Bytes, not characters: eleven three-byte characters are 33 bytes.
+    expect(
+      problemsOf({ NODE_ENV: 'production', ...SECRETS, AUTH_SECRET: '\u3042'.repeat(11) }),
+    ).toEqual([]);
+    expect(problemsOf({ NODE_ENV: 'production', ...SECRETS, AUTH_SECRET: 'y'.repeat(32) })).toEqual(
+      [],
+    );
+    // Development keeps a newcomer's short secret working.
+    expect(problemsOf({ ...SECRETS, AUTH_SECRET: short })).toEqual([]);
+  });
+
   it('refuses a data encryption key that is not 32 bytes', () => {
     expect(problemsOf({ DATA_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toEqual([
       'DATA_ENCRYPTION_KEY: must be 32 bytes encoded as base64',

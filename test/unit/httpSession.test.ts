@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { authSessionMachine } from '../../src/machines/authSession';
-import type { AuthSession } from '../../src/services/api/session';
+import { tokenRefreshMachine, type RefreshedTokens } from '../../src/machines/tokenRefresh';
+import { SessionError, type AuthSession } from '../../src/services/api/session';
 import { httpSessionOf } from '../../src/services/session/liveSession';
 import { storedUserIdIsInvalid } from '../../src/services/session/storedUser';
 
 const session: AuthSession = {
   user: { id: 'u-1', username: 'yamada', memorialPageId: 'm-1', iconUrl: null },
   accessToken: 'access-1',
-  refreshToken: null,
   expires: '2026-12-22T00:00:00.000Z',
 };
 
@@ -19,6 +19,13 @@ async function signedIn(stored: AuthSession) {
       actors: {
         fetchSession: fromPromise(async (): Promise<AuthSession | null> => stored),
         signOut: fromPromise(async (): Promise<void> => undefined),
+        tokenRefresh: tokenRefreshMachine.provide({
+          actors: {
+            requestTokens: fromPromise(async (): Promise<RefreshedTokens> => {
+              throw new SessionError(401, 'invalid_refresh_token');
+            }),
+          },
+        }),
       },
     }),
     { input: {} },
@@ -34,7 +41,7 @@ describe('the HTTP client and the session', () => {
     expect(await http.accessToken()).toBe('access-1');
   });
 
-  it('logs out when there is no refresh token to refresh with', async () => {
+  it('logs out when the session layer refuses the refresh (no refresh token in the cookie)', async () => {
     const { actor, http } = await signedIn(session);
     expect(await http.refresh()).toEqual({ ok: false, loggedOut: true, error: undefined });
     await waitFor(actor, (snapshot) => snapshot.matches('unauthenticated'));

@@ -15,14 +15,12 @@ const wire = {
     memorialPageId: null,
     iconUrl: null,
     accessToken: 'access-1',
-    refreshToken: 'refresh-1',
   },
   expires: '2026-12-22T00:00:00.000Z',
 };
 const session: AuthSession = {
   user: { id: 'u-1', username: wire.user.username, memorialPageId: null, iconUrl: null },
   accessToken: 'access-1',
-  refreshToken: 'refresh-1',
   expires: wire.expires,
 };
 
@@ -72,7 +70,6 @@ describe('the session in the page', () => {
     const api = { fetchSession, logClientError: vi.fn(async () => undefined) };
     const machine = authSessionWith({
       session: { ...api, fetchSession: firstFromPage(fetchSession) } as unknown as SessionApi,
-      auth: { refresh: vi.fn() },
       watchTabs: () => () => undefined,
       announceChange: () => undefined,
       syncUser: () => undefined,

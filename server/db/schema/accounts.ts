@@ -29,6 +29,7 @@ export const refreshTokens = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     spentAt: timestamp('spent_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    signedInAt: timestamp('signed_in_at', { withTimezone: true }).notNull(),
   },
   (table) => [
     index('refresh_tokens_family_idx').on(table.familyId),
@@ -61,4 +62,19 @@ export const externalIdentities = pgTable(
     primaryKey({ columns: [table.provider, table.providerUserId] }),
     index('external_identities_user_idx').on(table.userId),
   ],
+);
+
+/** Mirrors migrations/0016_change_reports.sql. */
+export const changeReports = pgTable(
+  'change_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    change: text('change').notNull(),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
+    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('change_reports_user_idx').on(table.userId)],
 );

@@ -2,62 +2,20 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { emailChanges, users } from '../../db/schema';
 import { ApiError, conflict, invalid } from '../../http/errors';
 import { issueAccessToken } from '../accessTokens';
+import { notifySensitiveChange, sendLater } from './changeNotices';
 import {
   EMAIL_CHANGE_TTL_MS,
-  emailChangedNoticeMail,
   emailChangeLink,
   emailChangeMail,
   emailChangeTakenMail,
 } from './credentialMails';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
-import type { MailMessage } from '../../mail/mailer';
-import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords';
+import { requireFreshProof, verifyCurrentPassword } from './freshProof';
+import { hashPassword } from './passwords';
 import { issueRefreshToken, revokeAllOfUser } from './refreshTokens';
 import { isUniqueViolation } from './registration';
 import { hashSecretToken, newSecretToken } from './secretTokens';
-
-/**
- * A wrong current password is a field error (422), not a 401: the client treats a 401 of a
- * signed-in call as an expired session and would sign the member out.
- */
-const currentPasswordIncorrect = () =>
-  invalid([{ field: 'current_password', code: 'current_password_incorrect' }]);
-
-/**
- * Checks the member's current password under the sign-in throttle (their address and the
- * client, as POST /v1/login), so guessing it here is no easier than there.
- * An account without a password (social login only) never matches; it sets one through the
- * password reset first.
- */
-async function verifyCurrentPassword(
-  deps: AccountDeps,
-  userId: string,
-  currentPassword: string,
-  client: string,
-): Promise<{ email: string }> {
-  const [user] = await deps.db
-    .select({ email: users.email, passwordHash: users.passwordHash })
-    .from(users)
-    .where(and(eq(users.id, userId), eq(users.status, 'active')));
-  if (!user) throw new ApiError(401, 'unauthorized', 'account is not active');
-  // A signed-in member is not held back by a lock strangers caused; their own cap is smaller.
-  const attempt = { identifier: normalizeEmail(user.email), client, unlocked: true };
-  const admission = await deps.throttle.admit(attempt, deps.clock.now());
-  const matches = user.passwordHash
-    ? await verifyPassword(currentPassword, user.passwordHash)
-    : await verifyAgainstDecoy(currentPassword);
-  if (!matches) throw currentPasswordIncorrect();
-  await admission.succeeded();
-  return { email: user.email };
-}
-
-/** Mails without holding up the answer; a failure is logged. */
-function sendLater(deps: AccountDeps, message: MailMessage, what: string): void {
-  deps.mailer
-    .send(message)
-    .catch((error: unknown) => deps.log.error({ err: error }, `${what} mail failed`));
-}
 
 /**
  * POST /v1/mypage/password: sets a new password after checking the current one, ends every
@@ -68,13 +26,19 @@ export async function changePassword(
   deps: AccountDeps,
   change: { userId: string; currentPassword: string; newPassword: string; client: string },
 ): Promise<{ accessToken: string; refreshToken: string }> {
-  await verifyCurrentPassword(deps, change.userId, change.currentPassword, change.client);
+  const { email } = await verifyCurrentPassword(
+    deps,
+    change.userId,
+    change.currentPassword,
+    change.client,
+  );
   const passwordHash = await hashPassword(change.newPassword);
   await deps.db
     .update(users)
     .set({ passwordHash, updatedAt: deps.clock.now() })
     .where(eq(users.id, change.userId));
   await revokeAllOfUser(deps.db, change.userId, deps.clock);
+  await notifySensitiveChange(deps, { userId: change.userId, to: email, change: 'password' });
   return {
     accessToken: await issueAccessToken(change.userId, deps.authSecret, deps.clock),
     refreshToken: await issueRefreshToken(deps.db, change.userId, deps.clock),
@@ -99,14 +63,15 @@ async function addressTaken(deps: AccountDeps, email: string): Promise<boolean> 
  */
 export async function requestEmailChange(
   deps: AccountDeps,
-  change: { userId: string; currentPassword: string; newEmail: string; client: string },
+  change: {
+    userId: string;
+    currentPassword: string | undefined;
+    authTime: Date | undefined;
+    newEmail: string;
+    client: string;
+  },
 ): Promise<void> {
-  const { email } = await verifyCurrentPassword(
-    deps,
-    change.userId,
-    change.currentPassword,
-    change.client,
-  );
+  const { email } = await requireFreshProof(deps, change);
   const newEmail = change.newEmail.trim();
   if (normalizeEmail(newEmail) === normalizeEmail(email)) {
     throw invalid([{ field: 'new_email', code: 'email_unchanged' }]);
@@ -137,7 +102,8 @@ export async function requestEmailChange(
 
 /**
  * POST /v1/mypage/email/confirm: the link proves the new mailbox, so no sign-in is needed (it
- * may be opened on another device). One conditional UPDATE spends it. The old address is told.
+ * may be opened on another device). One conditional UPDATE spends it. The old address is told,
+ * with a link that puts it back.
  * If the address found an account in the meantime the opener — who holds that mailbox — is
  * told so (409); the link is spent either way.
  */
@@ -176,6 +142,12 @@ export async function confirmEmailChange(
     }
     throw error;
   }
-  sendLater(deps, emailChangedNoticeMail(before.email, change.newEmail), 'email changed notice');
+  await notifySensitiveChange(deps, {
+    userId: change.userId,
+    to: before.email,
+    change: 'email',
+    detail: `新しいアドレス: ${change.newEmail}`,
+    restoreEmail: before.email,
+  });
   return { email: change.newEmail };
 }

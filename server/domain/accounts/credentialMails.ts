@@ -42,16 +42,3 @@ export function emailChangeTakenMail(to: string, loginLink: string): MailMessage
     link: loginLink,
   };
 }
-
-/** To the old address once the change is done, so that an unwanted change is noticed. */
-export function emailChangedNoticeMail(to: string, newEmail: string): MailMessage {
-  return {
-    to,
-    subject: '【しのぶ】メールアドレスが変更されました',
-    text:
-      `しのぶのメールアドレスが ${newEmail} に変更されました。\n` +
-      '今後のお知らせは新しいアドレスにお送りします。\n\n' +
-      'お心当たりがない場合は、至急お問い合わせ窓口までご連絡ください。' +
-      SIGNATURE,
-  };
-}

@@ -5,30 +5,47 @@ import { refreshTokens, users } from '../../db/schema';
 import type { Clock } from '../clock';
 import { hashSecretToken, newSecretToken } from './secretTokens';
 
-/** A refresh token lives 30 days from its issue; every use replaces it with a fresh one. */
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Starts a new family (one per sign-in) or continues one, and answers the opaque token. */
+/** A refresh token lives 30 days from its issue; every use replaces it with a fresh one. */
+export const REFRESH_TOKEN_TTL_MS = 30 * DAY_MS;
+
+/** However often it is refreshed, a session ends this long after its sign-in. */
+export const SESSION_ABSOLUTE_TTL_MS = 90 * DAY_MS;
+
+/** When a session that started at `signedInAt` and was last renewed `now` ends. */
+export function sessionEndOf(signedInAt: Date, now: Date): Date {
+  return new Date(
+    Math.min(now.getTime() + REFRESH_TOKEN_TTL_MS, signedInAt.getTime() + SESSION_ABSOLUTE_TTL_MS),
+  );
+}
+
+/**
+ * Starts a new family (one per sign-in, `family` absent) or continues one, and answers the
+ * opaque token.
+ */
 export async function issueRefreshToken(
   db: Db,
   userId: string,
   clock: Clock,
-  familyId: string = randomUUID(),
+  family?: { id: string; signedInAt: Date },
 ): Promise<string> {
   const token = newSecretToken();
   const now = clock.now();
+  const signedInAt = family?.signedInAt ?? now;
   await db.insert(refreshTokens).values({
     tokenHash: hashSecretToken(token),
-    familyId,
+    familyId: family?.id ?? randomUUID(),
     userId,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
+    expiresAt: sessionEndOf(signedInAt, now),
+    signedInAt,
   });
   return token;
 }
 
 export type RotationResult =
-  | { outcome: 'rotated'; userId: string; refreshToken: string }
+  | { outcome: 'rotated'; userId: string; refreshToken: string; signedInAt: Date }
   | { outcome: 'invalid' }
   | { outcome: 'reused' };
 
@@ -56,10 +73,15 @@ export async function rotateRefreshToken(
         sql`exists (select 1 from ${users} where ${users.id} = ${refreshTokens.userId} and ${users.status} = 'active')`,
       ),
     )
-    .returning({ userId: refreshTokens.userId, familyId: refreshTokens.familyId });
+    .returning({
+      userId: refreshTokens.userId,
+      familyId: refreshTokens.familyId,
+      signedInAt: refreshTokens.signedInAt,
+    });
   if (spent) {
-    const refreshToken = await issueRefreshToken(db, spent.userId, clock, spent.familyId);
-    return { outcome: 'rotated', userId: spent.userId, refreshToken };
+    const { userId, familyId, signedInAt } = spent;
+    const refreshToken = await issueRefreshToken(db, userId, clock, { id: familyId, signedInAt });
+    return { outcome: 'rotated', userId, refreshToken, signedInAt };
   }
   const [known] = await db
     .select({ familyId: refreshTokens.familyId, spentAt: refreshTokens.spentAt })

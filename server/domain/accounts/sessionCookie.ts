@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { EncryptJWT, jwtDecrypt, errors as joseErrors } from 'jose';
+import { EncryptJWT, decodeJwt, jwtDecrypt, errors as joseErrors } from 'jose';
 import { signingKey } from '../accessTokens';
 import type { Clock } from '../clock';
-import { REFRESH_TOKEN_TTL_MS } from './refreshTokens';
+import { REFRESH_TOKEN_TTL_MS, sessionEndOf } from './refreshTokens';
 
 /** What the encrypted session cookie holds: the member and the tokens of the /v1 API. */
 export interface SessionData {
@@ -24,16 +24,21 @@ export interface Session extends SessionData {
 /** As long as the refresh token it carries; each update starts the period again. */
 export const SESSION_TTL_MS = REFRESH_TOKEN_TTL_MS;
 
-/** Encrypts `claims` (dir + A256GCM) with a key of its own for `purpose`, derived from AUTH_SECRET. */
+/**
+ * Encrypts `claims` (dir + A256GCM) with a key of its own for `purpose`, derived from
+ * AUTH_SECRET, valid for `ttlMs` or until `endsBy`, whichever comes first.
+ */
 export async function sealCookieValue(
   claims: Record<string, unknown>,
   purpose: string,
   ttlMs: number,
   authSecret: string,
   clock: Clock,
+  endsBy?: Date,
 ): Promise<{ value: string; expires: Date }> {
   const now = clock.now();
-  const expires = new Date(now.getTime() + ttlMs);
+  const slid = now.getTime() + ttlMs;
+  const expires = new Date(endsBy ? Math.min(slid, endsBy.getTime()) : slid);
   const value = await new EncryptJWT(claims)
     .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
     .setIssuedAt(Math.floor(now.getTime() / 1000))
@@ -63,8 +68,32 @@ export async function openCookieValue(
   }
 }
 
+/**
+ * The sign-in a session descends from: its access token's `auth_time` (every token the
+ * session holds was minted for that sign-in or refreshed from it), or undefined for a token
+ * without one.
+ */
+export function signedInAtOf(data: SessionData): Date | undefined {
+  try {
+    const { auth_time: authTime } = decodeJwt(data.accessToken);
+    return typeof authTime === 'number' ? new Date(authTime * 1000) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each write slides the session by SESSION_TTL_MS, never past 90 days after its sign-in. */
 export function sealSession(data: SessionData, authSecret: string, clock: Clock) {
-  return sealCookieValue({ session: data }, 'session-cookie', SESSION_TTL_MS, authSecret, clock);
+  const signedInAt = signedInAtOf(data) ?? clock.now();
+  const endsBy = sessionEndOf(signedInAt, clock.now());
+  return sealCookieValue(
+    { session: data },
+    'session-cookie',
+    SESSION_TTL_MS,
+    authSecret,
+    clock,
+    endsBy,
+  );
 }
 
 export async function openSession(
@@ -75,6 +104,9 @@ export async function openSession(
   const claims = await openCookieValue(value, 'session-cookie', authSecret, clock);
   const data = claims?.session as SessionData | undefined;
   if (!claims || !data?.user?.id) return undefined;
+  const signedInAt = signedInAtOf(data);
+  // A session whose sign-in is unknown or past the absolute lifetime is over.
+  if (!signedInAt || sessionEndOf(signedInAt, clock.now()) <= clock.now()) return undefined;
   return { ...data, expires: new Date(claims.exp * 1000) };
 }
 

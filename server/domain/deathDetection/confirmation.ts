@@ -3,6 +3,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { tokyoToday } from '../../../src/validation/account';
 import {
+  deathAdministrators,
   deathCases,
   deathConfirmations,
   deathSignals,
@@ -11,7 +12,7 @@ import {
   users,
   type Relationship,
 } from '../../db/schema';
-import { conflict, invalid, notFound } from '../../http/errors';
+import { ApiError, conflict, invalid, notFound } from '../../http/errors';
 import { recordAudit } from './audit';
 import { signatureMatches } from './certificates';
 import type { DeathDeps } from './deps';
@@ -31,6 +32,33 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** The administrator who reported a signal (none for other sources). */
 const reporters = alias(users, 'reporters');
 
+/**
+ * An administrator may confirm a death only this long after being named: whoever takes over
+ * an account and names themself cannot declare its member dead before the member's mail
+ * about the change has had time to be read and reported.
+ */
+export const ADMINISTRATOR_WAIT_MS = 7 * DAY_MS;
+
+async function requireNamedLongEnough(deps: DeathDeps, administratorId: string, userId: string) {
+  const [named] = await deps.db
+    .select({ at: deathAdministrators.createdAt })
+    .from(deathAdministrators)
+    .where(
+      and(
+        eq(deathAdministrators.userId, userId),
+        eq(deathAdministrators.administratorUserId, administratorId),
+      ),
+    );
+  const allowedFrom = named && new Date(named.at.getTime() + ADMINISTRATOR_WAIT_MS);
+  if (!allowedFrom || allowedFrom > deps.clock.now()) {
+    throw new ApiError(
+      403,
+      'administrator_too_recent',
+      `an administrator may confirm 7 days after being named (from ${allowedFrom?.toISOString()})`,
+    );
+  }
+}
+
 export interface ConfirmationFacts {
   death_suspected_user_id: string;
   date_of_death: string;
@@ -49,6 +77,7 @@ async function checkConfirmable(
 ) {
   const userId = facts.death_suspected_user_id;
   if (!(await isAdministratorOf(deps.db, administratorId, userId))) throw notFound('user');
+  await requireNamedLongEnough(deps, administratorId, userId);
   const certificate = await requireActiveCertificate(deps, administratorId);
   const current = await currentCaseOf(deps.db, userId);
   if (!current) throw conflict('not_suspected', 'no suspicion is open for this member');

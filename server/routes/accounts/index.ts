@@ -4,7 +4,7 @@ import { oauthRoutes } from '../auth/oauth';
 import { sessionRoutes } from '../auth/session';
 import { sessionKit } from '../auth/sessionKit';
 import { credentialRoutes } from './credentials';
-import { createAccountDeps } from './deps';
+import { accountDepsOf } from './deps';
 import { accountV1Routes } from './v1';
 
 /**
@@ -12,7 +12,7 @@ import { accountV1Routes } from './v1';
  * account dependencies (one throttle store, so both sign-in paths count together).
  */
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const deps = createAccountDeps(ctx);
+  const deps = accountDepsOf(ctx);
   app.addHook('onClose', () => deps.close());
   // Every answer here is about one person and many carry tokens: no cache may keep them.
   app.addHook('onSend', async (_request, reply) => {

@@ -27,9 +27,10 @@ import {
 import { userDetail } from '../../domain/accounts/userDetail';
 import { issueAccessToken } from '../../domain/accessTokens';
 import type { AppContext } from '../../context';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { requireUser } from '../../http/authenticate';
 import { ApiError, notFound } from '../../http/errors';
 import { limitedAs } from '../../http/rateLimits';
+import { currentPasswordField, noticeOfChange, proveFreshly } from './freshProof';
 
 const ACCEPTED = { detail: 'accepted; see your mail' } as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -111,7 +112,12 @@ export async function accountV1Routes(
       throw new ApiError(401, 'invalid_refresh_token', 'refresh token is not valid');
     }
     return {
-      accessToken: await issueAccessToken(result.userId, deps.authSecret, deps.clock),
+      accessToken: await issueAccessToken(
+        result.userId,
+        deps.authSecret,
+        deps.clock,
+        result.signedInAt,
+      ),
       refreshToken: result.refreshToken,
     };
   });
@@ -213,10 +219,16 @@ export async function accountV1Routes(
     },
   );
 
-  app.delete('/v1/user', { preHandler: requireUser(ctx) }, async (request, reply) => {
-    await deleteAccount(deps, currentUserId(request));
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/v1/user',
+    { preHandler: requireUser(ctx), schema: { body: z.object(currentPasswordField).nullish() } },
+    async (request, reply) => {
+      const proven = await proveFreshly(ctx, request);
+      await deleteAccount(deps, proven.userId);
+      await noticeOfChange(ctx, proven, 'account_deleted');
+      return reply.status(204).send();
+    },
+  );
 
   app.get(
     '/v1/tmp-return-jwt',

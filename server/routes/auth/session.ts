@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import { verifyAccessToken } from '../../domain/accessTokens';
+import { issueAccessToken, verifyAccessToken } from '../../domain/accessTokens';
 import type { AccountDeps } from '../../domain/accounts/deps';
 import { logIn } from '../../domain/accounts/login';
-import { revokeFamilyOf } from '../../domain/accounts/refreshTokens';
+import { revokeFamilyOf, rotateRefreshToken } from '../../domain/accounts/refreshTokens';
 import { csrfTokenOf, newCsrfCookie } from '../../domain/accounts/sessionCookie';
 import { ApiError } from '../../http/errors';
 import { callbackForm, sessionWire, type SessionKit } from './sessionKit';
@@ -121,6 +121,32 @@ export async function sessionRoutes(
       },
       accessToken: accessToken ?? session.accessToken,
       refreshToken: refreshToken ?? session.refreshToken,
+    });
+    return toWire(updated);
+  });
+
+  /**
+   * The browser's token refresh: the refresh token never leaves the httpOnly cookie. It is
+   * spent and replaced here exactly as POST /v1/refresh does for the app, and the answer is
+   * the session without it.
+   */
+  app.post('/api/auth/refresh', { schema: { body: callbackForm } }, async (request, reply) => {
+    requireCsrf(request, request.body.csrfToken);
+    const session = await readSession(request);
+    if (!session?.refreshToken) {
+      throw new ApiError(401, 'invalid_refresh_token', 'no session to refresh');
+    }
+    const result = await rotateRefreshToken(deps.db, session.refreshToken, ctx.clock);
+    if (result.outcome !== 'rotated') {
+      reply.clearCookie(cookies.session, cookieOptions);
+      throw result.outcome === 'reused'
+        ? new ApiError(401, 'refresh_token_reused', 'refresh token was already used')
+        : new ApiError(401, 'invalid_refresh_token', 'refresh token is not valid');
+    }
+    const updated = await writeSession(reply, {
+      user: session.user,
+      accessToken: await issueAccessToken(result.userId, authSecret, ctx.clock, result.signedInAt),
+      refreshToken: result.refreshToken,
     });
     return toWire(updated);
   });

@@ -17,20 +17,31 @@ export const callbackForm = z.object({
   json: z.string().max(10).optional(),
 });
 
-/** What `GET /api/auth/session` answers for a session (the NextAuth REST shape). */
+/**
+ * What `GET /api/auth/session` answers for a session (the NextAuth REST shape), and what a
+ * member's page carries inline. The refresh token stays in the httpOnly cookie: page script
+ * never sees it, and the browser refreshes through `POST /api/auth/refresh`.
+ */
 export function sessionWire(session: Session) {
   return {
-    user: { ...session.user, accessToken: session.accessToken, refreshToken: session.refreshToken },
+    user: { ...session.user, accessToken: session.accessToken },
     expires: session.expires.toISOString(),
   };
 }
 
 const SESSION_COOKIE = 'shinobu.session-token';
 
+/**
+ * Under HTTPS the session-wide cookies take the `__Host-` prefix: browsers then accept them
+ * only Secure, for `Path=/` and without a Domain, so no sibling subdomain can set or shadow
+ * them.
+ */
+const HOST_PREFIX = '__Host-';
+
 /** The session cookie's name over HTTP and over HTTPS (server/routes/spa.ts reads both). */
 export const SESSION_COOKIE_NAMES: readonly string[] = [
   SESSION_COOKIE,
-  `__Secure-${SESSION_COOKIE}`,
+  `${HOST_PREFIX}${SESSION_COOKIE}`,
 ];
 
 /**
@@ -41,12 +52,12 @@ export function sessionKit(ctx: AppContext) {
   const { publicUrl, authSecret } = ctx.config;
   const origin = new URL(publicUrl).origin;
   const secure = publicUrl.startsWith('https:');
-  // Browsers accept the __Secure- prefix only on Secure cookies.
-  const prefix = secure ? '__Secure-' : '';
+  const prefix = secure ? HOST_PREFIX : '';
   const cookies = {
     session: `${prefix}${SESSION_COOKIE}`,
     csrf: `${prefix}shinobu.csrf-token`,
-    oauthState: `${prefix}shinobu.oauth-state`,
+    // Scoped to /api/auth, which `__Host-` forbids; `__Secure-` still demands Secure.
+    oauthState: `${secure ? '__Secure-' : ''}shinobu.oauth-state`,
   };
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
 

@@ -42,6 +42,10 @@ import {
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { notFound } from '../../http/errors';
 import { limitedAs } from '../../http/rateLimits';
+import { currentPasswordField, noticeOfChange, proveFreshly } from '../accounts/freshProof';
+
+const sameMembers = (a: string[], b: string[]) =>
+  a.length === b.length && [...a].sort().join() === [...b].sort().join();
 
 const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
 const clientParams = z.object({ client_id: z.string().min(1).max(100) });
@@ -56,10 +60,26 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
     getDeathSettings(deps, currentUserId(request)),
   );
 
+  // Naming administrators or changing their rule needs a fresh proof and is told by mail;
+  // the check-in period alone does not.
   api.put(
     '/v1/fpos/death_settings',
-    { preHandler, schema: { body: deathSettingsSchema } },
-    async (request) => putDeathSettings(deps, currentUserId(request), request.body),
+    { preHandler, schema: { body: deathSettingsSchema.extend(currentPasswordField) } },
+    async (request) => {
+      const userId = currentUserId(request);
+      const before = await getDeathSettings(deps, userId);
+      const wanted = request.body;
+      const sensitive =
+        before.rule !== wanted.rule ||
+        !sameMembers(
+          before.administrators.map((administrator) => administrator.userId),
+          wanted.administrator_user_ids,
+        );
+      const proven = sensitive ? await proveFreshly(ctx, request) : undefined;
+      const after = await putDeathSettings(deps, userId, wanted);
+      if (proven) await noticeOfChange(ctx, proven, 'death_settings');
+      return after;
+    },
   );
 
   api.get('/v1/fpos/administered_users', { preHandler }, async (request) => ({

@@ -15,6 +15,7 @@ import {
 } from '../../domain/endingnote/sections';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { notFound } from '../../http/errors';
+import { currentPasswordField, noticeOfChange, proveFreshly } from '../accounts/freshProof';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -82,19 +83,25 @@ export async function endingNoteRoutes(app: FastifyInstance, ctx: AppContext): P
       ...member,
       schema: {
         params: sectionParams,
-        body: z.object({ visibility: z.enum(SECTION_VISIBILITIES, { error: 'invalid_choice' }) }),
+        body: z.object({
+          visibility: z.enum(SECTION_VISIBILITIES, { error: 'invalid_choice' }),
+          ...currentPasswordField,
+        }),
       },
     },
     async (request) => {
       const owner = ownerOf(request.params);
       requireOwner(owner, currentUserId(request));
-      return setSectionVisibility(
+      const proven = await proveFreshly(ctx, request);
+      const answer = await setSectionVisibility(
         deps,
         owner,
         request.params.section,
         request.body.visibility,
         ctx.clock.now(),
       );
+      await noticeOfChange(ctx, proven, 'note_visibility');
+      return answer;
     },
   );
 
@@ -118,13 +125,17 @@ export async function endingNoteRoutes(app: FastifyInstance, ctx: AppContext): P
           user_ids: z
             .array(z.string().regex(UUID, { error: 'invalid_user' }), { error: 'invalid_type' })
             .max(50, { error: 'too_many' }),
+          ...currentPasswordField,
         }),
       },
     },
     async (request) => {
       const owner = ownerOf(request.params);
       requireOwner(owner, currentUserId(request));
-      return { readers: await replaceReaders(deps.db, owner, request.body.user_ids) };
+      const proven = await proveFreshly(ctx, request);
+      const readers = await replaceReaders(deps.db, owner, request.body.user_ids);
+      await noticeOfChange(ctx, proven, 'note_readers');
+      return { readers };
     },
   );
 

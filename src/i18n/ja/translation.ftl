@@ -920,6 +920,7 @@ page-title-death-settings = 死亡検知の設定
 page-title-death-administration = 見守っている方
 page-title-death-case = 死亡検知の状況
 page-title-integration-link = 外部サービスとの連携
+page-title-change-report = 変更のご報告
 page-title-not-found = ページが見つかりません
 share-memorial-description = { $name }のメモリアルページです。思い出の写真と歩みをご覧いただけます。
 ## Death administration: the member's settings, the administrator's side, the member's own banner, external integrations (docs/death-detection.md "Screens")
@@ -1085,3 +1086,19 @@ identity-help = 本人確認について(ヘルプ)
 login-error-account_locked-mailed = ご本人がすぐにログインできるよう、ロック中でもログインできるリンクをご登録のメールアドレスにお送りしました。メールのリンクからログインしてください。
 login-unlock-lead = ロック中でもログインできるリンクから開きました。メールアドレスとパスワードを入力してログインしてください。
 error-rate_limited = 短時間に操作が集中したため、受け付けられませんでした。しばらく時間をおいてから再度お試しください。
+## Fresh proof of identity for sensitive changes, and the report of a change
+fresh-proof-title = ご本人確認
+fresh-proof-password-lead = 大切な設定を変更するため、現在のパスワードを入力してください。
+fresh-proof-sign-in-lead = 大切な設定を変更するため、もう一度ログインしてください。ログイン後、この画面に戻ります。
+fresh-proof-submit = 確認して変更する
+fresh-proof-sign-in = ログインし直す
+fresh-proof-cancel = やめる
+death-confirmation-error-administrator_too_recent = 管理者に指定されてから7日間は、ご逝去の確認ができません。
+change-report-title = 身に覚えのない変更のご報告
+change-report-lead = お心当たりのない設定の変更があったことをご報告いただけます。報告すると、すべての端末でログアウトします。メールアドレスの変更であれば、元のアドレスに戻します。
+change-report-submit = 自分ではないと報告する
+change-report-done = ご報告を受け付けました。すべての端末でログアウトしました。パスワードを再設定してください。
+change-report-email-restored = メールアドレスを元に戻しました。
+change-report-invalid = このリンクは使えません。有効期限（30日）が過ぎているか、正しくありません。
+change-report-failed = 報告できませんでした。時間をおいて再度お試しください。
+change-report-reset-link = パスワードを再設定する

@@ -11,6 +11,7 @@ import {
   replaceReaders,
   type Reader,
 } from '../../services/api/endingnote';
+import { ProofWithdrawn, useFreshProof } from '../login/useFreshProof';
 import { Panel } from './layout';
 
 const Actions = styled.div`
@@ -38,17 +39,20 @@ function ReadersForm({
   const queryClient = useQueryClient();
   const [chosen, setChosen] = useState(readers.map((reader) => reader.userId));
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle');
+  const { prove, dialog } = useFreshProof();
   const save = async () => {
     setStatus('saving');
     try {
-      queryClient.setQueryData(readersKey(userId), await replaceReaders(userId, chosen));
+      const saved = await prove((password) => replaceReaders(userId, chosen, password));
+      queryClient.setQueryData(readersKey(userId), saved);
       setStatus('saved');
-    } catch {
-      setStatus('failed');
+    } catch (error) {
+      setStatus(error instanceof ProofWithdrawn ? 'idle' : 'failed');
     }
   };
   return (
     <>
+      {dialog}
       <UserSelectField
         id="endingnote-readers"
         label={t('endingnote-readers-field')}

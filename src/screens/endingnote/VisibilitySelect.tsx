@@ -4,6 +4,7 @@ import { controlLook, Label } from '../../components/form/FieldFrame';
 import { useT } from '../../i18n/useT';
 import { setSectionVisibility, type SectionView } from '../../services/api/endingnote';
 import { SECTION_VISIBILITIES, type SectionVisibility } from '../../validation/endingnote';
+import { ProofWithdrawn, useFreshProof } from '../login/useFreshProof';
 
 const Select = styled.select`
   ${controlLook}
@@ -29,17 +30,21 @@ export function VisibilitySelect({
   const t = useT();
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle');
   const id = `visibility-${view.section}`;
+  const { prove, dialog } = useFreshProof();
   const change = async (visibility: SectionVisibility) => {
     setStatus('saving');
     try {
-      onChanged(await setSectionVisibility(userId, view.section, visibility));
+      onChanged(
+        await prove((password) => setSectionVisibility(userId, view.section, visibility, password)),
+      );
       setStatus('saved');
-    } catch {
-      setStatus('failed');
+    } catch (error) {
+      setStatus(error instanceof ProofWithdrawn ? 'idle' : 'failed');
     }
   };
   return (
     <Row>
+      {dialog}
       <Label htmlFor={id}>{t('endingnote-visibility')}</Label>
       <Select
         id={id}

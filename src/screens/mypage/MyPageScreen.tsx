@@ -10,6 +10,7 @@ import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { fetchProfile, homeKeys, updateProfile } from '../../services/api/home';
 import { useDeleteAccount } from '../../services/session/useDeleteAccount';
+import { useFreshProof } from '../login/useFreshProof';
 import { ItemList, NextStep } from '../dashboard/homeParts';
 import { Page, Panel } from '../endingnote/layout';
 import { EmailChangeForm, PasswordChangeForm } from './CredentialForms';
@@ -53,12 +54,14 @@ function AccountDeletion() {
   const t = useT();
   const navigate = useNavigate();
   const { deleteAccount, deleting } = useDeleteAccount();
+  const { prove, dialog } = useFreshProof();
   const [confirming, setConfirming] = useState(false);
   const confirm = async () => {
-    if (await deleteAccount()) void navigate('/', { replace: true });
+    if (await deleteAccount(prove)) void navigate('/', { replace: true });
   };
   return confirming ? (
     <>
+      {dialog}
       <p role="alert">{t('mypage-delete-confirm')}</p>
       <NextStep>
         <Button disabled={deleting} onClick={() => void confirm()}>

@@ -11,11 +11,6 @@ export interface LoginResponse {
   refreshToken: string;
 }
 
-export interface TokenPair {
-  accessToken: string;
-  refreshToken: string;
-}
-
 /** The registration payload (spec §3), camelCase here, snake_case on the wire. */
 export interface RegistrationPayload {
   username: string;
@@ -49,7 +44,7 @@ export type RegistrationRequest =
 export type { UserDetail };
 
 /** The account calls of the product API over given clients (the app's, or a test's). */
-export function authApi({ http: client, tokens }: HttpClients) {
+export function authApi({ http: client }: HttpClients) {
   return {
     /** POST /v1/login, form-encoded; a 401 here is wrong credentials, never a refresh. */
     login: async (credentials: { username: string; password: string }) =>
@@ -59,10 +54,6 @@ export function authApi({ http: client, tokens }: HttpClients) {
           authenticate: false,
         })
       ).data,
-
-    /** POST /v1/refresh: spends the refresh token and answers the rotated pair. */
-    refresh: async (refreshToken: string) =>
-      (await tokens.post<TokenPair>('/v1/refresh', { refreshToken })).data,
 
     /** POST /v1/user and its inflow and external-provider variants: 202 {detail}. */
     register: async (request: RegistrationRequest) => {
@@ -110,9 +101,11 @@ export function authApi({ http: client, tokens }: HttpClients) {
     userDetail: async (userId: string) =>
       (await client.get<UserDetail>(`/v1/user/${encodeURIComponent(userId)}`)).data,
 
-    /** DELETE /v1/user: deletes the signed-in member's account. */
-    deleteAccount: async () => {
-      await client.delete('/v1/user');
+    /** DELETE /v1/user: deletes the signed-in member's account (with the fresh proof). */
+    deleteAccount: async (currentPassword?: string) => {
+      await client.delete('/v1/user', {
+        data: currentPassword === undefined ? undefined : { currentPassword },
+      });
     },
   };
 }

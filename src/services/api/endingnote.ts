@@ -95,15 +95,17 @@ export async function saveSection(
   }
 }
 
+/** A sensitive change: `currentPassword` is the fresh proof (src/screens/login/useFreshProof). */
 export async function setSectionVisibility(
   userId: string,
   section: SectionCode,
   visibility: SectionVisibility,
+  currentPassword?: string,
 ): Promise<SectionView> {
   const http = await loadHttp();
   const { data } = await http.put<SectionView>(
     `${notePath(userId)}/sections/${section}/visibility`,
-    { visibility },
+    { visibility, currentPassword },
   );
   return withFieldCodes(data);
 }
@@ -118,10 +120,16 @@ export async function fetchReaders(userId: string): Promise<Reader[]> {
   return data.readers;
 }
 
-export async function replaceReaders(userId: string, userIds: string[]): Promise<Reader[]> {
+/** A sensitive change: `currentPassword` is the fresh proof (src/screens/login/useFreshProof). */
+export async function replaceReaders(
+  userId: string,
+  userIds: string[],
+  currentPassword?: string,
+): Promise<Reader[]> {
   const http = await loadHttp();
   const { data } = await http.put<{ readers: Reader[] }>(readersPath(userId), {
     userIds,
+    currentPassword,
   });
   return data.readers;
 }

@@ -58,16 +58,19 @@ export async function updateProfile(update: ProfileUpdate): Promise<Profile> {
   return (await http.patch<Profile>('/v1/mypage/profile', update)).data;
 }
 
-/** Answers the tokens of the fresh session; every other session has ended. */
+/**
+ * Answers the access token of the fresh session; every other session has ended. The server
+ * keeps the new refresh token in this browser's session cookie.
+ */
 export async function changePassword(
   currentPassword: string,
   newPassword: string,
-): Promise<{ accessToken: string; refreshToken: string }> {
-  const { data } = await http.post<{ accessToken: string; refreshToken: string }>(
-    '/v1/mypage/password',
-    { currentPassword, newPassword },
-  );
-  return data;
+): Promise<{ accessToken: string }> {
+  const { data } = await http.post<{ accessToken: string }>('/v1/mypage/password', {
+    currentPassword,
+    newPassword,
+  });
+  return { accessToken: data.accessToken };
 }
 
 export async function requestEmailChange(currentPassword: string, newEmail: string): Promise<void> {
@@ -96,4 +99,17 @@ export async function fetchTimeCapsuleStatus(): Promise<TimeCapsuleStatus> {
     received: received.data.length,
     unopened: received.data.filter((letter) => !letter.openedAt).length,
   };
+}
+
+/** POST /v1/account/change_report: "this was not me" from a change notice's link. */
+export async function reportChange(
+  token: string,
+): Promise<{ change: string; emailRestored: boolean }> {
+  return (
+    await http.post<{ change: string; emailRestored: boolean }>(
+      '/v1/account/change_report',
+      { token },
+      { authenticate: false },
+    )
+  ).data;
 }

@@ -12,11 +12,13 @@ export interface SessionUser {
   iconUrl: string | null;
 }
 
-/** What the session cookie holds: the user and the tokens of the `/v1` API. */
+/**
+ * What page script learns of the session: the user and the `/v1` access token. The refresh
+ * token stays in the httpOnly cookie (`refreshSession` spends it on the server).
+ */
 export interface AuthSession {
   user: SessionUser;
   accessToken: string;
-  refreshToken: string | null;
   /** ISO date-time when the session cookie expires. */
   expires: string;
 }
@@ -24,13 +26,12 @@ export interface AuthSession {
 /** The fields `POST /api/auth/session` may change. */
 export interface SessionUpdate {
   accessToken?: string;
-  refreshToken?: string;
   username?: string;
   iconUrl?: string | null;
 }
 
 export interface WireSession {
-  user: SessionUser & { accessToken: string; refreshToken?: string | null };
+  user: SessionUser & { accessToken: string };
   expires: string;
 }
 
@@ -47,7 +48,7 @@ export class SessionError extends Error {
 
 export function fromWire(wire: WireSession | null | Record<string, never>): AuthSession | null {
   if (!wire || !('user' in wire) || !wire.user) return null;
-  const { accessToken, refreshToken, ...user } = wire.user;
+  const { accessToken, ...user } = wire.user;
   return {
     user: {
       id: user.id,
@@ -56,7 +57,6 @@ export function fromWire(wire: WireSession | null | Record<string, never>): Auth
       iconUrl: user.iconUrl ?? null,
     },
     accessToken,
-    refreshToken: refreshToken ?? null,
     expires: wire.expires,
   };
 }
@@ -196,6 +196,20 @@ export function createSessionApi({
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ csrfToken: await csrfToken(), data }),
+      });
+      return fromWire(await readJson<WireSession | null>(response));
+    },
+
+    /**
+     * POST /api/auth/refresh: the server spends the refresh token of the cookie, stores its
+     * successor there and answers the session with the new access token; a refusal rejects
+     * with a SessionError of status 401.
+     */
+    refreshSession: async (): Promise<AuthSession | null> => {
+      const response = await call('/refresh', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ csrfToken: await csrfToken() }),
       });
       return fromWire(await readJson<WireSession | null>(response));
     },

@@ -105,14 +105,11 @@ function createWireClient(baseURL: string | undefined): AxiosInstance {
 }
 
 export interface HttpClients {
-  /** The one instance every product-API call goes through. */
-  http: AxiosInstance;
   /**
-   * POST /v1/refresh only. While a refresh runs, axios-auth-refresh holds back every request
-   * of `http` until the refresh settles, so the refresh call itself, made by the session
-   * machine after the hold began, would wait for itself there. Same casing, no bearer.
+   * The one instance every product-API call goes through. The browser's refresh is not one
+   * of them: it goes to the session layer (`fetch`), which axios-auth-refresh does not hold.
    */
-  tokens: AxiosInstance;
+  http: AxiosInstance;
 }
 
 /**
@@ -182,5 +179,5 @@ export function createHttpClients({
     return Promise.reject(error);
   });
 
-  return { http, tokens: createWireClient(baseURL) };
+  return { http };
 }

@@ -11,7 +11,7 @@ export {
 } from './client';
 export { connectHttpSession } from './connection';
 
-/** The product API `/v1` (same origin): `http` for every call, `tokens` for the refresh. */
+/** The product API `/v1` (same origin). */
 export const httpClients = createHttpClients({ session: connectedSession });
 
 /** The one axios instance of the product API. */

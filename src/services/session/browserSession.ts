@@ -26,10 +26,6 @@ export const browserAuthSessionMachine = onFirstUse(() =>
   authSessionWith({
     // The first read takes the session the server wrote into a member's page, if any.
     session: { ...sessionApi, fetchSession: firstFromPage(sessionApi.fetchSession) },
-    // The account API, and axios with it, loads with the first refresh, not with the first paint.
-    auth: {
-      refresh: async (refreshToken) => (await import('../api/auth')).auth.refresh(refreshToken),
-    },
     watchTabs: watchSessionChanges,
     announceChange: announceSessionChange,
     syncUser: (user) => syncUserSlices(user),

@@ -1,8 +1,12 @@
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { authSessionMachine, type AuthSessionEvent } from '../../machines/authSession';
-import { tokenRefreshMachine, type TokenPair } from '../../machines/tokenRefresh';
-import type { AuthApi } from '../api/auth';
-import type { SessionApi, SessionUpdate, SessionUser } from '../api/session';
+import { tokenRefreshMachine, type RefreshedTokens } from '../../machines/tokenRefresh';
+import {
+  SessionError,
+  type SessionApi,
+  type SessionUpdate,
+  type SessionUser,
+} from '../api/session';
 import type { HttpSession } from '../http';
 
 export type AuthSessionActor = ActorRefFrom<typeof authSessionMachine>;
@@ -10,14 +14,13 @@ export type AuthSessionActor = ActorRefFrom<typeof authSessionMachine>;
 /** What the session machine's effects are made of; the app gives the browser's. */
 export interface AuthSessionDeps {
   session: SessionApi;
-  auth: Pick<AuthApi, 'refresh'>;
   /** Calls back on tab focus and on a change announced by another tab; answers the stop. */
   watchTabs: (onChange: () => void) => () => void;
   announceChange: () => void;
   syncUser: (user: SessionUser | null) => void;
 }
 
-/** The session machine with its real calls: session layer, POST /v1/refresh, tab sync. */
+/** The session machine with its real calls: session layer (refresh included), tab sync. */
 export function authSessionWith(deps: AuthSessionDeps) {
   const report = (code: string, error: unknown) => {
     console.error(code, error);
@@ -25,21 +28,16 @@ export function authSessionWith(deps: AuthSessionDeps) {
   };
   const tokenRefresh = tokenRefreshMachine.provide({
     actors: {
-      readStoredTokens: fromPromise(async (): Promise<TokenPair | null> => {
+      readStoredTokens: fromPromise(async (): Promise<RefreshedTokens | null> => {
         const stored = await deps.session.fetchSession();
-        return stored?.refreshToken
-          ? { accessToken: stored.accessToken, refreshToken: stored.refreshToken }
-          : null;
+        return stored && { accessToken: stored.accessToken };
       }),
-      requestTokens: fromPromise(({ input }: { input: { refreshToken: string } }) =>
-        deps.auth.refresh(input.refreshToken),
-      ),
-      storeTokens: fromPromise(async ({ input }: { input: TokenPair }) => {
-        await deps.session.updateSession(input);
+      requestTokens: fromPromise(async (): Promise<RefreshedTokens> => {
+        const refreshed = await deps.session.refreshSession();
+        // No session to refresh is a refusal, as a 401 is.
+        if (!refreshed) throw new SessionError(401, 'invalid_refresh_token');
+        return { accessToken: refreshed.accessToken };
       }),
-    },
-    actions: {
-      reportStoreFailure: (_, { error }) => report('CLIENT_SESSION_ERROR', error),
     },
   });
   return authSessionMachine.provide({

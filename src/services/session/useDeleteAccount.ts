@@ -6,29 +6,41 @@ import { isQuietHttpError } from '../http';
 import { firstVisit } from '../persistence/firstVisit';
 import { useSession } from './useSession';
 
+/** Runs a sensitive change with the fresh proof the server asks for (useFreshProof). */
+export type FreshProof = <T>(run: (currentPassword?: string) => Promise<T>) => Promise<T>;
+
 /**
  * Account deletion for the my page (spec §4, §8): DELETE /v1/user, then the user and the
  * tokens are cleared (sign-out) and the isFirstTimeUser flag removed. A failure shows
  * the deletion failure text (account-delete-failed) and keeps everything as it was. Resolves
  * true when deleted.
  */
-export function useDeleteAccount(): { deleteAccount: () => Promise<boolean>; deleting: boolean } {
+export function useDeleteAccount(): {
+  deleteAccount: (prove: FreshProof) => Promise<boolean>;
+  deleting: boolean;
+} {
   const t = useT();
   const { signOut } = useSession();
   const [deleting, setDeleting] = useState(false);
-  const deleteAccount = useCallback(async () => {
-    setDeleting(true);
-    try {
-      await auth.deleteAccount();
-    } catch (error) {
-      if (!isQuietHttpError(error)) void showToast(t('account-delete-failed'), 'error');
+  const deleteAccount = useCallback(
+    async (prove: FreshProof) => {
+      setDeleting(true);
+      try {
+        await prove((password) => auth.deleteAccount(password));
+      } catch (error) {
+        const withdrawn = error instanceof Error && error.name === 'ProofWithdrawn';
+        if (!withdrawn && !isQuietHttpError(error)) {
+          void showToast(t('account-delete-failed'), 'error');
+        }
+        setDeleting(false);
+        return false;
+      }
+      firstVisit.end();
+      await signOut();
       setDeleting(false);
-      return false;
-    }
-    firstVisit.end();
-    await signOut();
-    setDeleting(false);
-    return true;
-  }, [signOut, t]);
+      return true;
+    },
+    [signOut, t],
+  );
   return { deleteAccount, deleting };
 }
