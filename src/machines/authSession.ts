@@ -186,16 +186,7 @@ export const authSessionMachine = setup({
         updating: {
           on: {
             // The update in flight is not cancelled: the refresh runs once it has settled.
-            REFRESH: [
-              {
-                guard: 'hasRefreshToken',
-                actions: assign({ refreshRequested: true }),
-              },
-              {
-                target: '#authSession.signingOut',
-                actions: emit({ type: 'refreshFailed', loggedOut: true } as const),
-              },
-            ],
+            REFRESH: { actions: assign({ refreshRequested: true }) },
           },
           invoke: {
             id: 'updateSession',

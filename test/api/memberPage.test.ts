@@ -1,5 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueAccessToken } from '../../server/domain/accessTokens';
 import { sealSession } from '../../server/domain/accounts/sessionCookie';
 import { manualClock } from '../../server/domain/clock';
 import { jsonForScript } from '../../server/routes/memberPage';
