@@ -916,4 +916,5 @@ page-title-notification-list = お知らせ
 page-title-death-confirmation = ご逝去の確認
 page-title-identity-verification = 本人確認
 page-title-not-found = ページが見つかりません
+share-site-name = 偲ぶ Shinobu
 share-memorial-description = { $name }のメモリアルページです。思い出の写真と歩みをご覧いただけます。
