@@ -111,6 +111,7 @@ export function visitorPages(
           ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(share.photo)}">`
           : ''
       }${shareHead({
+        siteName: server.translate('share-site-name'),
         title: rendered.title ?? share.name,
         description,
         url: `${ctx.config.publicUrl}/memory/${encodeURIComponent(pageId)}`,
@@ -122,6 +123,7 @@ export function visitorPages(
 
 /** Open Graph and X card tags of a page a visitor may share. */
 export function shareHead(share: {
+  siteName: string;
   title: string;
   description: string;
   url: string;
@@ -132,7 +134,7 @@ export function shareHead(share: {
   return [
     `<link rel="canonical" href="${escapeHtml(share.url)}">`,
     tag('property', 'og:type', 'website'),
-    tag('property', 'og:site_name', '偲ぶ Shinobu'),
+    tag('property', 'og:site_name', share.siteName),
     tag('property', 'og:title', share.title),
     tag('property', 'og:description', share.description),
     tag('property', 'og:url', share.url),

@@ -95,6 +95,7 @@ describe('pages rendered on the server for a visitor', () => {
     expect(metaIn(html, 'og:url')).toBe(`${publicUrl}/memory/${id}`);
     expect(metaIn(html, 'og:image')).toBe(`${publicUrl}/v1/memorial_page/${id}/share_image.jpg`);
     expect(metaIn(html, 'twitter:card')).toBe('summary_large_image');
+    expect(metaIn(html, 'og:site_name')).toBe('偲ぶ Shinobu');
 
     const visitorRead = async (url: string) =>
       JSON.parse((await app.app.inject({ method: 'GET', url })).body) as unknown;

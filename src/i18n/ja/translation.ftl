@@ -922,6 +922,7 @@ page-title-death-case = 死亡検知の状況
 page-title-integration-link = 外部サービスとの連携
 page-title-change-report = 変更のご報告
 page-title-not-found = ページが見つかりません
+share-site-name = 偲ぶ Shinobu
 share-memorial-description = { $name }のメモリアルページです。思い出の写真と歩みをご覧いただけます。
 ## Death administration: the member's settings, the administrator's side, the member's own banner, external integrations (docs/death-detection.md "Screens")
 notification-kind-death_administrator_named = { $name } さんが、あなたを見守り役に選びました。内容をご確認ください。
