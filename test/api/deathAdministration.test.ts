@@ -44,6 +44,7 @@ describe('naming and accepting administrators', () => {
     const { member, son, friend } = await household();
     await setAdministrators(t, member, [son, friend]);
     const before = (await call('GET', member, '/v1/fpos/death_settings')).json();
+    expect(before.gracePeriodDays).toBe(7);
     expect(before.administrators).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ userId: son.id, relationship: 'family', acceptedAt: null }),

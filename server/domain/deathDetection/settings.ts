@@ -36,6 +36,8 @@ export interface DeathSettingsView {
     acceptedAt: Date | null;
   }[];
   checkInPeriodDays: number | null;
+  /** Days between the confirmation that reaches the rule and the release (the screens say it). */
+  gracePeriodDays: number;
 }
 
 /** SQL: true when the member's identity certificate is ACTIVE and not expired at `now`. */
@@ -103,6 +105,7 @@ export async function getDeathSettings(
     rule: settings?.rule ?? 'any_one',
     administrators,
     checkInPeriodDays: settings?.checkInPeriodDays ?? null,
+    gracePeriodDays: deps.settings.gracePeriodDays,
   };
 }
 

@@ -16,9 +16,9 @@ import { isAppWebView } from '../../services/bridge';
 import { registerThisDevice } from '../../services/bridge/deviceToken';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { tokyoToday } from '../../validation/tokyoDate';
-import { AppStoreLinks } from '../appStore/AppStoreLinks';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
+import { ConfirmationStart } from './ConfirmationStart';
 import { OwnSuspicionBanner, type OwnCase } from './OwnSuspicionBanner';
 
 const Actions = styled.div`
@@ -172,18 +172,10 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
             </Link>
           </p>
         )}
-        {inApp ? (
-          <Actions>
-            <Button type="button" onClick={() => actor.send({ type: 'START_CONFIRMATION' })}>
-              {t('death-modal-start')}
-            </Button>
-          </Actions>
-        ) : (
-          <>
-            <p>{t('death-modal-needs-app')}</p>
-            <AppStoreLinks />
-          </>
-        )}
+        <ConfirmationStart
+          inApp={inApp}
+          onStart={() => actor.send({ type: 'START_CONFIRMATION' })}
+        />
       </Modal>
       {/* No onClose: closes only through its two actions (spec §4). */}
       <Modal open={state === 'expired'} title={t('expired-modal-title')}>

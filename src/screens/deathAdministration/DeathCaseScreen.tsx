@@ -3,7 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { fromPromise } from 'xstate';
-import { AppStoreLinks } from '../../components/appStore/AppStoreLinks';
+import { ConfirmationStart } from '../../components/deathDetection/ConfirmationStart';
 import { TextareaField } from '../../components/form/TextFields';
 import { Label } from '../../components/form/FieldFrame';
 import { useImageUrl } from '../../components/ui/Avatar';
@@ -283,19 +283,9 @@ export function Component() {
             </ItemList>
           </>
         )}
-        {found.canConfirm &&
-          (isAppWebView() ? (
-            <Actions>
-              <Button type="button" onClick={startConfirmation}>
-                {t('death-modal-start')}
-              </Button>
-            </Actions>
-          ) : (
-            <>
-              <p>{t('death-modal-needs-app')}</p>
-              <AppStoreLinks />
-            </>
-          ))}
+        {found.canConfirm && (
+          <ConfirmationStart inApp={isAppWebView()} onStart={startConfirmation} />
+        )}
       </Panel>
       {found.state === 'alive' && (
         <Panel>

@@ -1,3 +1,4 @@
+import type { DeathCaseAnswer } from '../../validation/deathDetection';
 import type { RelationshipValue } from '../../validation/social';
 import { loadHttp } from '../http/lazy';
 
@@ -150,15 +151,7 @@ export interface AdministeredUser {
   acceptedAt: string | null;
 }
 
-export interface DeathCaseSignal {
-  source: 'certificate' | 'integration' | 'administrator' | 'inactivity';
-  createdAt: string;
-  reporterUserId: string | null;
-  reporterLastName: string | null;
-  reporterFirstName: string | null;
-  note: string | null;
-  documentImageName: string | null;
-}
+export type DeathCaseSignal = DeathCaseAnswer['signals'][number];
 
 export interface AuditEntry {
   id: string;
