@@ -98,7 +98,7 @@ function SettingsForm({
         rule: draft.rule,
         administratorUserIds: draft.administratorIds,
         checkInPeriodDays: draft.checkInsOn ? Number(draft.checkInDays) : null,
-        currentPassword: draft.currentPassword,
+        ...(draft.currentPassword ? { currentPassword: draft.currentPassword } : {}),
       }).catch((error: unknown) => {
         throw codedFailureOf(error);
       }),
@@ -123,10 +123,6 @@ function SettingsForm({
       )
     ) {
       setFailure(new CodedFailure('out_of_range', 'check_in_period_days'));
-      return;
-    }
-    if (draft.currentPassword === '') {
-      setFailure(new CodedFailure('current_password_required', 'current_password'));
       return;
     }
     if (draft.rule === 'two' && draft.administratorIds.length < 2) {

@@ -137,8 +137,11 @@ export interface DeathSettingsChange {
   rule: 'any_one' | 'two';
   administratorUserIds: string[];
   checkInPeriodDays: number | null;
-  /** The member's password, asked again before their death administration changes. */
-  currentPassword: string;
+  /**
+   * The member's password, asked again before their administrators or rule change; a member
+   * without one (social login) is let through by a recent sign-in instead.
+   */
+  currentPassword?: string;
 }
 
 /** A member who named the caller as one of their administrators. */
