@@ -16,7 +16,7 @@ import {
   updateAlbumPhoto,
   type AlbumPhoto,
 } from '../../services/api/memorial';
-import { uploadImage } from '../../services/api/uploads';
+
 import { useAlbum } from './pageQuery';
 import { EditAndDelete, ListSection, SmallButton } from './sectionParts';
 import {

@@ -16,7 +16,7 @@ import { UploadProgress } from '../../components/upload/UploadProgress';
 import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
 import { useT } from '../../i18n/useT';
 import { homeKeys, updateProfile, type Profile, type ProfileUpdate } from '../../services/api/home';
-import { UploadRefused, uploadImage } from '../../services/api/uploads';
+import { UploadRefused } from '../../services/api/uploads';
 import { useSession } from '../../services/session/useSession';
 import { NAME_MAX_LENGTH, SEX_CODES, type SexCode } from '../../validation/account';
 import { PREFECTURES } from '../../validation/prefectures';
