@@ -16,7 +16,6 @@ import {
   updateAlbumPhoto,
   type AlbumPhoto,
 } from '../../services/api/memorial';
-
 import { useAlbum } from './pageQuery';
 import { EditAndDelete, ListSection, SmallButton } from './sectionParts';
 import {
