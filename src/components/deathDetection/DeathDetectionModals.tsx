@@ -73,7 +73,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
           reportFailure: (_, { step, error }) => console.error(`deathDetection ${step}`, error),
         },
       }),
-    [userId, navigate, t],
+    [navigate, t],
   );
   const actor = useActorRef(machine);
   useEffect(() => {
