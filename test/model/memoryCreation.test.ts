@@ -25,7 +25,6 @@ describeModel('memoryCreation', {
       profile: { first_name: 'ポチ', first_name_kana: 'ぽち', animal_kind: '柴犬' },
     },
     { type: 'BACK' },
-    { type: 'RESET' },
     { type: 'xstate.done.actor.createMemorialPage', output: { memorialPageId: 'new-page' } },
     { type: 'xstate.error.actor.createMemorialPage', error: invalidKana },
     { type: 'xstate.error.actor.createMemorialPage', error: new Error('offline') },
