@@ -48,8 +48,12 @@ function latestRefreshToken(path: StepInfo[]): string | null {
   return token;
 }
 
+const reported: { code: string; error: unknown }[] = [];
+
 describeModel('authSession', {
-  machine: authSessionMachine,
+  machine: authSessionMachine.provide({
+    actions: { reportError: (_, params) => void reported.push(params) },
+  }),
   input: { pollIntervalMs: POLL_MS },
   serializeState: (snapshot) =>
     JSON.stringify([
@@ -86,6 +90,9 @@ describeModel('authSession', {
       ...(snapshot.matches({ authenticated: 'idle' }) ? [{ type: POLL }] : []),
     ] as never,
   pathRule: (path, last) => {
+    // A broken tab watcher is reported, whatever the session is doing.
+    if (path.at(-1)?.event?.type === 'xstate.error.actor.watchTabs')
+      expect(reported.at(-1)).toEqual({ code: 'CLIENT_SESSION_ERROR', error: failure });
     // One refresh at a time however many callers ask for one, and one update at a time.
     for (const src of ['tokenRefresh', 'updateSession']) {
       let running = 0;
@@ -153,6 +160,7 @@ describeModel('authSession', {
           break;
         case 'xstate.error.actor.refetchSession':
           expect(step.actions).toContain('reportError');
+          expect(reported.at(-1)).toEqual({ code: 'CLIENT_FETCH_ERROR', error: failure });
           break;
       }
     },
@@ -182,7 +190,10 @@ describeModel('authSession', {
       }
       if (step.event?.type === 'xstate.error.actor.fetchSession') {
         expect(step.actions).toContain('reportError');
+        expect(reported.at(-1)).toEqual({ code: 'CLIENT_FETCH_ERROR', error: failure });
       }
+      if (step.event?.type === 'xstate.error.actor.signOut')
+        expect(reported.at(-1)).toEqual({ code: 'SIGNOUT_ERROR', error: failure });
       if (step.event?.type.startsWith('xstate.done.actor.signOut')) {
         expect(step.actions).toContain('announceChange');
       }

@@ -7,8 +7,12 @@ const rotated = { accessToken: 'access-2', refreshToken: 'refresh-2' };
 const httpError = (status: number) =>
   Object.assign(new Error(`HTTP ${status}`), { response: { status } });
 
+const storeFailures: unknown[] = [];
+
 describeModel('tokenRefresh', {
-  machine: tokenRefreshMachine,
+  machine: tokenRefreshMachine.provide({
+    actions: { reportStoreFailure: (_, { error }) => void storeFailures.push(error) },
+  }),
   input: { refreshToken: 'refresh-1' },
   events: [
     {
@@ -28,11 +32,16 @@ describeModel('tokenRefresh', {
     checkingStored: (snapshot) => {
       expect(snapshot.children.readStoredTokens).toBeDefined();
     },
-    requesting: (snapshot) => {
+    requesting: (snapshot, step) => {
+      // The token spent is the one the refresh was started with.
+      expect(step.invoked).toEqual([
+        { src: 'requestTokens', input: { refreshToken: 'refresh-1' } },
+      ]);
       expect(snapshot.context.refreshToken).toBe('refresh-1');
       expect(snapshot.children.requestTokens).toBeDefined();
     },
-    storing: (snapshot) => {
+    storing: (snapshot, step) => {
+      expect(step.invoked).toEqual([{ src: 'storeTokens', input: rotated }]);
       expect(snapshot.context.result).toEqual({ outcome: 'refreshed', tokens: rotated });
       expect(snapshot.children.storeTokens).toBeDefined();
     },
@@ -44,6 +53,7 @@ describeModel('tokenRefresh', {
       expect(snapshot.output).toEqual({ outcome: 'refreshed', tokens: rotated });
       if (step.event?.type === 'xstate.error.actor.storeTokens') {
         expect(step.actions).toContain('reportStoreFailure');
+        expect((storeFailures.at(-1) as Error).message).toBe('HTTP 500');
       }
     },
     loggedOut: (snapshot, step) => {
