@@ -4,7 +4,7 @@ import { notProvided } from './notProvided';
 /**
  * The client's state slices (spec §3) and their restore at start (spec §4): user,
  * memorialAdmin and unreadNotification are persisted under one root key; the UI waits for
- * the restore, at most RESTORE_TIMEOUT_MS; RESET clears what is persisted and every slice.
+ * the restore, at most RESTORE_TIMEOUT_MS.
  */
 export const RESTORE_TIMEOUT_MS = 5000;
 
@@ -43,9 +43,9 @@ export const initialSlices: ClientSlices = {
 
 export type SliceName = keyof ClientSlices;
 
-export type ClientStateEvent =
-  | { [K in SliceName]: { type: 'UPDATE'; slice: K; value: ClientSlices[K] } }[SliceName]
-  | { type: 'RESET' };
+export type ClientStateEvent = {
+  [K in SliceName]: { type: 'UPDATE'; slice: K; value: ClientSlices[K] };
+}[SliceName];
 
 export interface ClientStateContext {
   slices: ClientSlices;
@@ -85,19 +85,12 @@ export const clientStateMachine = setup({
   },
   actions: {
     persist: (_, _params: { slices: ClientSlices }) => undefined,
-    clearPersisted: () => undefined,
     reportRestoreFailure: (_, _params: { error: unknown }) => undefined,
   },
 }).createMachine({
   id: 'clientState',
   context: { slices: initialSlices, restoreTimedOut: false },
   initial: 'restoring',
-  on: {
-    RESET: {
-      target: '.ready',
-      actions: [assign({ slices: initialSlices, restoreTimedOut: false }), 'clearPersisted'],
-    },
-  },
   states: {
     restoring: {
       invoke: {

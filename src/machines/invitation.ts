@@ -38,7 +38,7 @@ export interface InvitationCredential {
 
 export type InvitationEvent =
   /** The invitation slice as the shared link set it (query shareToken, invitingUserId, setAdmin). */
-  ({ type: 'LINK' } & InvitationLink) | { type: 'LOGGED_IN'; userId: string } | { type: 'RESET' };
+  ({ type: 'LINK' } & InvitationLink) | { type: 'LOGGED_IN'; userId: string };
 
 const credentialOf = (context: InvitationContext): InvitationCredential => ({
   token: context.shareToken ?? '',
@@ -109,7 +109,6 @@ export const invitationMachine = setup({
   initial: 'absent',
   on: {
     LOGGED_IN: { actions: 'rememberUser' },
-    RESET: { target: '.absent', actions: ['forgetLink', 'clearInvitation'] },
   },
   states: {
     absent: { on: { LINK: receiveLink } },

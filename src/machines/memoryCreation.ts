@@ -29,8 +29,7 @@ export interface MemoryCreationContext {
 export type MemoryCreationEvent =
   | { type: 'CHOOSE'; memoryType: MemoryType }
   | { type: 'SUBMIT'; profile: MemoryProfile }
-  | { type: 'BACK' }
-  | { type: 'RESET' };
+  | { type: 'BACK' };
 
 /** The 422 field errors of a failed call (axios shape), or none. */
 export function fieldErrorsOf(error: unknown): FieldError[] {
@@ -76,7 +75,6 @@ export const memoryCreationMachine = setup({
     failed: false,
   }),
   initial: 'choosingType',
-  on: { RESET: { target: '.choosingType', actions: 'forget' } },
   states: {
     choosingType: {
       on: {

@@ -14,7 +14,7 @@ export function isPetAdminSettingActive(setting: PetAdminSetting, now: number): 
  * The pet-admin setting (spec §3, §4, §9): a link to become an admin of a pet's memorial
  * page sets targetMemorialPageEncodedId; the setting is active only while not completed and
  * before expiresAt, 24 hours after it was set. A registration in `pet` mode completes it
- * (the server makes the new member an admin of that page); completion or RESET ends it.
+ * (the server makes the new member an admin of that page); completion or the expiry ends it.
  *
  * Time comes in with the events (`at` of RESTORED and SET), and the expiry is
  * a delayed transition, so the machine stays pure and a test moves a simulated clock.
@@ -37,8 +37,7 @@ export type PetAdminEvent =
   /** The persisted memorialAdmin slice has been restored (client state, at start). */
   | { type: 'RESTORED'; setting: PetAdminSetting; at: number }
   | { type: 'SET'; targetMemorialPageEncodedId: string; at: number }
-  | { type: 'COMPLETE' }
-  | { type: 'RESET' };
+  | { type: 'COMPLETE' };
 
 export const emptyPetAdminSetting: PetAdminSetting = {
   targetMemorialPageEncodedId: null,
@@ -94,7 +93,6 @@ export const petAdminMachine = setup({
   initial: 'inactive',
   on: {
     SET: { target: '.active', actions: ['startSetting', persist] },
-    RESET: { target: '.inactive', actions: ['clearSetting', persist] },
   },
   states: {
     inactive: {

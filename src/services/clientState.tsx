@@ -7,11 +7,7 @@ import {
   type ClientStateEvent,
 } from '../machines/clientState';
 import { devInspector } from './inspector';
-import {
-  clearPersistedSlices,
-  readPersistedSlices,
-  writePersistedSlices,
-} from './persistence/clientStorage';
+import { readPersistedSlices, writePersistedSlices } from './persistence/clientStorage';
 
 /** Made when the provider starts it: `provide` builds the statechart again (start-up work). */
 const liveClientStateMachine = () =>
@@ -19,7 +15,6 @@ const liveClientStateMachine = () =>
     actors: { restorePersisted: fromPromise(() => readPersistedSlices()) },
     actions: {
       persist: (_, { slices }) => writePersistedSlices(slices),
-      clearPersisted: () => clearPersistedSlices(),
       reportRestoreFailure: (_, { error }) =>
         console.error('persisted state could not be restored', error),
     },
@@ -88,7 +83,7 @@ export function useSlice<K extends keyof ClientSlices>(name: K): ClientSlices[K]
   return useSelector(useClientStateActor(), (snapshot) => snapshot.context.slices[name]);
 }
 
-/** Sends UPDATE and RESET to the client state. */
+/** Sends UPDATE to the client state. */
 export function useClientStateSend(): (event: ClientStateEvent) => void {
   return useClientStateActor().send;
 }

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { authSessionMachine } from '../../src/machines/authSession';
 import type { AuthSession } from '../../src/services/api/session';
-import { describeModel, type StepInfo } from './modelTest';
+import { describeModel } from './modelTest';
 
 const POLL_MS = 60_000;
 const POLL = 'xstate.after.pollInterval.authSession.authenticated.idle';
@@ -32,21 +32,12 @@ type Snapshot = SnapshotFrom<typeof authSessionMachine>;
 
 const outcome = (type: string, output?: unknown) => ({ type, output });
 
-/** The refresh token the path's outcomes last handed the session. */
-function latestRefreshToken(path: StepInfo[]): string | null {
-  let token: string | null = null;
-  for (const { event } of path) {
-    const output = (event as { output?: unknown } | undefined)?.output as
-      { refreshToken?: string | null; tokens?: { refreshToken: string } } | null | undefined;
-    if (event?.type.includes('Session') && output) token = output.refreshToken ?? null;
-    if (event?.type === 'xstate.done.actor.tokenRefresh' && output?.tokens)
-      token = output.tokens.refreshToken;
-  }
-  return token;
-}
+const reported: { code: string; error: unknown }[] = [];
 
 describeModel('authSession', {
-  machine: authSessionMachine,
+  machine: authSessionMachine.provide({
+    actions: { reportError: (_, params) => void reported.push(params) },
+  }),
   input: { pollIntervalMs: POLL_MS },
   serializeState: (snapshot) =>
     JSON.stringify([
@@ -82,6 +73,9 @@ describeModel('authSession', {
       ...(snapshot.matches({ authenticated: 'idle' }) ? [{ type: POLL }] : []),
     ] as never,
   pathRule: (path, last) => {
+    // A broken tab watcher is reported, whatever the session is doing.
+    if (path.at(-1)?.event?.type === 'xstate.error.actor.watchTabs')
+      expect(reported.at(-1)).toEqual({ code: 'CLIENT_SESSION_ERROR', error: failure });
     // One refresh at a time however many callers ask for one, and one update at a time.
     for (const src of ['tokenRefresh', 'updateSession']) {
       let running = 0;
@@ -149,6 +143,7 @@ describeModel('authSession', {
           break;
         case 'xstate.error.actor.refetchSession':
           expect(step.actions).toContain('reportError');
+          expect(reported.at(-1)).toEqual({ code: 'CLIENT_FETCH_ERROR', error: failure });
           break;
       }
     },
@@ -169,8 +164,9 @@ describeModel('authSession', {
       expect(snapshot.context.session).not.toBeNull();
       expect(snapshot.children.tokenRefresh).toBeDefined();
       expect(step.emitted.filter((event) => event.type.startsWith('refresh'))).toEqual([]);
+      // The refresh is told which access token failed, so another tab's rotation is noticed.
       for (const started of step.invoked.filter((actor) => actor.src === 'tokenRefresh'))
-        expect(started.input).toEqual({ refreshToken: latestRefreshToken(step.path) });
+        expect(started.input).toEqual({ accessToken: snapshot.context.session!.accessToken });
     },
     'unauthenticated.idle': (snapshot, step) => {
       expect(snapshot.context.session).toBeNull();
@@ -179,7 +175,10 @@ describeModel('authSession', {
       }
       if (step.event?.type === 'xstate.error.actor.fetchSession') {
         expect(step.actions).toContain('reportError');
+        expect(reported.at(-1)).toEqual({ code: 'CLIENT_FETCH_ERROR', error: failure });
       }
+      if (step.event?.type === 'xstate.error.actor.signOut')
+        expect(reported.at(-1)).toEqual({ code: 'SIGNOUT_ERROR', error: failure });
       if (step.event?.type.startsWith('xstate.done.actor.signOut')) {
         expect(step.actions).toContain('announceChange');
       }

@@ -23,7 +23,6 @@ describeModel('clientState', {
       ...(snapshot.context.slices.unreadNotification.count === 0
         ? [{ type: 'UPDATE', slice: 'unreadNotification', value: updatedUnread } as const]
         : [{ type: 'UPDATE', slice: 'unreadNotification', value: sameUnread } as const]),
-      { type: 'RESET' },
     ] as never,
   states: {
     restoring: (snapshot) => {
@@ -53,11 +52,6 @@ describeModel('clientState', {
             expect(slices.unreadNotification).toEqual(updatedUnread);
             expect(step.actions).toContain('persist');
           }
-          break;
-        case 'RESET':
-          expect(slices).toEqual(initialSlices);
-          expect(restoreTimedOut).toBe(false);
-          expect(step.actions).toContain('clearPersisted');
           break;
         default:
           throw new Error(`ready reached by an unexpected event ${step.event?.type}`);

@@ -18,11 +18,13 @@ const myself: SuspectedUser = { ...mother, userId: ME };
 const myselfInGrace: SuspectedUser = { ...myself, state: 'grace' };
 
 const remembered: string[] = [];
+const failures: { step: string; error: unknown }[] = [];
 const opened: SuspectedUser[] = [];
 const machine = deathDetectionMachine.provide({
   actions: {
     rememberShown: (_, { date }) => void remembered.push(date),
     openDeathConfirmation: (_, { suspect }) => void opened.push(suspect),
+    reportFailure: (_, failure) => void failures.push(failure),
   },
 });
 
@@ -109,6 +111,8 @@ describeModel('deathDetection', {
         case 'xstate.error.actor.cancelSuspicion':
         case 'xstate.error.actor.readIdentityStatus':
           expect(actions).toEqual(['reportFailure']);
+          // The failing step is named: the actor whose error this is.
+          expect(failures.at(-1)?.step).toBe(step.event.type.replace('xstate.error.actor.', ''));
           break;
         case 'xstate.done.actor.findSuspectedUser':
           // Nobody suspected, a case in grace, or a modal already shown today: nothing happens.

@@ -33,7 +33,6 @@ describeModel('invitation', {
     link({ shareToken: null }),
     link({ invitingUserId: null }),
     { type: 'LOGGED_IN', userId: 'invitee' },
-    { type: 'RESET' },
     done('validateShareToken', { isValid: true }),
     done('validateShareToken', { isValid: false }),
     failed('validateShareToken'),
@@ -47,12 +46,11 @@ describeModel('invitation', {
     failed('expireShareToken'),
   ] as never,
   states: {
-    absent: ({ context }, { event, actions }) => {
+    absent: ({ context }) => {
       // Without both halves of the link there is no invitation at all.
       expect(context.shareToken).toBeNull();
       expect(context.invitingUserId).toBeNull();
       expect(context.error).toBeNull();
-      if (event?.type === 'RESET') expect(ownActions(actions)).toContain('clearInvitation');
     },
     validating: ({ context, children }, { event, invoked, actions }) => {
       if (event?.type === 'LINK' && actions.includes('rememberLink'))

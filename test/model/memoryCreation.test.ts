@@ -25,7 +25,6 @@ describeModel('memoryCreation', {
       profile: { first_name: 'ポチ', first_name_kana: 'ぽち', animal_kind: '柴犬' },
     },
     { type: 'BACK' },
-    { type: 'RESET' },
     { type: 'xstate.done.actor.createMemorialPage', output: { memorialPageId: 'new-page' } },
     { type: 'xstate.error.actor.createMemorialPage', error: invalidKana },
     { type: 'xstate.error.actor.createMemorialPage', error: new Error('offline') },
@@ -46,9 +45,20 @@ describeModel('memoryCreation', {
       // An unexpected failure never comes with field errors.
       if (context.failed) expect(context.fieldErrors).toEqual([]);
     },
-    creating: ({ context, children }) => {
+    creating: ({ context, children }, { invoked, path }) => {
       expect(['other', 'pet']).toContain(context.type);
       expect(Object.keys(children)).toEqual(['createMemorialPage']);
+      // The page is made of the kind last chosen and the profile as the form sent it.
+      const chosen = [...path].reverse().find((step) => step.event?.type === 'CHOOSE')?.event as
+        { memoryType: string } | undefined;
+      for (const started of invoked)
+        expect(started).toEqual({
+          src: 'createMemorialPage',
+          input: {
+            type: chosen?.memoryType,
+            profile: { first_name: 'ポチ', first_name_kana: 'ぽち', animal_kind: '柴犬' },
+          },
+        });
     },
     created: ({ context }, { event, actions }) => {
       const expected = context.type === 'self' ? 'own-page' : 'new-page';

@@ -36,12 +36,11 @@ describeModel('petAdmin', {
       { type: 'RESTORED', setting: emptyPetAdminSetting, at: T0 },
       { type: 'SET', targetMemorialPageEncodedId: 'pet-link', at: T0 },
       { type: 'COMPLETE' },
-      { type: 'RESET' },
     ] as never,
   states: {
     inactive: ({ context }, { event, actions }) => {
       expect(context).toMatchObject(emptyPetAdminSetting);
-      if (event?.type === 'RESET' || event?.type.startsWith('xstate.after')) {
+      if (event?.type.startsWith('xstate.after')) {
         expect(ownActions(actions)).toEqual(['persistSetting']);
         expect(persisted.at(-1)).toEqual(emptyPetAdminSetting);
       }

@@ -1,7 +1,9 @@
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   emptyForm,
+  fieldErrorsOf,
   registrationMachine,
+  registrationRequestOf,
   validateRegistration,
   type RegistrationForm,
   type RegistrationSetup,
@@ -117,6 +119,10 @@ const startedWith = (path: StepInfo[]) =>
     }
   ).setup;
 
+/** A 422 naming no field of the form: nothing to show beside a field, so a plain failure. */
+const unknownField = {
+  response: { status: 422, data: { errors: [{ field: 'icon', code: 'required' }] } },
+};
 const serverDown = { response: { status: 503, data: { code: 'unavailable' } } };
 
 describeModel('registration', {
@@ -135,6 +141,7 @@ describeModel('registration', {
     { type: 'xstate.done.actor.register' },
     { type: 'xstate.error.actor.register', error: rejected },
     { type: 'xstate.error.actor.register', error: serverDown },
+    { type: 'xstate.error.actor.register', error: unknownField },
     { type: 'xstate.done.actor.activate' },
     { type: 'xstate.error.actor.activate', error: { response: { status: 400 } } },
   ] as never,
@@ -184,7 +191,9 @@ describeModel('registration', {
     failed: (snapshot, step) => {
       expect(snapshot.children.register).toBeUndefined();
       if (step.event?.type === 'xstate.error.actor.register') {
-        expect(step.event).toMatchObject({ error: serverDown });
+        expect([serverDown, unknownField]).toContain(
+          (step.event as unknown as { error: unknown }).error,
+        );
       }
     },
     mailSent: (snapshot, step) => {
@@ -213,4 +222,39 @@ describeModel('registration', {
       expect(snapshot.context.setup).toBeNull();
     },
   },
+});
+
+describe('registration rules', () => {
+  it('asks a password of every variant but the external provider', () => {
+    const noPassword = { ...validForm, password: '' };
+    expect(validateRegistration(noPassword, 'standard')).toEqual({ password: 'required' });
+    expect(validateRegistration(noPassword, 'inflow')).toEqual({ password: 'required' });
+    expect(validateRegistration(noPassword, 'external')).toEqual({});
+    // A password the member does give is checked in every variant.
+    expect(validateRegistration({ ...validForm, password: 'short' }, 'external')).toHaveProperty(
+      'password',
+    );
+  });
+
+  it('sends names trimmed and the first error of each known field', () => {
+    const padded = { ...validForm, username: ' hanako ', email: ' hanako@example.jp ' };
+    const request = registrationRequestOf({
+      setup: standard,
+      form: {
+        ...padded,
+        lastName: ' Yamada ',
+        firstName: ' Hanako ',
+        lastNameKana: ' \u3084\u307e\u3060 ',
+        firstNameKana: ' \u306f\u306a\u3053 ',
+      },
+    });
+    expect(toSnakeCase(request)).toEqual({ variant: 'standard', user: wireUser });
+    expect(
+      fieldErrorsOf([
+        { field: 'email', code: 'email_invalid' },
+        { field: 'email', code: 'required' },
+        { field: 'icon', code: 'required' },
+      ]),
+    ).toEqual({ email: 'email_invalid' });
+  });
 });

@@ -112,7 +112,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
           },
         },
       }),
-    [userId, navigate, t],
+    [navigate, t],
   );
   const actor = useActorRef(machine);
   useEffect(() => {

@@ -47,7 +47,3 @@ export function writePersistedSlices(slices: ClientSlices, storage: Storage = lo
   const persisted = Object.fromEntries(PERSISTED_SLICES.map((name) => [name, slices[name]]));
   storage.setItem(PERSIST_ROOT_KEY, JSON.stringify(persisted));
 }
-
-export function clearPersistedSlices(storage: Storage = localStorage): void {
-  storage.removeItem(PERSIST_ROOT_KEY);
-}
