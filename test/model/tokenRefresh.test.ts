@@ -9,8 +9,6 @@ const httpError = (status: number) =>
 /** The session layer's own failures carry the status on the error itself. */
 const sessionError = (status: number) => Object.assign(new Error(`session ${status}`), { status });
 
-const storeFailures: unknown[] = [];
-
 describeModel('tokenRefresh', {
   machine: tokenRefreshMachine,
   input: { accessToken: 'access-1' },
