@@ -9,11 +9,14 @@ import type { AppContext } from './context';
 import type { Database } from './db/database';
 import { adjustableClock, systemClock, type Clock } from './domain/clock';
 import { installErrorHandling } from './http/errors';
+import { trackRequestIds } from './http/faults';
 import { installResponseHeaders } from './http/securityHeaders';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
+import { createMetrics } from './metrics';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes } from './routes/metrics';
 import { i18nRoutes } from './routes/i18n';
 import { apiRoutes } from './routes';
 import { distDir } from './paths';
@@ -66,6 +69,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  trackRequestIds(app);
 
   const testClock = config.testClockControl ? adjustableClock(config.clockOffsetMs) : undefined;
   const clock = overrides.clock ?? testClock ?? systemClock(config.clockOffsetMs);
@@ -91,6 +95,7 @@ export async function buildApp(
         outboxDir: path.join(config.dataDir, 'outbox'),
         log: app.log,
       }),
+    metrics: createMetrics(),
     // Uploads go to S3 when it is configured; /files/* then serves nothing anyone was given.
     store: s3Store ?? localStore,
     log: app.log,
@@ -127,6 +132,7 @@ export async function buildApp(
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
 
+  await metricsRoutes(app, ctx);
   await app.register(async (scope) => healthRoutes(scope, ctx));
   await app.register(async (scope) => i18nRoutes(scope, { production: config.production }));
   await app.register(async (scope) => fileRoutes(scope, localStore));

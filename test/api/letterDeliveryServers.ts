@@ -99,7 +99,7 @@ export async function expectDeliveredExactlyOnce(db: Db, count: number): Promise
       (select count(*)::int from time_capsule_letters where delivered_at is null) as undelivered,
       (select count(*)::int from letter_deliveries) as deliveries,
       (select count(distinct (letter_id, recipient_id))::int from letter_deliveries) as distinct_deliveries,
-      (select count(*)::int from letter_mail_outbox) as mails,
+      (select count(*)::int from mail_outbox where kind = 'letter') as mails,
       (select count(*)::int from notifications where kind = 'letter_delivered') as notices`,
   );
   expect(result[0]).toEqual({

@@ -8,3 +8,4 @@ export * from './timecapsule';
 export * from './notifications';
 export * from './memorial';
 export * from './deathDetection';
+export * from './mail';

@@ -11,7 +11,7 @@ import {
 } from './credentialMails';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
-import type { MailMessage } from '../../mail/mailer';
+import { enqueueMail } from '../../mail/outbox';
 import { hashPassword, verifyAgainstDecoy, verifyPassword } from './passwords';
 import { issueRefreshToken, revokeAllOfUser } from './refreshTokens';
 import { isUniqueViolation } from './registration';
@@ -53,13 +53,6 @@ async function verifyCurrentPassword(
   }
   await deps.throttle.recordSuccess(attempt);
   return { email: user.email };
-}
-
-/** Mails without holding up the answer; a failure is logged. */
-function sendLater(deps: AccountDeps, message: MailMessage, what: string): void {
-  deps.mailer
-    .send(message)
-    .catch((error: unknown) => deps.log.error({ err: error }, `${what} mail failed`));
 }
 
 /**
@@ -115,27 +108,28 @@ export async function requestEmailChange(
     throw invalid([{ field: 'new_email', code: 'email_unchanged' }]);
   }
   const now = deps.clock.now();
-  await deps.db
-    .update(emailChanges)
-    .set({ usedAt: now })
-    .where(and(eq(emailChanges.userId, change.userId), isNull(emailChanges.usedAt)));
-  if (await addressTaken(deps, newEmail)) {
-    sendLater(deps, emailChangeTakenMail(newEmail, `${deps.publicUrl}/login`), 'email change');
-    return;
-  }
-  const token = newSecretToken();
-  await deps.db.insert(emailChanges).values({
-    tokenHash: hashSecretToken(token),
-    userId: change.userId,
-    newEmail,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_MS),
+  const taken = await addressTaken(deps, newEmail);
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(emailChanges)
+      .set({ usedAt: now })
+      .where(and(eq(emailChanges.userId, change.userId), isNull(emailChanges.usedAt)));
+    if (taken) {
+      const mail = emailChangeTakenMail(newEmail, `${deps.publicUrl}/login`);
+      await enqueueMail(tx, { kind: 'email_change', ...mail }, deps.clock);
+      return;
+    }
+    const token = newSecretToken();
+    await tx.insert(emailChanges).values({
+      tokenHash: hashSecretToken(token),
+      userId: change.userId,
+      newEmail,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_MS),
+    });
+    const mail = emailChangeMail(newEmail, emailChangeLink(deps.publicUrl, token));
+    await enqueueMail(tx, { kind: 'email_change', userId: change.userId, ...mail }, deps.clock);
   });
-  sendLater(
-    deps,
-    emailChangeMail(newEmail, emailChangeLink(deps.publicUrl, token)),
-    'email change',
-  );
 }
 
 /**
@@ -169,16 +163,19 @@ export async function confirmEmailChange(
     .where(and(eq(users.id, change.userId), eq(users.status, 'active')));
   if (!before) throw invalidLink();
   try {
-    await deps.db
-      .update(users)
-      .set({ email: change.newEmail, updatedAt: now })
-      .where(eq(users.id, change.userId));
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({ email: change.newEmail, updatedAt: now })
+        .where(eq(users.id, change.userId));
+      const mail = emailChangedNoticeMail(before.email, change.newEmail);
+      await enqueueMail(tx, { kind: 'email_changed', userId: change.userId, ...mail }, deps.clock);
+    });
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw conflict('email_unavailable', 'the address has an account by now');
     }
     throw error;
   }
-  sendLater(deps, emailChangedNoticeMail(before.email, change.newEmail), 'email changed notice');
   return { email: change.newEmail };
 }

@@ -18,7 +18,6 @@ export function createAccountDeps(ctx: AppContext): AccountDeps & { close(): Pro
   return {
     db: ctx.database.db,
     clock: ctx.clock,
-    mailer: ctx.mailer,
     store: ctx.store,
     publicUrl: ctx.config.publicUrl,
     authSecret: ctx.config.authSecret,

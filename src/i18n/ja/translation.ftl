@@ -884,3 +884,9 @@ death-confirmation-error-sign_tag_unknown = 署名の依頼が見つかりませ
 death-confirmation-error-sign_tag_used = この署名はすでに使われています。最初からやり直してください。
 death-confirmation-error-sign_content_mismatch = 署名した内容が確認内容と一致しません。最初からやり直してください。
 death-confirmation-error-unexpected = 想定外のエラーが発生しました。時間をおいて再度お試しください。
+
+## Mail the member is waiting for (activation, password reset)
+mail-resend-lead = メールが届かないときは、もう一度お送りできます。
+mail-resend = メールをもう一度送る
+mail-resend-sending = 送信しています…
+mail-resend-done = もう一度お送りしました。数分たっても届かない場合は、メールアドレスと迷惑メールフォルダをご確認ください。

@@ -1,0 +1,206 @@
+/**
+ * Faults met from outside by the real `npm start` process: a SIGKILL and an immediate restart,
+ * a stop that cannot finish in time, an uncaught exception, an unreachable PostgreSQL and a
+ * full disk. Each answers clearly and leaves nothing half-written.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../server/domain/clock';
+import { createLocalStore } from '../../server/storage/localStore';
+import { createPostgresDatabase } from '../support/testDatabase';
+import { startReadyServer, startServer, stopServer } from './serverProcess';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+function newDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'shinobu-faults-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function storeFor(dataDir: string, baseUrl: string) {
+  const secrets = JSON.parse(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')) as {
+    AUTH_SECRET: string;
+  };
+  return createLocalStore({
+    root: path.join(dataDir, 'files'),
+    publicUrl: baseUrl,
+    secret: secrets.AUTH_SECRET,
+    clock: systemClock(),
+  });
+}
+
+describe('a process killed with SIGKILL', () => {
+  it('is restarted at once on the same DATA_DIR', async () => {
+    const dataDir = newDataDir();
+    const env = { DATA_DIR: dataDir, PORT: '4245', PUBLIC_URL: 'http://127.0.0.1:4245' };
+    const killed = await startReadyServer(env);
+    killed.child.kill('SIGKILL');
+    await killed.exited;
+    const started = Date.now();
+    const restarted = await startReadyServer(env);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(restarted.stderr()).toContain('is gone; taking its lock');
+    expect((await fetch(`${restarted.baseUrl}/healthz`)).status).toBe(200);
+    expect(await stopServer(restarted)).toBe(0);
+  }, 90_000);
+});
+
+describe('stopping', () => {
+  it('gives in-flight requests SHUTDOWN_TIMEOUT_MS, then exits non-zero', async () => {
+    const dataDir = newDataDir();
+    const server = await startReadyServer({
+      DATA_DIR: dataDir,
+      PORT: '4246',
+      PUBLIC_URL: 'http://127.0.0.1:4246',
+      SHUTDOWN_TIMEOUT_MS: '1500',
+    });
+    const objectName = 'faults/NeverFinishedUpload01.png';
+    const url = new URL(await storeFor(dataDir, server.baseUrl).signedUrl(objectName, 'PUT'));
+    // An upload that never sends its last byte keeps a request in flight for ever.
+    const request = http.request(url, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png', 'content-length': '100' },
+    });
+    request.on('error', () => undefined);
+    request.write(Buffer.alloc(10));
+    await server.waitForLog(`"url":"/files/${objectName}?`);
+    const stopAt = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(1);
+    const took = Date.now() - stopAt;
+    expect(took).toBeGreaterThanOrEqual(1400);
+    expect(took).toBeLessThan(6000);
+    expect(server.stdout()).toContain('stopping took too long; exiting');
+    request.destroy();
+  }, 60_000);
+
+  it('logs an uncaught exception with its request id and exits non-zero', async () => {
+    const server = startServer({
+      DATA_DIR: newDataDir(),
+      PORT: '4247',
+      PUBLIC_URL: 'http://127.0.0.1:4247',
+      NODE_OPTIONS: `--import ${path.resolve('test/process/fixtures/crashOnRequest.mjs')}`,
+    });
+    await server.waitForLog('Shinobu is ready');
+    const response = await fetch(`${server.baseUrl}/healthz?crash`);
+    const requestId = response.headers.get('x-request-id');
+    expect(await server.exited).toBe(1);
+    const line = JSON.parse(
+      await server.waitForLog('uncaught error; exiting so that a supervisor restarts the server'),
+    ) as Record<string, unknown>;
+    expect(line).toMatchObject({
+      level: 60,
+      requestId,
+      err: { message: 'a bug thrown outside the request' },
+    });
+  }, 60_000);
+});
+
+describe('an unreachable PostgreSQL', () => {
+  const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+  it('answers 503 with detail and Retry-After on every call, and recovers by itself', async () => {
+    const database = await createPostgresDatabase(serverUrl);
+    cleanups.push(() => database.drop());
+    const target = new URL(database.url);
+    // A TCP relay in front of PostgreSQL that the test cuts and mends.
+    const sockets = new Set<net.Socket>();
+    const relay = net.createServer((client) => {
+      const upstream = net.connect(Number(target.port || 5432), target.hostname);
+      for (const socket of [client, upstream]) {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => undefined);
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    const listen = () => new Promise<void>((resolve) => relay.listen(4248, '127.0.0.1', resolve));
+    await listen();
+    const viaRelay = new URL(database.url);
+    viaRelay.host = '127.0.0.1:4248';
+    const server = await startReadyServer({
+      DATA_DIR: newDataDir(),
+      PORT: '4249',
+      PUBLIC_URL: 'http://127.0.0.1:4249',
+      DATABASE_URL: viaRelay.toString(),
+    });
+    cleanups.push(() => void stopServer(server, 'SIGKILL'));
+    const resetRequest = () =>
+      fetch(`${server.baseUrl}/v1/password_reset`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'someone@example.jp' }),
+      });
+    expect((await resetRequest()).status).toBe(202);
+
+    await new Promise<void>((resolve) => relay.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    for (const call of [resetRequest, resetRequest]) {
+      const response = await call();
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toMatchObject({
+        code: 'database_unavailable',
+        detail: expect.stringContaining('database'),
+      });
+    }
+    const ready = await fetch(`${server.baseUrl}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ checks: { database: 'down', objectStore: 'up' } });
+
+    await listen();
+    expect((await resetRequest()).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
+    expect(await stopServer(server)).toBe(0);
+    relay.close();
+  }, 90_000);
+});
+
+const canMount = process.getuid?.() === 0;
+
+describe('a full disk', () => {
+  it.skipIf(!canMount)(
+    'answers 507 and leaves no file, whole or partial',
+    async () => {
+      const dataDir = newDataDir();
+      const files = path.join(dataDir, 'files');
+      mkdirSync(files, { recursive: true });
+      // A 64 KiB file system under DATA_DIR/files: the upload below does not fit.
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', files]);
+      cleanups.push(() => void execFileSync('umount', ['-l', files]));
+      const server = await startReadyServer({
+        DATA_DIR: dataDir,
+        PORT: '4245',
+        PUBLIC_URL: 'http://127.0.0.1:4245',
+      });
+      const store = storeFor(dataDir, server.baseUrl);
+      const objectName = 'faults/TooLargeForTheDisk01.png';
+      const put = await fetch(await store.signedUrl(objectName, 'PUT'), {
+        method: 'PUT',
+        headers: { 'content-type': 'image/png' },
+        body: Buffer.alloc(200 * 1024, 7),
+      });
+      expect(put.status).toBe(507);
+      expect(await put.json()).toMatchObject({
+        code: 'insufficient_storage',
+        detail: expect.stringContaining('no room'),
+      });
+      const get = await fetch(await store.signedUrl(objectName, 'GET'));
+      expect(get.status).toBe(404);
+      const folder = path.join(files, 'faults');
+      expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+      expect(await stopServer(server)).toBe(0);
+    },
+    60_000,
+  );
+});
