@@ -86,7 +86,11 @@ export const ready = (server: ServerProcess) =>
 /** Letters the process says it delivered (sum of its "letters delivered" log lines). */
 export const loggedDeliveries = (server: ServerProcess) =>
   server.logs.reduce(
-    (sum, line) => sum + (typeof line.delivered === 'number' ? line.delivered : 0),
+    (sum, line) =>
+      sum +
+      (line.job === 'time-capsule letters delivered' && typeof line.result === 'number'
+        ? line.result
+        : 0),
     0,
   );
 
