@@ -6,7 +6,8 @@
  * EXPIRED members whose certificate just expired, CHECK_INS_DUE members past their check-in
  * period, ESCALATIONS unanswered check-ins past their answer-by time, and a revocation list
  * naming REVOKED certificates (so the sweep pages through every active certificate).
- * Mail goes to a counting mailer: the figure is the server's work, not an SMTP relay's.
+ * Mails are counted in the outbox the sweep writes them to: the figure is the server's work,
+ * not an SMTP relay's.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -109,12 +110,10 @@ async function benchDeathDetection(options: BenchOptions): Promise<BenchRow[]> {
     options.log(
       `death detection: seeded ${MEMBERS} members in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`,
     );
-    let mails = 0;
     const silent = { info: () => undefined, error: () => undefined };
     const deps: DeathDeps = {
       db: database.db,
       clock: systemClock(),
-      mailer: { send: async () => void (mails += 1) },
       publicUrl: 'http://127.0.0.1',
       settings: {
         identityTrustAnchorsPem: '',
@@ -149,6 +148,10 @@ async function benchDeathDetection(options: BenchOptions): Promise<BenchRow[]> {
       const steadyStarted = performance.now();
       await runSuspicionSweep(deps);
       const steady = performance.now() - steadyStarted;
+      const counted = (await database.db.execute(
+        sql`select count(*)::int as mails from mail_outbox`,
+      )) as unknown as { rows: { mails: number }[] };
+      const mails = counted.rows[0]!.mails;
       options.log(
         `death detection: first sweep ${firstSweepMs.toFixed(0)} ms ${JSON.stringify(firstResult)}, ${mails} mails; ` +
           `next sweep ${steady.toFixed(0)} ms; API p99 ${quiet.p99} ms quiet, ${during.p99} ms during the sweep`,

@@ -12,11 +12,14 @@ import { adjustableClock, systemClock, type Clock } from './domain/clock';
 import { frameworkErrorOptions, installErrorHandling } from './http/errors';
 import { refuseUnstorableText } from './http/hostileText';
 import { installRateLimits } from './http/rateLimits';
+import { trackRequestIds } from './http/faults';
 import { installResponseHeaders } from './http/securityHeaders';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
+import { createMetrics } from './metrics';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes } from './routes/metrics';
 import { i18nRoutes } from './routes/i18n';
 import { apiRoutes } from './routes';
 import { distDir } from './paths';
@@ -87,6 +90,7 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   refuseUnstorableText(app);
+  trackRequestIds(app);
 
   const testClock = config.testClockControl ? adjustableClock(config.clockOffsetMs) : undefined;
   const clock = overrides.clock ?? testClock ?? systemClock(config.clockOffsetMs);
@@ -113,6 +117,7 @@ export async function buildApp(
         logLinks: !config.production,
         log: app.log,
       }),
+    metrics: createMetrics(),
     // Uploads go to S3 when it is configured; /files/* then serves nothing anyone was given.
     store: withViewUrlCache(s3Store ?? localStore, clock),
     log: app.log,
@@ -154,6 +159,7 @@ export async function buildApp(
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
 
+  await metricsRoutes(app, ctx);
   await app.register(async (scope) => healthRoutes(scope, ctx));
   await app.register(async (scope) => i18nRoutes(scope, { production: config.production }));
   await app.register(async (scope) => fileRoutes(scope, ctx, { urls: fileUrls, localStore }));

@@ -46,6 +46,10 @@ export interface Config {
   oauthProviders: OAuthProviderConfig[];
   /** Death detection and identity verification (docs/death-detection.md). */
   deathDetection: DeathDetectionConfig;
+  /** Bearer token of GET /metrics; unset: no metrics endpoint. */
+  metricsToken: string | undefined;
+  /** How long a stopping server may take to finish in-flight requests before it exits. */
+  shutdownTimeoutMs: number;
 }
 
 export interface DeathDetectionConfig {
@@ -148,6 +152,16 @@ export function loadConfig(env: Env = process.env): Config {
   const deathDetection = parseDeathDetection(env, production, dataDir, problems);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   const rateLimits = parseRateLimits(env, problems);
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN: at least 16 characters (generate with: openssl rand -hex 24)');
+  }
+  const shutdownTimeoutMs = parseCount(
+    'SHUTDOWN_TIMEOUT_MS',
+    env.SHUTDOWN_TIMEOUT_MS,
+    10_000,
+    problems,
+  );
 
   const missingSecrets = production ? SECRET_NAMES.filter((name) => !env[name]) : [];
   if (missingSecrets.length > 0) {
@@ -187,6 +201,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits,
     oauthProviders,
     deathDetection,
+    metricsToken,
+    shutdownTimeoutMs,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import type { Clock } from './domain/clock';
 import type { Mailer } from './mail/mailer';
+import type { Metrics } from './metrics';
 import type { ObjectStore } from './storage/objectStore';
 
 /** What every route and job is given: configuration and the outside world, each injectable. */
@@ -10,7 +11,9 @@ export interface AppContext {
   config: Config;
   database: Database;
   clock: Clock;
+  /** The wire the outbox sends through; everything else enqueues (mail/outbox.ts). */
   mailer: Mailer;
+  metrics: Metrics;
   store: ObjectStore;
   log: FastifyBaseLogger;
 }

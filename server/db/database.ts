@@ -18,6 +18,8 @@ export interface Database {
   withSession<T>(fn: (run: ScriptRunner) => Promise<T>): Promise<T>;
   /** True when the database answers a query. */
   ping(): Promise<boolean>;
+  /** Connections of the pool (PostgreSQL): open, idle, and callers waiting for one. */
+  poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
         return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
       }),
     ping: () => pingWith(db),
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     close: () => client.close(),
   };
 }
@@ -74,6 +77,11 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
       }
     },
     ping: () => pingWith(db),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     close: () => pool.end(),
   };
 }

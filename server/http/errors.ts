@@ -8,6 +8,7 @@ import type {
   FastifyServerOptions,
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { faultAnswer } from './faults';
 
 /** One field's problem: the request field (snake_case, dotted for nesting) and a stable code. */
 export interface FieldError {
@@ -69,6 +70,14 @@ export function installErrorHandling(app: FastifyInstance): void {
       return send(reply, 422, { detail: 'invalid input', code: 'validation_failed', errors });
     }
     const status = error.statusCode ?? 500;
+    const fault = status >= 500 ? faultAnswer(error) : undefined;
+    if (fault) {
+      request.log.warn({ err: error }, fault.detail);
+      return send(reply.headers(fault.headers), fault.status, {
+        detail: fault.detail,
+        code: fault.code,
+      });
+    }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') keepReadingUntilTheBodyEnds(request, reply);
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');

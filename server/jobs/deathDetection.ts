@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { deathDepsOf } from '../domain/deathDetection/deps';
 import { releaseDueCases } from '../domain/deathDetection/release';
 import { runSuspicionSweep } from '../domain/deathDetection/sweep';
+import { periodic } from './periodic';
 
 /** Grace periods are checked often (an index probe); the suspicion sweep hourly. */
 export const DEATH_RELEASE_INTERVAL_MS = 2_000;
@@ -24,35 +25,13 @@ export function startDeathDetection(
   intervals = { releaseMs: DEATH_RELEASE_INTERVAL_MS, sweepMs: SUSPICION_SWEEP_INTERVAL_MS },
 ): DeathDetectionJob {
   const deps = deathDepsOf(ctx);
-  const single = (name: string, work: () => Promise<object | number>) => {
-    let running: Promise<void> | undefined;
-    return {
-      run: () =>
-        (running ??= work()
-          .then((result) => {
-            if (typeof result !== 'number' || result > 0) ctx.log.info({ result }, name);
-          })
-          .catch((error: unknown) =>
-            ctx.log.error({ err: error }, `${name} failed; retrying on the next pass`),
-          )
-          .finally(() => {
-            running = undefined;
-          })),
-      idle: async () => void (await running),
-    };
-  };
-  const release = single('death cases released', () => releaseDueCases(deps));
-  const sweep = single('suspicion sweep', () => runSuspicionSweep(deps));
-  const timers = [
-    setInterval(() => void release.run(), intervals.releaseMs),
-    setInterval(() => void sweep.run(), intervals.sweepMs),
-  ];
+  const release = periodic(ctx, 'death cases released', intervals.releaseMs, () =>
+    releaseDueCases(deps),
+  );
+  const sweep = periodic(ctx, 'suspicion sweep', intervals.sweepMs, () => runSuspicionSweep(deps));
   return {
     release: release.run,
     sweep: sweep.run,
-    stop: async () => {
-      timers.forEach(clearInterval);
-      await Promise.all([release.idle(), sweep.idle()]);
-    },
+    stop: async () => void (await Promise.all([release.stop(), sweep.stop()])),
   };
 }

@@ -1,12 +1,12 @@
 import type { AppContext } from '../context';
 import { deliverAllDueLetters } from '../domain/timecapsule/delivery';
-import { sendPendingLetterMails } from '../domain/timecapsule/outbox';
+import { periodic } from './periodic';
 
-/** How often the loop looks for due letters and pending mails. */
+/** How often the loop looks for due letters. */
 export const LETTER_DELIVERY_INTERVAL_MS = 2_000;
 
 export interface LetterDeliveryJob {
-  /** One pass: deliver every due letter, then send the pending mails. Tests call it directly. */
+  /** One pass: deliver every due letter (their mails go to the outbox). Tests call it. */
   tick(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -19,33 +19,8 @@ export function startLetterDelivery(
   ctx: AppContext,
   intervalMs = LETTER_DELIVERY_INTERVAL_MS,
 ): LetterDeliveryJob {
-  const { database, clock, mailer, log, config } = ctx;
-  let running: Promise<void> | undefined;
-
-  const pass = async () => {
-    try {
-      const delivered = await deliverAllDueLetters(database.db, clock, {
-        publicUrl: config.publicUrl,
-      });
-      if (delivered > 0) log.info({ delivered }, 'time-capsule letters delivered');
-      const mails = await sendPendingLetterMails(database.db, mailer, clock);
-      if (mails.failed > 0) log.warn(mails, 'some time-capsule mails failed; they will be retried');
-    } catch (error) {
-      log.error({ err: error }, 'time-capsule delivery pass failed; retrying on the next pass');
-    }
-  };
-  const tick = () => {
-    running ??= pass().finally(() => {
-      running = undefined;
-    });
-    return running;
-  };
-  const timer = setInterval(() => void tick(), intervalMs);
-  return {
-    tick,
-    stop: async () => {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  const job = periodic(ctx, 'time-capsule letters delivered', intervalMs, () =>
+    deliverAllDueLetters(ctx.database.db, ctx.clock, { publicUrl: ctx.config.publicUrl }),
+  );
+  return { tick: job.run, stop: job.stop };
 }

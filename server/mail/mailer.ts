@@ -12,8 +12,16 @@ export interface MailMessage {
   link?: string;
 }
 
+/** A mail as the outbox hands it to the wire: with the Message-ID every try repeats. */
+export interface OutgoingMail extends MailMessage {
+  messageId: string;
+}
+
+/** The wire: SMTP or .eml files. Only the outbox sender (mail/outbox.ts) calls it. */
 export interface Mailer {
-  send(message: MailMessage): Promise<void>;
+  send(message: OutgoingMail): Promise<void>;
+  /** Resolves when the relay accepts a connection (readiness); absent without a relay. */
+  verify?(): Promise<unknown>;
 }
 
 export interface MailerOptions {
@@ -43,8 +51,10 @@ export function createMailer(options: MailerOptions): Mailer {
           to: message.to,
           subject: message.subject,
           text: message.text,
+          messageId: message.messageId,
         });
       },
+      verify: () => transport.verify(),
     };
   }
   const transport = nodemailer.createTransport({
@@ -59,6 +69,7 @@ export function createMailer(options: MailerOptions): Mailer {
         to: message.to,
         subject: message.subject,
         text: message.text,
+        messageId: message.messageId,
       });
       await mkdir(options.outboxDir, { recursive: true });
       const file = path.join(options.outboxDir, `${Date.now()}-${randomUUID()}.eml`);

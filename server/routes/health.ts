@@ -3,28 +3,92 @@ import type { AppContext } from '../context';
 import type { Clock } from '../domain/clock';
 
 /**
- * How long one database answer stands for the health of the instance. Load balancers probe
- * every few seconds; under a flood of probes the database is still asked at most once a second.
+ * How long one round of readiness checks stands. Load balancers probe every few seconds;
+ * under a flood of probes each dependency is still asked at most once a second.
  */
 export const HEALTH_ANSWER_TTL_MS = 1000;
+/** A dependency that has not answered by then counts as down. */
+export const READINESS_CHECK_TIMEOUT_MS = 2000;
 
-/** Asks `ping` at most once per ttl; probes that arrive meanwhile share the pending answer. */
-function sharedProbe(ping: () => Promise<boolean>, clock: Clock): () => Promise<boolean> {
-  let answer: { up: Promise<boolean>; askedAt: number } | undefined;
+type CheckState = 'up' | 'down';
+export type Readiness = Record<string, CheckState>;
+
+/** Asks `check` at most once per ttl; probes that arrive meanwhile share the pending answer. */
+function sharedProbe<T>(check: () => Promise<T>, clock: Clock): () => Promise<T> {
+  let answer: { value: Promise<T>; askedAt: number } | undefined;
   return () => {
     const now = clock.now().getTime();
     if (!answer || now - answer.askedAt >= HEALTH_ANSWER_TTL_MS) {
-      answer = { up: ping(), askedAt: now };
+      answer = { value: check(), askedAt: now };
     }
-    return answer.up;
+    return answer.value;
   };
 }
 
-/** GET /healthz: 200 only while the database answers, so a load balancer can drop an instance. */
+async function stateOf(probe: () => Promise<unknown>): Promise<CheckState> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), READINESS_CHECK_TIMEOUT_MS);
+  });
+  try {
+    const answered = await Promise.race([probe().then((result) => result !== false), timeout]);
+    return answered ? 'up' : 'down';
+  } catch {
+    return 'down';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * GET /healthz: 200 while the process answers (a supervisor restarts it otherwise).
+ * GET /readyz: 200 only while every configured dependency answers — the database, and Redis,
+ * the object store and the SMTP relay where configured — each named with its state, so a
+ * load balancer drops an instance that cannot serve and an operator sees why.
+ */
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const databaseUp = sharedProbe(() => ctx.database.ping(), ctx.clock);
-  app.get('/healthz', async (_request, reply) => {
-    const up = await databaseUp();
-    return reply.status(up ? 200 : 503).send({ status: up ? 'ok' : 'database_unavailable' });
+  const redis = ctx.config.redisUrl
+    ? new (await import('ioredis')).Redis(ctx.config.redisUrl, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+      })
+    : undefined;
+  redis?.on('error', () => undefined);
+  app.addHook('onClose', async () => void redis?.disconnect());
+
+  const checks: Record<string, () => Promise<unknown>> = {
+    database: () => ctx.database.ping(),
+    objectStore: () => ctx.store.probe(),
+    ...(redis
+      ? {
+          redis: async () => {
+            if (redis.status === 'wait' || redis.status === 'end') await redis.connect();
+            return redis.ping();
+          },
+        }
+      : {}),
+    ...(ctx.mailer.verify ? { smtp: () => ctx.mailer.verify!() } : {}),
+  };
+  const readiness = sharedProbe(async () => {
+    const names = Object.keys(checks);
+    const states = await Promise.all(names.map((name) => stateOf(checks[name]!)));
+    return Object.fromEntries(names.map((name, index) => [name, states[index]!])) as Readiness;
+  }, ctx.clock);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const state = await readiness();
+    const down = Object.keys(state).filter((name) => state[name] === 'down');
+    if (down.length === 0) return { status: 'ready', checks: state };
+    return reply
+      .status(503)
+      .header('retry-after', '5')
+      .send({
+        status: 'not_ready',
+        code: 'not_ready',
+        detail: `not answering: ${down.join(', ')}`,
+        checks: state,
+      });
   });
 }

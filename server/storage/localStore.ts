@@ -1,4 +1,6 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileUrls } from './fileUrls';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from './objectStore';
@@ -18,8 +20,14 @@ export function createLocalStore(options: { root: string; urls: FileUrls }): Obj
     async put(objectName, body, contentType) {
       const target = filePath(objectName);
       await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, body);
-      await writeFile(`${target}.type`, contentType);
+      // The type first, then the body: a file that can be served always has its type.
+      await writeWhole(`${target}.type`, contentType);
+      try {
+        await writeWhole(target, body);
+      } catch (error) {
+        await rm(`${target}.type`, { force: true });
+        throw error;
+      }
     },
     async get(objectName) {
       const target = filePath(objectName);
@@ -34,10 +42,29 @@ export function createLocalStore(options: { root: string; urls: FileUrls }): Obj
         throw error;
       }
     },
+    async probe() {
+      await mkdir(options.root, { recursive: true });
+      await access(options.root, constants.W_OK);
+    },
     async delete(objectName) {
       const target = filePath(objectName);
       await rm(target, { force: true });
       await rm(`${target}.type`, { force: true });
     },
   };
+}
+
+/**
+ * Writes under a temporary name and renames it into place, so a reader sees the old file or
+ * the whole new one, never a part; a failed write (a full disk) leaves nothing behind.
+ */
+async function writeWhole(target: string, data: Buffer | string): Promise<void> {
+  const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
+  try {
+    await writeFile(temporary, data);
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }

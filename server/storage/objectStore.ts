@@ -8,6 +8,8 @@ export interface ObjectStore {
   put(objectName: string, body: Buffer, contentType: string): Promise<void>;
   get(objectName: string): Promise<{ body: Buffer; contentType: string } | undefined>;
   delete(objectName: string): Promise<void>;
+  /** Resolves when the store can take files now (readiness); rejects with why not. */
+  probe(): Promise<void>;
 }
 
 /** design.md §5: signed URLs expire within 15 minutes. */

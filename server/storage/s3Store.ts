@@ -1,6 +1,7 @@
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -76,6 +77,9 @@ export function createS3Store(
     },
     async delete(objectName) {
       await client.send(new DeleteObjectCommand(key(objectName)));
+    },
+    async probe() {
+      await client.send(new HeadBucketCommand({ Bucket: config.bucket }));
     },
   };
   return {

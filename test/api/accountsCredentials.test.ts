@@ -18,14 +18,17 @@ afterAll(async () => {
 });
 
 /** A signed-in POST from a given client address (the throttle is keyed on it). */
-const post = (url: string, token: string | undefined, body: object, client = newClient()) =>
-  t.app.inject({
+const post = async (url: string, token: string | undefined, body: object, client = newClient()) => {
+  const response = await t.app.inject({
     method: 'POST',
     url,
     remoteAddress: client,
     headers: token ? { authorization: `Bearer ${token}` } : {},
     payload: body,
   });
+  await t.sendMail();
+  return response;
+};
 
 /** The token of the newest mail to `to`, read from its link. */
 function linkTokenSentTo(to: string): string | null {

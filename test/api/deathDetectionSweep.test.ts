@@ -5,6 +5,8 @@ import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deathDepsOf } from '../../server/domain/deathDetection/deps';
 import { runSuspicionSweep } from '../../server/domain/deathDetection/sweep';
+import { outboxDepsOf } from '../../server/jobs/mailOutbox';
+import { sendAllPendingMails } from '../../server/mail/outbox';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { setAdministrators, tokenOf, verifyIdentity } from './deathDetectionSupport';
@@ -25,7 +27,12 @@ afterAll(async () => {
   rmSync(revocationDir, { recursive: true, force: true });
 });
 
-const sweep = () => runSuspicionSweep(deathDepsOf(t.ctx));
+/** A sweep, then the outbox's due mails sent as the job runner would. */
+const sweep = async () => {
+  const result = await runSuspicionSweep(deathDepsOf(t.ctx));
+  await t.sendMail();
+  return result;
+};
 
 async function suspicionOf(member: TestMember) {
   const response = await t.request({
@@ -129,6 +136,33 @@ describe('the periodic suspicion sweep', () => {
       token: await tokenOf(t, administrator),
     });
     expect(seen.json()).toEqual({ userId: member.id });
+    expect(await signalSources(administrator, member)).toEqual(['inactivity']);
+  });
+
+  it('lets a check-in run out only an answer window after its mail left', async () => {
+    const member = await createMember(t, { lastActiveAt: t.clock.now() });
+    const administrator = await createMember(t);
+    await connectMembers(t, member, administrator, 'family');
+    await setAdministrators(t, member, [administrator], 'any_one', 30);
+    t.clock.advance(31 * DAY_MS);
+    // The relay is down when the check-in is written, and for the next twelve hours.
+    const relayDown = {
+      ...outboxDepsOf(t.ctx),
+      mailer: { send: () => Promise.reject(new Error('connection refused')) },
+    };
+    expect((await runSuspicionSweep(deathDepsOf(t.ctx))).checkInsSent).toBeGreaterThanOrEqual(1);
+    expect((await sendAllPendingMails(relayDown)).failed).toBeGreaterThanOrEqual(1);
+    expect(t.mailbox.some((mail) => mail.to === member.email)).toBe(false);
+    t.clock.advance(DAY_MS / 2);
+    await t.sendMail();
+    expect(t.mailbox.some((mail) => mail.to === member.email)).toBe(true);
+
+    // Fourteen days after the check-in was written, but not after its mail left.
+    t.clock.advance(14 * DAY_MS - DAY_MS / 2 + 60_000);
+    await sweep();
+    expect((await suspicionOf(member)).userId).toBeNull();
+    t.clock.advance(DAY_MS / 2);
+    expect((await sweep()).checkInsEscalated).toBeGreaterThanOrEqual(1);
     expect(await signalSources(administrator, member)).toEqual(['inactivity']);
   });
 });

@@ -13,10 +13,19 @@ afterAll(async () => {
 });
 
 describe('server conventions', () => {
-  it('answers /healthz with 200 while the database answers', async () => {
+  it('answers /healthz with 200 while the process runs', async () => {
     const response = await t.request({ method: 'GET', url: '/healthz' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers /readyz with each configured dependency named', async () => {
+    const response = await t.request({ method: 'GET', url: '/readyz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'up', objectStore: 'up' },
+    });
   });
 
   it('answers an unknown /v1 path with 404 JSON', async () => {
@@ -124,18 +133,26 @@ describe('server conventions', () => {
   });
 });
 
-describe('/healthz without a database', () => {
-  it('answers 503 once the database stops answering', async () => {
+describe('/readyz without a database', () => {
+  it('answers 503 naming the database once it stops answering; /healthz stays 200', async () => {
     const other = await createTestApp();
     await other.ctx.database.close();
-    const response = await other.request({ method: 'GET', url: '/healthz' });
+    const response = await other.app.inject({ method: 'GET', url: '/readyz' });
     expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.json()).toEqual({
+      status: 'not_ready',
+      code: 'not_ready',
+      detail: 'not answering: database',
+      checks: { database: 'down', objectStore: 'up' },
+    });
+    expect((await other.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     await other.app.close();
   });
 
   it('asks the database at most once a second, however many probes arrive', async () => {
     const other = await createTestApp();
-    const probe = () => other.request({ method: 'GET', url: '/healthz' });
+    const probe = () => other.app.inject({ method: 'GET', url: '/readyz' });
     expect((await probe()).statusCode).toBe(200);
     await other.ctx.database.close();
     expect((await probe()).statusCode).toBe(200);

@@ -2,21 +2,23 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   letterDeliveries,
-  letterMailOutbox,
+  mailOutbox,
   notifications,
   timeCapsuleLetters,
 } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { releaseLettersOnDeath } from '../../server/domain/timecapsule/death';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import {
-  MAX_MAIL_ATTEMPTS,
-  retryDelayMs,
-  sendPendingLetterMails,
-} from '../../server/domain/timecapsule/outbox';
 import { LATE_AFTER_MINUTES } from '../../server/domain/timecapsule/rules';
 import { startLetterDelivery } from '../../server/jobs/letterDelivery';
+import { startMailOutbox, outboxDepsOf } from '../../server/jobs/mailOutbox';
 import type { Mailer } from '../../server/mail/mailer';
+import {
+  MAIL_RETRY_WINDOW_MS,
+  messageIdOf,
+  retryDelayMs,
+  sendPendingMails,
+} from '../../server/mail/outbox';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 
@@ -28,6 +30,9 @@ let writer: TestMember;
 let reader: TestMember;
 const db = () => t.ctx.database.db;
 const options = () => ({ publicUrl: t.config.publicUrl });
+/** One pass of the outbox sender through `mailer` at the clock's time. */
+const sendMails = (mailer: Mailer = t.ctx.mailer, clock: { now(): Date } = t.clock) =>
+  sendPendingMails({ ...outboxDepsOf(t.ctx), mailer, clock });
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -42,7 +47,7 @@ beforeEach(async () => {
   // Each test starts from its own time and an empty mailbox; earlier letters are delivered.
   t.clock.set('2026-11-22T00:00:00Z');
   await deliverAllDueLetters(db(), { now: () => new Date('2200-01-01T00:00:00Z') }, options());
-  await sendPendingLetterMails(db(), t.ctx.mailer, { now: () => new Date('2200-01-01T00:00:00Z') });
+  await sendMails(t.ctx.mailer, { now: () => new Date('2200-01-01T00:00:00Z') });
   t.mailbox.length = 0;
 });
 
@@ -97,11 +102,11 @@ describe('delivering due letters', () => {
       }),
     ]);
 
-    expect(await sendPendingLetterMails(db(), t.ctx.mailer, t.clock)).toEqual({
+    expect(await sendMails()).toEqual({
       sent: 2,
       failed: 0,
     });
-    expect(await sendPendingLetterMails(db(), t.ctx.mailer, t.clock)).toEqual({
+    expect(await sendMails()).toEqual({
       sent: 0,
       failed: 0,
     });
@@ -112,7 +117,7 @@ describe('delivering due letters', () => {
     const toGuest = t.mailbox.find((m) => m.to === guestEmail)!;
     expect(toGuest.link).toMatch(/\/timecapsule\/claim\?token=[A-Za-z0-9_-]{43}$/);
     // Sent mails keep no copy of a non-member's claim link.
-    const outbox = await db().select().from(letterMailOutbox);
+    const outbox = await db().select().from(mailOutbox);
     expect(
       outbox.filter((m) => m.sentAt !== null).every((m) => m.link === null && m.text === null),
     ).toBe(true);
@@ -158,7 +163,7 @@ describe('delivering due letters', () => {
     await deliverAllDueLetters(db(), t.clock, options());
     expect((await deliveriesOf(onTime))[0]!.late).toBe(false);
     expect((await deliveriesOf(late))[0]!.late).toBe(true);
-    await sendPendingLetterMails(db(), t.ctx.mailer, t.clock);
+    await sendMails();
     const lateMail = t.mailbox.find((m) => m.link?.endsWith(late))!;
     expect(lateMail.text).toContain('2026年11月22日 9:30');
     expect(lateMail.text).toContain('遅れて');
@@ -179,14 +184,14 @@ describe('sending mails', () => {
     await deliverAllDueLetters(db(), t.clock, options());
     const down: Mailer = { send: async () => Promise.reject(new Error('SMTP 421 try later')) };
 
-    expect(await sendPendingLetterMails(db(), down, t.clock)).toEqual({ sent: 0, failed: 1 });
+    expect(await sendMails(down)).toEqual({ sent: 0, failed: 1 });
     t.clock.advance(retryDelayMs(1) - 1);
-    expect(await sendPendingLetterMails(db(), down, t.clock)).toEqual({ sent: 0, failed: 0 });
+    expect(await sendMails(down)).toEqual({ sent: 0, failed: 0 });
     t.clock.advance(1);
-    expect(await sendPendingLetterMails(db(), down, t.clock)).toEqual({ sent: 0, failed: 1 });
+    expect(await sendMails(down)).toEqual({ sent: 0, failed: 1 });
     expect(retryDelayMs(2)).toBe(2 * retryDelayMs(1));
     t.clock.advance(retryDelayMs(2));
-    expect(await sendPendingLetterMails(db(), t.ctx.mailer, t.clock)).toEqual({
+    expect(await sendMails()).toEqual({
       sent: 1,
       failed: 0,
     });
@@ -195,39 +200,82 @@ describe('sending mails', () => {
     ]);
     const [mail] = await db()
       .select()
-      .from(letterMailOutbox)
-      .innerJoin(letterDeliveries, eq(letterDeliveries.id, letterMailOutbox.deliveryId))
+      .from(mailOutbox)
+      .innerJoin(letterDeliveries, eq(letterDeliveries.id, mailOutbox.deliveryId))
       .where(eq(letterDeliveries.letterId, id));
-    expect(mail!.letter_mail_outbox).toMatchObject({ attempts: 3, lastError: null });
+    expect(mail!.mail_outbox).toMatchObject({ attempts: 3, lastError: null });
   });
 
-  it(`gives a mail up after ${MAX_MAIL_ATTEMPTS} failed attempts`, async () => {
+  it('retries a failing mail for a day, then gives it up and counts it for the operator', async () => {
     await write({ rule: 'date', send_at: '2026-11-22T09:30' });
     t.clock.set('2026-11-22T00:30:00Z');
     await deliverAllDueLetters(db(), t.clock, options());
+    const start = t.clock.now().getTime();
     const down: Mailer = { send: async () => Promise.reject(new Error('mailbox unavailable')) };
-    for (let attempt = 1; attempt <= MAX_MAIL_ATTEMPTS; attempt += 1) {
-      expect(await sendPendingLetterMails(db(), down, t.clock)).toEqual({ sent: 0, failed: 1 });
-      t.clock.advance(retryDelayMs(attempt));
+    const failedBefore = await failedMailsCounted();
+    let attempts = 0;
+    for (;;) {
+      expect(await sendMails(down)).toEqual({ sent: 0, failed: 1 });
+      attempts += 1;
+      const [row] = await db()
+        .select()
+        .from(mailOutbox)
+        .where(sql`${mailOutbox.sentAt} is null`);
+      if (row!.failedAt) break;
+      expect(t.clock.now().getTime() - start).toBeLessThan(MAIL_RETRY_WINDOW_MS);
+      t.clock.advance(retryDelayMs(attempts));
     }
-    expect(await sendPendingLetterMails(db(), t.ctx.mailer, t.clock)).toEqual({
-      sent: 0,
-      failed: 0,
-    });
+    expect(t.clock.now().getTime() - start).toBeGreaterThanOrEqual(MAIL_RETRY_WINDOW_MS);
+    expect(attempts).toBeGreaterThan(10);
+    t.clock.advance(7 * 24 * 60 * MINUTE);
+    expect(await sendMails()).toEqual({ sent: 0, failed: 0 });
     const failed = await db()
       .select()
-      .from(letterMailOutbox)
-      .where(sql`${letterMailOutbox.failedAt} is not null`);
+      .from(mailOutbox)
+      .where(sql`${mailOutbox.failedAt} is not null`);
     expect(failed).toHaveLength(1);
     expect(failed[0]!.lastError).toBe('mailbox unavailable');
+    expect(await failedMailsCounted()).toBe(failedBefore + 1);
   });
 
-  it('the delivery loop delivers and mails in one pass driven by the injected clock', async () => {
+  it('sends a mail again after a crash between sending and marking, with the same Message-ID', async () => {
+    await write({ rule: 'date', send_at: '2026-11-22T09:30' });
+    t.clock.set('2026-11-22T00:30:00Z');
+    await deliverAllDueLetters(db(), t.clock, options());
+    const wire: string[] = [];
+    // The relay takes the mail, then the process dies before the outbox records it.
+    const crashAfterSending: Mailer = {
+      send: async (mail) => {
+        wire.push(mail.messageId);
+        throw Object.assign(new Error('process killed'), { crash: true });
+      },
+    };
+    const sent = await sendMails(crashAfterSending);
+    expect(sent.failed).toBe(1);
+    // A crash leaves the claim's lease: the mail is tried again once the lease runs out.
+    await db()
+      .update(mailOutbox)
+      .set({ nextAttemptAt: t.clock.now() })
+      .where(sql`${mailOutbox.sentAt} is null`);
+    const recording: Mailer = { send: async (mail) => void wire.push(mail.messageId) };
+    expect(await sendMails(recording)).toEqual({ sent: 1, failed: 0 });
+    expect(wire).toHaveLength(2);
+    expect(wire[1]).toBe(wire[0]);
+    const mailId = /^<([0-9a-f-]{36})@localhost>$/.exec(wire[0]!)![1]!;
+    const [row] = await db().select().from(mailOutbox).where(eq(mailOutbox.id, mailId));
+    expect(messageIdOf(row!.id, t.config.publicUrl)).toBe(wire[0]);
+    expect(row!.sentAt).not.toBeNull();
+    expect(wire[0]).toMatch(/^<[0-9a-f-]{36}@localhost>$/);
+  });
+
+  it('the delivery loop delivers and the outbox job mails, driven by the injected clock', async () => {
     const id = await write({ rule: 'date', send_at: '2026-11-22T09:30' });
     t.clock.set('2026-11-22T00:30:00Z');
     const job = startLetterDelivery(t.ctx, 60 * MINUTE);
+    const outbox = startMailOutbox(t.ctx, 60 * MINUTE);
     await job.tick();
-    await job.stop();
+    await outbox.run();
+    await Promise.all([job.stop(), outbox.stop()]);
     expect(await deliveriesOf(id)).toHaveLength(1);
     expect(t.mailbox.map((m) => m.link)).toEqual([
       `${t.config.publicUrl}/timecapsule/letters/${id}`,
@@ -285,7 +333,7 @@ describe('letters to people who are not yet members', () => {
     ]);
     t.clock.set('2026-11-22T00:30:00Z');
     await deliverAllDueLetters(db(), t.clock, options());
-    await sendPendingLetterMails(db(), t.ctx.mailer, t.clock);
+    await sendMails();
     const link = new URL(t.mailbox.find((m) => m.to === email)!.link!);
     const token = link.searchParams.get('token')!;
 
@@ -339,3 +387,8 @@ describe('letters to people who are not yet members', () => {
     expect(read.json()).toMatchObject({ role: 'recipient', body: '元気ですか。' });
   });
 });
+
+async function failedMailsCounted(): Promise<number> {
+  const metric = await t.ctx.metrics.mailsFailed.get();
+  return metric.values.find((value) => value.labels.kind === 'letter')?.value ?? 0;
+}

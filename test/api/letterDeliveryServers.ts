@@ -86,7 +86,11 @@ export const ready = (server: ServerProcess) =>
 /** Letters the process says it delivered (sum of its "letters delivered" log lines). */
 export const loggedDeliveries = (server: ServerProcess) =>
   server.logs.reduce(
-    (sum, line) => sum + (typeof line.delivered === 'number' ? line.delivered : 0),
+    (sum, line) =>
+      sum +
+      (line.job === 'time-capsule letters delivered' && typeof line.result === 'number'
+        ? line.result
+        : 0),
     0,
   );
 
@@ -99,7 +103,7 @@ export async function expectDeliveredExactlyOnce(db: Db, count: number): Promise
       (select count(*)::int from time_capsule_letters where delivered_at is null) as undelivered,
       (select count(*)::int from letter_deliveries) as deliveries,
       (select count(distinct (letter_id, recipient_id))::int from letter_deliveries) as distinct_deliveries,
-      (select count(*)::int from letter_mail_outbox) as mails,
+      (select count(*)::int from mail_outbox where kind = 'letter') as mails,
       (select count(*)::int from notifications where kind = 'letter_delivered') as notices`,
   );
   expect(result[0]).toEqual({

@@ -1,8 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-
-/** The tsx CLI that `npm start` runs; spawning it directly skips npm's own start-up. */
-const TSX = path.resolve('node_modules/.bin/tsx');
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -15,10 +11,14 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `tsx server/main.ts` with the given environment on top of a quiet, test-safe one. */
+/**
+ * Starts `node --import tsx server/main.ts` (what `npm start` runs, without the tsx CLI's
+ * parent process, so that a signal reaches the server itself) with the given environment on
+ * top of a quiet, test-safe one.
+ */
 export function startServer(env: Record<string, string>): ServerProcess {
   const port = env.PORT ?? '0';
-  const child = spawn(TSX, ['server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

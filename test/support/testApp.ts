@@ -6,15 +6,19 @@ import { buildApp, type RouteEntry } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
 import { manualClock } from '../../server/domain/clock';
-import type { MailMessage } from '../../server/mail/mailer';
+import { outboxDepsOf } from '../../server/jobs/mailOutbox';
+import type { OutgoingMail } from '../../server/mail/mailer';
+import { sendAllPendingMails } from '../../server/mail/outbox';
 import { createTestDatabase } from './testDatabase';
 
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   clock: ReturnType<typeof manualClock>;
-  /** Every mail the server sent, newest last. */
-  mailbox: MailMessage[];
+  /** Every mail the server sent, newest last (request() sends the outbox's due mails). */
+  mailbox: OutgoingMail[];
+  /** Sends the outbox's due mails into the mailbox, as the job runner would. */
+  sendMail(): Promise<void>;
   config: Config;
   /** Every route the app registered (server/app.ts `RouteEntry`). */
   routes: RouteEntry[];
@@ -46,7 +50,8 @@ export const RATE_LIMITS_OFF = {
 
 /**
  * The real application on a fresh database, with a hand-moved clock and a mailbox that
- * records what would be sent. Nothing of our own is replaced but the clock and the mail wire.
+ * records what would be sent. Nothing of our own is replaced but the clock and the mail wire;
+ * the outbox is sent after each request() as the job runner would send it.
  */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-test-'));
@@ -59,22 +64,24 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   });
   const database = await createTestDatabase();
   const clock = manualClock();
-  const mailbox: MailMessage[] = [];
+  const mailbox: OutgoingMail[] = [];
   const { app, ctx, routes } = await buildApp(config, database, {
     clock,
     mailer: { send: async (message) => void mailbox.push(message) },
     spaRoot: path.join(dataDir, 'no-spa'),
   });
   await app.ready();
+  const sendMail = async () => void (await sendAllPendingMails(outboxDepsOf(ctx)));
   return {
     app,
     ctx,
     clock,
     mailbox,
+    sendMail,
     config,
     routes,
-    request: ({ method, url, token, body, form, headers }) =>
-      app.inject({
+    request: async ({ method, url, token, body, form, headers }) => {
+      const response = await app.inject({
         method,
         url,
         headers: {
@@ -87,7 +94,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
           : body !== undefined
             ? { payload: body as object }
             : {}),
-      }),
+      });
+      await sendMail();
+      return response;
+    },
     close: async () => {
       await app.close();
       await database.close();

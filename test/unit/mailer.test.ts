@@ -30,13 +30,25 @@ function outbox(logLinks: boolean) {
 describe('the outbox mailer', () => {
   it('prints the link of each mail to the log in development', async () => {
     const { mailer, logged } = outbox(true);
-    await mailer.send({ to: 'a@example.jp', subject: 's', text: `open ${LINK}`, link: LINK });
+    await mailer.send({
+      to: 'a@example.jp',
+      subject: 's',
+      text: `open ${LINK}`,
+      link: LINK,
+      messageId: '<m-1@example.jp>',
+    });
     expect(logged()).toContain('secret-token-1234');
   });
 
   it('never writes a link to the log in production, only to the mail file', async () => {
     const { mailer, outboxDir, logged } = outbox(false);
-    await mailer.send({ to: 'a@example.jp', subject: 's', text: `open ${LINK}`, link: LINK });
+    await mailer.send({
+      to: 'a@example.jp',
+      subject: 's',
+      text: `open ${LINK}`,
+      link: LINK,
+      messageId: '<m-1@example.jp>',
+    });
     expect(logged()).not.toContain('secret-token-1234');
     expect(logged()).toContain('mail written to outbox');
     const [file] = readdirSync(outboxDir);

@@ -11,6 +11,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './core';
+import { mailOutbox } from './mail';
 
 /** Mirrors migrations/0060_death_detection.sql and 0063_death_administration.sql. */
 
@@ -171,6 +172,7 @@ export const deathCheckIns = pgTable('death_check_ins', {
   answerBy: ts('answer_by').notNull(),
   answeredAt: ts('answered_at'),
   escalatedAt: ts('escalated_at'),
+  mailId: uuid('mail_id').references(() => mailOutbox.id, { onDelete: 'set null' }),
 });
 
 export const deviceTokens = pgTable('device_tokens', {

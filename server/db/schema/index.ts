@@ -9,4 +9,5 @@ export * from './timecapsule';
 export * from './notifications';
 export * from './memorial';
 export * from './deathDetection';
+export * from './mail';
 export * from './uploads';

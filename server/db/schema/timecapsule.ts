@@ -97,22 +97,3 @@ export const letterDeliveries = pgTable(
   },
   (table) => [unique().on(table.letterId, table.recipientId)],
 );
-
-export const letterMailOutbox = pgTable('letter_mail_outbox', {
-  id: uuid('id')
-    .primaryKey()
-    .default(sql`gen_random_uuid()`),
-  deliveryId: uuid('delivery_id')
-    .notNull()
-    .unique()
-    .references(() => letterDeliveries.id, { onDelete: 'cascade' }),
-  toEmail: text('to_email').notNull(),
-  subject: text('subject').notNull(),
-  text: text('text'),
-  link: text('link'),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: timestamptz('next_attempt_at').notNull(),
-  lastError: text('last_error'),
-  sentAt: timestamptz('sent_at'),
-  failedAt: timestamptz('failed_at'),
-});

@@ -2,7 +2,9 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { changeReports, users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
+import type { Db } from '../../db/database';
 import type { MailMessage } from '../../mail/mailer';
+import { enqueueMail } from '../../mail/outbox';
 import { signingKey } from '../accessTokens';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
@@ -32,13 +34,6 @@ const CHANGE_NAMES: Record<SensitiveChange, string> = {
 export const CHANGE_REPORT_TTL_SECONDS = 30 * 24 * 60 * 60;
 const PURPOSE = 'change-report';
 const SIGNATURE = '\n\n--\nShinobu（しのぶ）\nこのメールは送信専用です。';
-
-/** Mails without holding up the answer; a failure is logged. */
-export function sendLater(deps: AccountDeps, message: MailMessage, what: string): void {
-  deps.mailer
-    .send(message)
-    .catch((error: unknown) => deps.log.error({ err: error }, `${what} mail failed`));
-}
 
 interface ReportClaims {
   userId: string;
@@ -116,8 +111,8 @@ export function changeNoticeMail(
 }
 
 /**
- * Tells the member at `to` that `change` was made, with a signed link to report it. Sent
- * after the answer; a failure is logged.
+ * Tells the member at `to` that `change` was made, with a signed link to report it. The mail
+ * goes through the outbox in `db`: the transaction of the change, where there is one.
  */
 export async function notifySensitiveChange(
   deps: AccountDeps,
@@ -129,10 +124,19 @@ export async function notifySensitiveChange(
     detail?: string;
     restoreEmail?: string;
   },
+  db: Db = deps.db,
 ): Promise<void> {
   const token = await reportToken(deps, { ...notice, changedAt: deps.clock.now() });
   const link = changeReportLink(deps.publicUrl, token);
-  sendLater(deps, changeNoticeMail(notice.to, notice.change, link, notice.detail), 'change notice');
+  await enqueueMail(
+    db,
+    {
+      kind: 'change_notice',
+      userId: notice.userId,
+      ...changeNoticeMail(notice.to, notice.change, link, notice.detail),
+    },
+    deps.clock,
+  );
 }
 
 const invalidReport = () =>

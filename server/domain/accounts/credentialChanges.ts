@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { emailChanges, users } from '../../db/schema';
 import { ApiError, conflict, invalid } from '../../http/errors';
 import { issueAccessToken } from '../accessTokens';
-import { notifySensitiveChange, sendLater } from './changeNotices';
+import { notifySensitiveChange } from './changeNotices';
 import {
   EMAIL_CHANGE_TTL_MS,
   emailChangeLink,
@@ -11,6 +11,7 @@ import {
 } from './credentialMails';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
+import { enqueueMail } from '../../mail/outbox';
 import { requireFreshProof, verifyCurrentPassword } from './freshProof';
 import { hashPassword } from './passwords';
 import { issueRefreshToken, revokeAllOfUser } from './refreshTokens';
@@ -77,27 +78,28 @@ export async function requestEmailChange(
     throw invalid([{ field: 'new_email', code: 'email_unchanged' }]);
   }
   const now = deps.clock.now();
-  await deps.db
-    .update(emailChanges)
-    .set({ usedAt: now })
-    .where(and(eq(emailChanges.userId, change.userId), isNull(emailChanges.usedAt)));
-  if (await addressTaken(deps, newEmail)) {
-    sendLater(deps, emailChangeTakenMail(newEmail, `${deps.publicUrl}/login`), 'email change');
-    return;
-  }
-  const token = newSecretToken();
-  await deps.db.insert(emailChanges).values({
-    tokenHash: hashSecretToken(token),
-    userId: change.userId,
-    newEmail,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_MS),
+  const taken = await addressTaken(deps, newEmail);
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(emailChanges)
+      .set({ usedAt: now })
+      .where(and(eq(emailChanges.userId, change.userId), isNull(emailChanges.usedAt)));
+    if (taken) {
+      const mail = emailChangeTakenMail(newEmail, `${deps.publicUrl}/login`);
+      await enqueueMail(tx, { kind: 'email_change', ...mail }, deps.clock);
+      return;
+    }
+    const token = newSecretToken();
+    await tx.insert(emailChanges).values({
+      tokenHash: hashSecretToken(token),
+      userId: change.userId,
+      newEmail,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_MS),
+    });
+    const mail = emailChangeMail(newEmail, emailChangeLink(deps.publicUrl, token));
+    await enqueueMail(tx, { kind: 'email_change', userId: change.userId, ...mail }, deps.clock);
   });
-  sendLater(
-    deps,
-    emailChangeMail(newEmail, emailChangeLink(deps.publicUrl, token)),
-    'email change',
-  );
 }
 
 /**
@@ -132,22 +134,29 @@ export async function confirmEmailChange(
     .where(and(eq(users.id, change.userId), eq(users.status, 'active')));
   if (!before) throw invalidLink();
   try {
-    await deps.db
-      .update(users)
-      .set({ email: change.newEmail, updatedAt: now })
-      .where(eq(users.id, change.userId));
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({ email: change.newEmail, updatedAt: now })
+        .where(eq(users.id, change.userId));
+      // The old address hears of it, with a link that puts it back.
+      await notifySensitiveChange(
+        deps,
+        {
+          userId: change.userId,
+          to: before.email,
+          change: 'email',
+          detail: `新しいアドレス: ${change.newEmail}`,
+          restoreEmail: before.email,
+        },
+        tx,
+      );
+    });
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw conflict('email_unavailable', 'the address has an account by now');
     }
     throw error;
   }
-  await notifySensitiveChange(deps, {
-    userId: change.userId,
-    to: before.email,
-    change: 'email',
-    detail: `新しいアドレス: ${change.newEmail}`,
-    restoreEmail: before.email,
-  });
   return { email: change.newEmail };
 }

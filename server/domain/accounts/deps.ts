@@ -1,5 +1,4 @@
 import type { Db } from '../../db/database';
-import type { Mailer } from '../../mail/mailer';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
 import type { LoginThrottle } from './loginThrottle';
@@ -8,7 +7,6 @@ import type { LoginThrottle } from './loginThrottle';
 export interface AccountDeps {
   db: Db;
   clock: Clock;
-  mailer: Mailer;
   store: ObjectStore;
   publicUrl: string;
   authSecret: string;

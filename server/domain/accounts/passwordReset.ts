@@ -1,6 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { ApiError } from '../../http/errors';
+import { enqueueMail } from '../../mail/outbox';
 import { consumeAccountToken, createAccountToken } from './accountTokens';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
@@ -19,17 +20,17 @@ export async function requestPasswordReset(deps: AccountDeps, email: string): Pr
     .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, ne(users.status, 'deleted')))
     .limit(1);
   if (!user) return;
-  const token = await createAccountToken(
-    deps.db,
-    user.id,
-    'password_reset',
-    PASSWORD_RESET_TTL_MS,
-    deps.clock,
-  );
-  // Not awaited: a slow mail relay must not make a known address answer later than an unknown one.
-  deps.mailer
-    .send(passwordResetMail(user.email, passwordResetLink(deps.publicUrl, token)))
-    .catch((error: unknown) => deps.log.error({ err: error }, 'password reset mail failed'));
+  await deps.db.transaction(async (tx) => {
+    const token = await createAccountToken(
+      tx,
+      user.id,
+      'password_reset',
+      PASSWORD_RESET_TTL_MS,
+      deps.clock,
+    );
+    const mail = passwordResetMail(user.email, passwordResetLink(deps.publicUrl, token));
+    await enqueueMail(tx, { kind: 'password_reset', userId: user.id, ...mail }, deps.clock);
+  });
 }
 
 /**

@@ -2,9 +2,10 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { SexCode } from '../../../src/validation/account';
 import { nameReadingOf } from '../../../src/validation/nameReading';
 import { externalIdentities, memorialPageMembers, memorialPages, users } from '../../db/schema';
-import { invalid } from '../../http/errors';
-import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
 import type { Db } from '../../db/database';
+import { invalid } from '../../http/errors';
+import { enqueueMail } from '../../mail/outbox';
+import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
 import { claimUpload } from '../uploads/uploads';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
@@ -44,7 +45,7 @@ export function isUniqueViolation(error: unknown): boolean {
 /** The account already holding the address, if any (deleted accounts hold none). */
 async function holderOf(deps: AccountDeps, email: string) {
   const [holder] = await deps.db
-    .select({ id: users.id, status: users.status })
+    .select({ id: users.id, status: users.status, email: users.email })
     .from(users)
     .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, ne(users.status, 'deleted')))
     .limit(1);
@@ -65,9 +66,9 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount): P
   const holder = await holderOf(deps, account.email);
   if (holder) return mailAlreadyRegistered(deps, account.email, holder);
   const now = deps.clock.now();
-  let token: string;
+  const email = account.email.trim();
   try {
-    token = await deps.db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       const [user] = await tx
         .insert(users)
         .values({
@@ -121,7 +122,7 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount): P
       if (account.identity) {
         await tx.insert(externalIdentities).values({ ...account.identity, userId, createdAt: now });
       }
-      return createAccountToken(tx, userId, 'activation', ACTIVATION_TTL_MS, deps.clock);
+      await mailActivation(deps, tx, { id: userId, email });
     });
   } catch (error) {
     // Two registrations of one address at once: the loser is told the address is taken.
@@ -131,8 +132,26 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount): P
     }
     throw error;
   }
-  const email = account.email.trim();
-  await deps.mailer.send(activationMail(email, activationLink(deps.publicUrl, token, email)));
+}
+
+/** A fresh activation link for the account, mailed through the outbox in the caller's `db`. */
+async function mailActivation(deps: AccountDeps, db: Db, user: { id: string; email: string }) {
+  const token = await createAccountToken(db, user.id, 'activation', ACTIVATION_TTL_MS, deps.clock);
+  const mail = activationMail(user.email, activationLink(deps.publicUrl, token, user.email));
+  await enqueueMail(db, { kind: 'activation', userId: user.id, ...mail }, deps.clock);
+}
+
+/**
+ * POST /v1/user/resend_activation: the member waiting for their activation mail asks for
+ * another. An account not yet activated gets a fresh link; any other address gets nothing,
+ * and the caller cannot tell which.
+ */
+export async function resendActivation(deps: AccountDeps, email: string): Promise<void> {
+  const holder = await holderOf(deps, email);
+  if (holder?.status !== 'inactive') return;
+  await deps.db.transaction((tx) =>
+    mailActivation(deps, tx, { id: holder.id, email: holder.email }),
+  );
 }
 
 /**
@@ -147,18 +166,18 @@ async function mailAlreadyRegistered(
 ): Promise<void> {
   const to = email.trim();
   if (holder.status === 'inactive') {
-    const token = await createAccountToken(
-      deps.db,
-      holder.id,
-      'activation',
-      ACTIVATION_TTL_MS,
-      deps.clock,
-    );
-    await deps.mailer.send(activationMail(to, activationLink(deps.publicUrl, token, to)));
+    await deps.db.transaction((tx) => mailActivation(deps, tx, { id: holder.id, email: to }));
     return;
   }
-  await deps.mailer.send(
-    alreadyRegisteredMail(to, `${deps.publicUrl}/login`, `${deps.publicUrl}/password-reset`),
+  const mail = alreadyRegisteredMail(
+    to,
+    `${deps.publicUrl}/login`,
+    `${deps.publicUrl}/password-reset`,
+  );
+  await enqueueMail(
+    deps.db,
+    { kind: 'already_registered', userId: holder.id, ...mail },
+    deps.clock,
   );
 }
 

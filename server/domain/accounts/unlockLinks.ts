@@ -1,5 +1,6 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import { unlockLinks, users } from '../../db/schema';
+import { enqueueMail } from '../../mail/outbox';
 import type { AccountDeps } from './deps';
 import { unlockLink, unlockMail } from './mails';
 import { hashSecretToken, newSecretToken } from './secretTokens';
@@ -10,7 +11,7 @@ import { hashSecretToken, newSecretToken } from './secretTokens';
  * address with no account gets nothing (its lock looks the same from outside).
  */
 export async function mailUnlockLink(
-  deps: Pick<AccountDeps, 'db' | 'clock' | 'mailer' | 'publicUrl'>,
+  deps: Pick<AccountDeps, 'db' | 'clock' | 'publicUrl'>,
   identifier: string,
   until: Date,
 ): Promise<void> {
@@ -21,13 +22,16 @@ export async function mailUnlockLink(
     .limit(1);
   if (!user) return;
   const token = newSecretToken();
-  await deps.db.insert(unlockLinks).values({
-    tokenHash: hashSecretToken(token),
-    userId: user.id,
-    createdAt: deps.clock.now(),
-    expiresAt: until,
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(unlockLinks).values({
+      tokenHash: hashSecretToken(token),
+      userId: user.id,
+      createdAt: deps.clock.now(),
+      expiresAt: until,
+    });
+    const mail = unlockMail(user.email, unlockLink(deps.publicUrl, token));
+    await enqueueMail(tx, { kind: 'unlock', userId: user.id, ...mail }, deps.clock);
   });
-  await deps.mailer.send(unlockMail(user.email, unlockLink(deps.publicUrl, token)));
 }
 
 /** True when `token` is an unexpired unlock link of the account with this address. */

@@ -13,6 +13,7 @@ import {
   type Relationship,
 } from '../../db/schema';
 import { ApiError, conflict, invalid, notFound } from '../../http/errors';
+import { enqueueMail } from '../../mail/outbox';
 import { recordAudit } from './audit';
 import { signatureMatches } from './certificates';
 import type { DeathDeps } from './deps';
@@ -184,7 +185,7 @@ export async function confirmDeath(
     throw invalid([{ field: 'signature', code: 'signature_invalid' }]);
   }
   const rule = await ruleOf(deps.db, userId);
-  const graceStarted = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const [locked] = await tx
       .select({ state: deathCases.state })
       .from(deathCases)
@@ -238,23 +239,16 @@ export async function confirmDeath(
       detail: { graceEndsAt: graceEndsAt.toISOString(), rule },
       at: now,
     });
+    const [member] = await tx
+      .select({ email: users.email })
+      .from(users)
+      .where(eq(users.id, userId));
+    if (member) {
+      const mail = graceStartedMailToMember(member.email, `${deps.publicUrl}/login`, graceEndsAt);
+      await enqueueMail(tx, { kind: 'grace_started', userId, ...mail }, deps.clock);
+    }
     return graceEndsAt;
   });
-  if (graceStarted) {
-    try {
-      const [member] = await deps.db
-        .select({ email: users.email })
-        .from(users)
-        .where(eq(users.id, userId));
-      if (member) {
-        await deps.mailer.send(
-          graceStartedMailToMember(member.email, `${deps.publicUrl}/login`, graceStarted),
-        );
-      }
-    } catch (error) {
-      deps.log.error({ err: error, userId }, 'grace mail failed');
-    }
-  }
   return deathCaseView(deps, administratorId, userId);
 }
 

@@ -2,7 +2,6 @@ import type { X509Certificate } from 'node:crypto';
 import type { DeathDetectionConfig } from '../../config';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
-import type { Mailer } from '../../mail/mailer';
 import { onePerOwner } from '../../onePerOwner';
 import type { Clock } from '../clock';
 import { parseTrustAnchors } from './certificates';
@@ -13,7 +12,6 @@ import { fileRevocationChecker, type RevocationChecker } from './revocation';
 export interface DeathDeps {
   db: Db;
   clock: Clock;
-  mailer: Mailer;
   publicUrl: string;
   settings: DeathDetectionConfig;
   trustAnchors: X509Certificate[];
@@ -31,7 +29,6 @@ export const deathDepsOf = onePerOwner((ctx: AppContext): DeathDeps => {
   return {
     db: ctx.database.db,
     clock: ctx.clock,
-    mailer: ctx.mailer,
     publicUrl: ctx.config.publicUrl,
     settings,
     trustAnchors: parseTrustAnchors(settings.identityTrustAnchorsPem),

@@ -16,6 +16,7 @@ import {
   type Relationship,
 } from '../../db/schema';
 import { invalid, notFound, type FieldError } from '../../http/errors';
+import { enqueueMail } from '../../mail/outbox';
 import { areConnected } from '../connections';
 import { notify } from '../social/notifications';
 import { recordAudit } from './audit';
@@ -148,7 +149,7 @@ export async function putDeathSettings(
   if (errors.length > 0) throw invalid(errors);
 
   const now = deps.clock.now();
-  const named = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     await tx
       .insert(deathSettings)
       .values({ userId, rule: input.rule, checkInPeriodDays: period, aliveAt: now, updatedAt: now })
@@ -188,7 +189,7 @@ export async function putDeathSettings(
         at: now,
       });
     }
-    if (added.length === 0) return [];
+    if (added.length === 0) return;
     const [member] = await tx
       .select({ lastName: users.lastName, firstName: users.firstName })
       .from(users)
@@ -197,26 +198,23 @@ export async function putDeathSettings(
     for (const id of added) {
       await notify(tx, id, 'death_administrator_named', { userId, name }, now);
     }
-    return tx
-      .select({ email: users.email })
+    const recipients = await tx
+      .select({ id: users.id, email: users.email })
       .from(users)
-      .where(and(inArray(users.id, added), eq(users.status, 'active')))
-      .then((rows) => rows.map((row) => ({ email: row.email, name })));
-  });
-  // Mail after the commit; a failure is logged (the in-app notification stands).
-  for (const recipient of named) {
-    try {
-      await deps.mailer.send(
-        administratorNamedMail(
-          recipient.email,
-          recipient.name,
-          `${deps.publicUrl}/death-administration`,
-        ),
+      .where(and(inArray(users.id, added), eq(users.status, 'active')));
+    // Mailed through the outbox with the change, as the in-app notification is written.
+    for (const recipient of recipients) {
+      await enqueueMail(
+        tx,
+        {
+          kind: 'administrator_named',
+          userId: recipient.id,
+          ...administratorNamedMail(recipient.email, name, `${deps.publicUrl}/death-administration`),
+        },
+        deps.clock,
       );
-    } catch (error) {
-      deps.log.error({ err: error, userId }, 'administrator mail failed');
     }
-  }
+  });
   return getDeathSettings(deps, userId);
 }
 

@@ -13,7 +13,7 @@ import {
   type SignalSource,
 } from '../../db/schema';
 import { ApiError } from '../../http/errors';
-import type { Mailer } from '../../mail/mailer';
+import { enqueueMails } from '../../mail/outbox';
 import type { Clock } from '../clock';
 import { notify } from '../social/notifications';
 import { recordAudit } from './audit';
@@ -108,19 +108,20 @@ export async function raiseSuspicion(
       },
       at: now,
     });
-    if (opened) await notifyAbout(tx, userId, 'death_suspected', now, { member: true });
+    if (opened) await notifyAbout(tx, deps, userId, 'death_suspected', now, { member: true });
     return opened ? ('opened' as const) : ('added' as const);
   });
-  if (outcome === 'opened') await mailAndPushSuspicion(deps, userId);
+  if (outcome === 'opened') await pushSuspicion(deps, userId);
   return outcome;
 }
 
 /**
- * In-app notifications about the member to their administrators (and to the member when
- * `member` is set), inside the transaction that opened or cancelled the case.
+ * In-app notifications and mails about the member to their administrators (and to the member
+ * when `member` is set), inside the transaction that opened or cancelled the case.
  */
 async function notifyAbout(
   tx: Db,
+  deps: Pick<DeathDeps, 'clock' | 'publicUrl'>,
   userId: string,
   kind: 'death_suspected' | 'death_cancelled',
   now: Date,
@@ -128,36 +129,42 @@ async function notifyAbout(
 ) {
   const [member] = await peopleByIds(tx, [userId]);
   if (!member) return;
-  const payload = {
-    userId,
-    memorialPageId: member.memorialPageId ?? '',
-    name: fullName(member),
-  };
-  const administrators = await administratorsOf(tx, userId);
-  for (const recipient of also.member ? [userId, ...administrators] : administrators) {
+  const name = fullName(member);
+  const payload = { userId, memorialPageId: member.memorialPageId ?? '', name };
+  const administratorIds = await administratorsOf(tx, userId);
+  for (const recipient of also.member ? [userId, ...administratorIds] : administratorIds) {
     await notify(tx, recipient, kind, payload, now);
   }
+  const administrators = await peopleByIds(tx, administratorIds);
+  const mails = [
+    ...(also.member && kind === 'death_suspected'
+      ? [{ userId, ...suspicionMailToMember(member.email, `${deps.publicUrl}/login`) }]
+      : []),
+    ...administrators.map((administrator) => ({
+      userId: administrator.id,
+      ...(kind === 'death_suspected'
+        ? suspicionMailToAdministrator(administrator.email, name, `${deps.publicUrl}/dashboard`)
+        : cancelledMailToAdministrator(administrator.email, name)),
+    })),
+  ];
+  await enqueueMails(
+    tx,
+    mails.map((mail) => ({ kind, ...mail })),
+    deps.clock,
+  );
 }
 
-/** Mail and push after the commit; a failure is logged (the in-app notice stands). */
-async function mailAndPushSuspicion(deps: DeathDeps, userId: string) {
+/** Push after the commit; a failure is logged (the in-app notice and the mails stand). */
+async function pushSuspicion(deps: DeathDeps, userId: string) {
   try {
-    const [member] = await peopleByIds(deps.db, [userId]);
-    if (!member) return;
-    const name = fullName(member);
-    await deps.mailer.send(suspicionMailToMember(member.email, `${deps.publicUrl}/login`));
     await pushToMember(deps, userId, {
       kind: 'death_suspected',
       title: 'Shinobu',
       body: 'death_suspected_self',
       data: { userId },
     });
-    const administrators = await peopleByIds(deps.db, await administratorsOf(deps.db, userId));
-    for (const administrator of administrators) {
-      await deps.mailer.send(
-        suspicionMailToAdministrator(administrator.email, name, `${deps.publicUrl}/dashboard`),
-      );
-      await pushToMember(deps, administrator.id, {
+    for (const administratorId of await administratorsOf(deps.db, userId)) {
+      await pushToMember(deps, administratorId, {
         kind: 'death_suspected',
         title: 'Shinobu',
         body: 'death_suspected_administered',
@@ -165,14 +172,14 @@ async function mailAndPushSuspicion(deps: DeathDeps, userId: string) {
       });
     }
   } catch (error) {
-    deps.log.error({ err: error, userId }, 'suspicion mail or push failed');
+    deps.log.error({ err: error, userId }, 'suspicion push failed');
   }
 }
 
 export interface CancelDeps {
   db: Db;
   clock: Clock;
-  mailer: Mailer;
+  publicUrl: string;
   log: { error(details: object, message: string): void };
 }
 
@@ -211,22 +218,9 @@ export async function cancelSuspicion(
       detail: { by },
       at: now,
     });
-    await notifyAbout(tx, userId, 'death_cancelled', now, { member: false });
+    await notifyAbout(tx, deps, userId, 'death_cancelled', now, { member: false });
     return true;
   });
-  if (cancelled) {
-    try {
-      const [member] = await peopleByIds(deps.db, [userId]);
-      const administrators = await peopleByIds(deps.db, await administratorsOf(deps.db, userId));
-      for (const administrator of administrators) {
-        await deps.mailer.send(
-          cancelledMailToAdministrator(administrator.email, member ? fullName(member) : ''),
-        );
-      }
-    } catch (error) {
-      deps.log.error({ err: error, userId }, 'cancellation mail failed');
-    }
-  }
   return cancelled;
 }
 

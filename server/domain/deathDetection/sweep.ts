@@ -4,6 +4,7 @@ import { recordAudits } from './audit';
 import { checkInLink, newCheckInToken } from './checkIns';
 import type { DeathDeps } from './deps';
 import { checkInMail } from './mails';
+import { enqueueMails } from '../../mail/outbox';
 import { raiseSuspicion } from './suspicion';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -127,11 +128,28 @@ async function sendCheckIns(deps: DeathDeps): Promise<number> {
       if (rows.length === 0) return [];
       // One insert per table for the whole batch: the sweep's cost stays a few statements.
       const mails = rows.map((row) => ({ ...row, ...newCheckInToken() }));
-      await tx
-        .insert(deathCheckIns)
-        .values(
-          mails.map((m) => ({ tokenHash: m.tokenHash, userId: m.userId, sentAt: now, answerBy })),
-        );
+      const mailIds = await enqueueMails(
+        tx,
+        mails.map((m) => ({
+          kind: 'check_in',
+          userId: m.userId,
+          ...checkInMail(
+            m.email,
+            checkInLink(deps.publicUrl, m.token),
+            deps.settings.checkInAnswerDays,
+          ),
+        })),
+        deps.clock,
+      );
+      await tx.insert(deathCheckIns).values(
+        mails.map((m, index) => ({
+          tokenHash: m.tokenHash,
+          userId: m.userId,
+          sentAt: now,
+          answerBy,
+          mailId: mailIds[index]!,
+        })),
+      );
       await recordAudits(
         tx,
         mails.map((m) => ({
@@ -144,19 +162,6 @@ async function sendCheckIns(deps: DeathDeps): Promise<number> {
       );
       return mails;
     });
-    for (const mail of mails) {
-      try {
-        await deps.mailer.send(
-          checkInMail(
-            mail.email,
-            checkInLink(deps.publicUrl, mail.token),
-            deps.settings.checkInAnswerDays,
-          ),
-        );
-      } catch (error) {
-        deps.log.error({ err: error }, 'check-in mail failed');
-      }
-    }
     sent += mails.length;
     if (mails.length < CHECK_IN_BATCH) return sent;
   }
@@ -181,6 +186,11 @@ async function escalateUnansweredCheckIns(deps: DeathDeps): Promise<number> {
             isNull(deathCheckIns.answeredAt),
             isNull(deathCheckIns.escalatedAt),
             lte(deathCheckIns.answerBy, now),
+            // The answer window runs from when the mail left: never while it is undelivered.
+            sql`(${deathCheckIns.mailId} is null or exists (select 1 from mail_outbox m
+                  where m.id = ${deathCheckIns.mailId} and m.sent_at is not null
+                  and m.sent_at + (${deathCheckIns.answerBy} - ${deathCheckIns.sentAt})
+                    <= ${now.toISOString()}::timestamptz))`,
           ),
         )
         .limit(CHECK_IN_BATCH)

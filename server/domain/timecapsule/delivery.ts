@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
 import {
   letterDeliveries,
-  letterMailOutbox,
+  mailOutbox,
   notifications,
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
@@ -35,7 +35,7 @@ const recipientUser = alias(users, 'recipient_user');
  * One transaction claims the oldest due letters with FOR UPDATE SKIP LOCKED (other instances
  * skip them), writes one letter_deliveries row per recipient (UNIQUE (letter_id, recipient_id)
  * makes a second delivery impossible whatever happens elsewhere), records the mail each
- * recipient is to get in letter_mail_outbox and each member recipient's notification, and
+ * recipient is to get in the mail outbox and each member recipient's notification, and
  * marks the letters delivered. A crash before
  * COMMIT leaves nothing behind, so the next run delivers the letter; after COMMIT the letter
  * is no longer due.
@@ -131,9 +131,19 @@ export async function deliverDueLetters(
         dueAt: letter.dueAt!,
         late: row.late,
       });
-      return [{ deliveryId: row.id, toEmail: email, nextAttemptAt: now, ...mail }];
+      return [
+        {
+          kind: 'letter',
+          userId: row.recipientUserId,
+          deliveryId: row.id,
+          toEmail: email,
+          createdAt: now,
+          nextAttemptAt: now,
+          ...mail,
+        },
+      ];
     });
-    if (mails.length > 0) await tx.insert(letterMailOutbox).values(mails);
+    if (mails.length > 0) await tx.insert(mailOutbox).values(mails);
 
     // One insert for the batch (notify() writes one row per call) in the same transaction.
     const notices = deliveries.flatMap(({ row, letter }) => {

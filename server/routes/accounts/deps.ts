@@ -20,7 +20,7 @@ export function createAccountDeps(ctx: AppContext): AccountDeps & { close(): Pro
   const mailDeps = {
     db: ctx.database.db,
     clock: ctx.clock,
-    mailer: ctx.mailer,
+    store: ctx.store,
     publicUrl: ctx.config.publicUrl,
   };
   return {

@@ -22,6 +22,7 @@ import { revokeFamilyOf, rotateRefreshToken } from '../../domain/accounts/refres
 import {
   identityLinked,
   registerAccount,
+  resendActivation,
   type NewAccount,
 } from '../../domain/accounts/registration';
 import { userDetail } from '../../domain/accounts/userDetail';
@@ -187,6 +188,15 @@ export async function accountV1Routes(
     '/v1/user/confirm/:token/:email',
     { schema: { params: z.object({ token: z.string().max(200), email: z.string().max(254) }) } },
     async (request) => activateAccount(deps, request.params.token, request.params.email),
+  );
+
+  app.post(
+    '/v1/user/resend_activation',
+    { schema: { body: passwordResetRequestSchema } },
+    async (request, reply) => {
+      await resendActivation(deps, request.body.email);
+      return reply.status(202).send(ACCEPTED);
+    },
   );
 
   app.post(

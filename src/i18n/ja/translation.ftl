@@ -1102,3 +1102,8 @@ change-report-email-restored = メールアドレスを元に戻しました。
 change-report-invalid = このリンクは使えません。有効期限（30日）が過ぎているか、正しくありません。
 change-report-failed = 報告できませんでした。時間をおいて再度お試しください。
 change-report-reset-link = パスワードを再設定する
+## Mail the member is waiting for (activation, password reset)
+mail-resend-lead = メールが届かないときは、もう一度お送りできます。
+mail-resend = メールをもう一度送る
+mail-resend-sending = 送信しています…
+mail-resend-done = もう一度お送りしました。数分たっても届かない場合は、メールアドレスと迷惑メールフォルダをご確認ください。

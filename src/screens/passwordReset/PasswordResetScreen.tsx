@@ -15,6 +15,7 @@ import {
   Links,
   PasswordField,
 } from '../login/authFormParts';
+import { ResendMail } from '../login/ResendMail';
 
 type Phase = 'editing' | 'sending' | 'done';
 
@@ -48,7 +49,15 @@ function RequestForm() {
     }
   };
 
-  if (phase === 'done') return <FormMessage kind="info">{t('password-reset-sent')}</FormMessage>;
+  if (phase === 'done') {
+    return (
+      <>
+        <FormMessage kind="info">{t('password-reset-sent')}</FormMessage>
+        <p>{t('mail-resend-lead')}</p>
+        <ResendMail resend={() => auth.requestPasswordReset(email.trim())} />
+      </>
+    );
+  }
   return (
     <>
       <p>{t('password-reset-request-lead')}</p>

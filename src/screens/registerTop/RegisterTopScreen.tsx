@@ -6,7 +6,9 @@ import { useT } from '../../i18n/useT';
 import { isPetAdminSettingActive } from '../../machines/petAdmin';
 import { useSlice } from '../../services/clientState';
 import { usePetAdminSetting } from '../../services/petAdmin';
+import { auth } from '../../services/api/auth';
 import { Actions, AuthCard, AuthPage, FormMessage, Links } from '../login/authFormParts';
+import { ResendMail } from '../login/ResendMail';
 import { providerLabelId } from '../login/SocialSignIn';
 import { RegistrationConfirm } from './RegistrationConfirm';
 import { RegistrationFields } from './RegistrationFields';
@@ -55,6 +57,7 @@ export function Component() {
             {t('register-mail-sent-text', { email: form.email })}
           </FormMessage>
           <p>{t('register-mail-sent-note')}</p>
+          <ResendMail resend={() => auth.resendActivation(form.email.trim())} />
           <ButtonLink to="/" $variant="secondary">
             {t('register-to-top')}
           </ButtonLink>

@@ -87,6 +87,11 @@ export function authApi({ http: client }: HttpClients) {
         )
       ).data,
 
+    /** POST /v1/user/resend_activation: always 202; an account not yet activated gets a link. */
+    resendActivation: async (email: string) => {
+      await client.post('/v1/user/resend_activation', { email }, { authenticate: false });
+    },
+
     /** POST /v1/password_reset: always 202, whether or not the address has an account. */
     requestPasswordReset: async (email: string) => {
       await client.post('/v1/password_reset', { email }, { authenticate: false });

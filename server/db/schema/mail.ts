@@ -1,0 +1,28 @@
+import { sql } from 'drizzle-orm';
+import { integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './core';
+import { letterDeliveries } from './timecapsule';
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+/** Every mail the service sends, written with the change that causes it (mail/outbox.ts). */
+export const mailOutbox = pgTable('mail_outbox', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  kind: text('kind').notNull(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  deliveryId: uuid('delivery_id')
+    .unique()
+    .references(() => letterDeliveries.id, { onDelete: 'cascade' }),
+  toEmail: text('to_email').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text'),
+  link: text('link'),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: timestamptz('created_at').notNull(),
+  nextAttemptAt: timestamptz('next_attempt_at').notNull(),
+  lastError: text('last_error'),
+  sentAt: timestamptz('sent_at'),
+  failedAt: timestamptz('failed_at'),
+});

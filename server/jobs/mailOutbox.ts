@@ -1,0 +1,29 @@
+import type { AppContext } from '../context';
+import { sendAllPendingMails, type OutboxDeps } from '../mail/outbox';
+import { periodic, type PeriodicJob } from './periodic';
+
+/** How often the outbox is looked at: a waiting member's mail leaves within this. */
+export const MAIL_OUTBOX_INTERVAL_MS = 1_000;
+
+export function outboxDepsOf(ctx: AppContext): OutboxDeps {
+  return {
+    db: ctx.database.db,
+    mailer: ctx.mailer,
+    clock: ctx.clock,
+    publicUrl: ctx.config.publicUrl,
+    metrics: ctx.metrics,
+    log: ctx.log,
+  };
+}
+
+/** Sends the outbox's due mails; failures wait their backoff (mail/outbox.ts). */
+export function startMailOutbox(
+  ctx: AppContext,
+  intervalMs = MAIL_OUTBOX_INTERVAL_MS,
+): PeriodicJob {
+  const deps = outboxDepsOf(ctx);
+  return periodic(ctx, 'mails sent', intervalMs, async () => {
+    const result = await sendAllPendingMails(deps);
+    return result.sent + result.failed === 0 ? 0 : result;
+  });
+}

@@ -1,0 +1,57 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError } from '../http/errors';
+import { outboxBacklog } from '../mail/outbox';
+
+const sameSecret = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/**
+ * Counts every answer per route and, when METRICS_TOKEN is set, serves GET /metrics in the
+ * Prometheus text format to a caller bearing it. Without the token there is no endpoint.
+ */
+export async function metricsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const { metrics, database, clock } = ctx;
+  app.addHook('onResponse', async (request, reply) => {
+    // The route's pattern, not the path: ids in paths would make a series per resource.
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ method: request.method, route, status: reply.statusCode });
+    metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  const outbox = () => outboxBacklog(database.db, clock);
+  metrics.gauge('shinobu_mail_outbox_pending', 'Mails not yet sent nor given up on', async () => {
+    return (await outbox()).pending;
+  });
+  metrics.gauge(
+    'shinobu_mail_outbox_oldest_pending_seconds',
+    'Age of the oldest mail not yet sent (0: none)',
+    async () => (await outbox()).oldestSeconds,
+  );
+  metrics.gauge('shinobu_db_pool_connections', 'Open database connections', () => {
+    return database.poolStats().total;
+  });
+  metrics.gauge('shinobu_db_pool_idle', 'Idle database connections', () => {
+    return database.poolStats().idle;
+  });
+  metrics.gauge('shinobu_db_pool_waiting', 'Queries waiting for a database connection', () => {
+    return database.poolStats().waiting;
+  });
+
+  const token = ctx.config.metricsToken;
+  if (!token) return;
+  app.get('/metrics', async (request, reply) => {
+    const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    if (!sameSecret(given, token)) {
+      throw new ApiError(401, 'unauthorized', 'metrics need the METRICS_TOKEN bearer token');
+    }
+    return reply
+      .type(metrics.registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await metrics.registry.metrics());
+  });
+}

@@ -1,0 +1,114 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailOutbox, users } from '../../server/db/schema';
+import { outboxDepsOf } from '../../server/jobs/mailOutbox';
+import { createMailer } from '../../server/mail/mailer';
+import { messageIdOf, retryDelayMs, sendPendingMails } from '../../server/mail/outbox';
+import { startSmtpSink, type SmtpSink } from '../support/smtpSink';
+import { createTestApp, type TestApp } from '../support/testApp';
+import { lastActivationLink, registrationBody } from './accountsSupport';
+
+let t: TestApp;
+let sink: SmtpSink;
+beforeAll(async () => {
+  t = await createTestApp();
+  sink = await startSmtpSink();
+});
+afterAll(async () => {
+  await t.close();
+  await sink.close();
+});
+
+const db = () => t.ctx.database.db;
+
+async function mailsOf(email: string) {
+  const [user] = await db().select({ id: users.id }).from(users).where(eq(users.email, email));
+  return db()
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.userId, user!.id))
+    .orderBy(mailOutbox.createdAt);
+}
+
+describe('one outbox for every mail', () => {
+  it('writes the activation mail with the account and sends it through the job', async () => {
+    const body = registrationBody();
+    const response = await t.app.inject({ method: 'POST', url: '/v1/user', payload: body });
+    expect(response.statusCode).toBe(202);
+    // Written with the account, not yet sent: the job runner sends it.
+    const [pending] = await mailsOf(body.email);
+    expect(pending).toMatchObject({ kind: 'activation', sentAt: null, toEmail: body.email });
+    expect(t.mailbox.some((mail) => mail.to === body.email)).toBe(false);
+    await t.sendMail();
+    const sent = t.mailbox.find((mail) => mail.to === body.email)!;
+    expect(sent.messageId).toBe(messageIdOf(pending!.id, t.config.publicUrl));
+    const [after] = await mailsOf(body.email);
+    expect(after).toMatchObject({ sentAt: expect.any(Date), text: null, link: null });
+  });
+
+  it('sends an activation link again on request, and nothing for other addresses', async () => {
+    const body = registrationBody();
+    await t.request({ method: 'POST', url: '/v1/user', body });
+    const first = lastActivationLink(t);
+    const resent = await t.request({
+      method: 'POST',
+      url: '/v1/user/resend_activation',
+      body: { email: body.email },
+    });
+    expect(resent.statusCode).toBe(202);
+    const second = lastActivationLink(t);
+    expect(second.token).not.toBe(first.token);
+    const activated = await t.request({
+      method: 'GET',
+      url: `/v1/user/confirm/${encodeURIComponent(second.token)}/${encodeURIComponent(second.email)}`,
+    });
+    expect(activated.statusCode).toBe(200);
+
+    const mailsBefore = t.mailbox.length;
+    for (const email of [body.email, 'nobody-here@example.jp']) {
+      const answer = await t.request({
+        method: 'POST',
+        url: '/v1/user/resend_activation',
+        body: { email },
+      });
+      expect(answer.statusCode).toBe(202);
+      expect(answer.json()).toEqual(resent.json());
+    }
+    expect(t.mailbox.length).toBe(mailsBefore);
+  });
+
+  it('retries through a real SMTP relay that refuses, with the same Message-ID, until it takes the mail', async () => {
+    const body = registrationBody();
+    await t.app.inject({ method: 'POST', url: '/v1/user', payload: body });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/password_reset',
+      payload: { email: body.email },
+    });
+    const deps = {
+      ...outboxDepsOf(t.ctx),
+      mailer: createMailer({
+        smtpUrl: sink.url,
+        from: t.config.mailFrom,
+        outboxDir: t.config.dataDir,
+        log: t.ctx.log,
+        logLinks: false,
+      }),
+    };
+    sink.refuseNext(100);
+    expect(await sendPendingMails(deps)).toMatchObject({ sent: 0 });
+    sink.refuseNext(0);
+    t.clock.advance(retryDelayMs(1));
+    expect(await sendPendingMails(deps)).toMatchObject({ failed: 0 });
+    const rows = await mailsOf(body.email);
+    expect(rows.map((row) => row.kind).sort()).toEqual(['activation', 'password_reset']);
+    for (const row of rows) {
+      expect(row).toMatchObject({ attempts: 2, sentAt: expect.any(Date) });
+      const arrived = sink.received.filter((mail) => mail.to.includes(body.email));
+      expect(arrived.map((mail) => mail.messageId)).toContain(
+        messageIdOf(row.id, t.config.publicUrl),
+      );
+    }
+    expect(sink.received.filter((mail) => mail.to.includes(body.email))).toHaveLength(2);
+  });
+});

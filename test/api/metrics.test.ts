@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMailOutbox } from '../../server/jobs/mailOutbox';
+import { createTestApp, type TestApp } from '../support/testApp';
+import { registrationBody } from './accountsSupport';
+
+const TOKEN = 'metrics-token-for-the-scraper-0123';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ METRICS_TOKEN: TOKEN });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const scrape = (token?: string) =>
+  t.app.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+
+/** The value of one series in the Prometheus text, by its name and labels as printed. */
+function valueOf(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('GET /metrics', () => {
+  it('answers only the bearer of METRICS_TOKEN', async () => {
+    expect((await scrape()).statusCode).toBe(401);
+    expect((await scrape('another-token-of-the-same-size!!!!')).statusCode).toBe(401);
+    const answer = await scrape(TOKEN);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+  });
+
+  it('counts requests per route pattern with their latency, not per path', async () => {
+    for (const id of ['11111111-1111-1111-1111-111111111111', 'a-b-c']) {
+      await t.request({ method: 'GET', url: `/v1/user/${id}` });
+    }
+    const text = (await scrape(TOKEN)).body;
+    expect(
+      valueOf(
+        text,
+        'shinobu_http_requests_total{method="GET",route="/v1/user/:userId",status="401"}',
+      ),
+    ).toBe(2);
+    expect(
+      valueOf(
+        text,
+        'shinobu_http_request_duration_seconds_count{method="GET",route="/v1/user/:userId"}',
+      ),
+    ).toBe(2);
+    expect(text).not.toContain('11111111-1111');
+  });
+
+  it('shows the outbox backlog and its oldest mail, the job passes and the database pool', async () => {
+    await t.app.inject({ method: 'POST', url: '/v1/user', payload: registrationBody() });
+    t.clock.advance(90_000);
+    let text = (await scrape(TOKEN)).body;
+    expect(valueOf(text, 'shinobu_mail_outbox_pending')).toBe(1);
+    expect(valueOf(text, 'shinobu_mail_outbox_oldest_pending_seconds')).toBe(90);
+    expect(valueOf(text, 'shinobu_db_pool_connections')).toBeGreaterThanOrEqual(1);
+
+    const job = startMailOutbox(t.ctx, 60 * 60_000);
+    await job.run();
+    await job.stop();
+    text = (await scrape(TOKEN)).body;
+    expect(valueOf(text, 'shinobu_mail_outbox_pending')).toBe(0);
+    expect(valueOf(text, 'shinobu_mail_outbox_oldest_pending_seconds')).toBe(0);
+    expect(valueOf(text, 'shinobu_mails_sent_total{kind="activation"}')).toBe(1);
+    expect(valueOf(text, 'shinobu_job_runs_total{job="mails sent"}')).toBe(1);
+    expect(text).toContain('shinobu_rate_limit_refusals_total');
+    expect(text).toContain('shinobu_process_resident_memory_bytes');
+  });
+});
+
+describe('without METRICS_TOKEN', () => {
+  it('has no metrics endpoint', async () => {
+    const plain = await createTestApp();
+    try {
+      expect((await plain.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+    } finally {
+      await plain.close();
+    }
+  });
+});
