@@ -91,6 +91,11 @@ export const ROWS: Record<string, Row> = {
     request: json('POST', '/api/auth/session', {}),
     expect: everyone(403),
   },
+  'POST /api/auth/refresh': {
+    // The refresh spends the session cookie's token, and like every POST here needs the CSRF pair.
+    request: json('POST', '/api/auth/refresh', {}),
+    expect: everyone(403),
+  },
   'POST /api/auth/signout': {
     request: json('POST', '/api/auth/signout', {}),
     expect: everyone(403),
@@ -164,12 +169,23 @@ export const ROWS: Record<string, Row> = {
     fresh: true,
   },
   'POST /v1/mypage/email': {
+    // The world's members signed in with no password: a fresh sign-in is their proof.
     request: json('POST', '/v1/mypage/email', {
       current_password: 'wrong-password',
       new_email: 'new-address@example.jp',
     }),
-    expect: members(422),
+    expect: members(202),
     fresh: true,
+  },
+  'POST /v1/user/resend_activation': {
+    // Same answer whether or not the address waits for activation: it reveals no account.
+    request: json('POST', '/v1/user/resend_activation', { email: 'nobody@example.jp' }),
+    expect: everyone(202),
+  },
+  'POST /v1/account/change_report': {
+    // The report link's token is the only key: a forged one is refused whoever sends it.
+    request: json('POST', '/v1/account/change_report', { token: 'not-a-report-token' }),
+    expect: everyone(400),
   },
   'POST /v1/mypage/email/confirm': {
     request: json('POST', '/v1/mypage/email/confirm', { token: 'not-a-token' }),

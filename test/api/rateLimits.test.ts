@@ -33,6 +33,7 @@ const GROUPS: Record<string, Call[]> = {
     { method: 'POST', url: '/v1/user' },
     { method: 'POST', url: '/v1/user/create_inflow_user' },
     { method: 'POST', url: '/v1/user/create_user_with_external_provider' },
+    { method: 'POST', url: '/v1/user/resend_activation' },
     { method: 'POST', url: '/v1/password_reset' },
     { method: 'POST', url: '/v1/mypage/email' },
     { method: 'POST', url: '/v1/time_capsule_letter' },

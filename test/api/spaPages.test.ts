@@ -51,7 +51,7 @@ describe('the page of a client route', () => {
   it('serves member-only routes to a request with a session cookie or an Authorization header', async () => {
     for (const headers of [
       MEMBER,
-      { cookie: '__Secure-shinobu.session-token=x' },
+      { cookie: '__Host-shinobu.session-token=x' },
       { authorization: 'Bearer x' },
     ]) {
       for (const url of ['/dashboard', '/mypage', '/endingnote/7']) {

@@ -192,7 +192,7 @@ export async function accountV1Routes(
 
   app.post(
     '/v1/user/resend_activation',
-    { schema: { body: passwordResetRequestSchema } },
+    { config: limitedAs('mail'), schema: { body: passwordResetRequestSchema } },
     async (request, reply) => {
       await resendActivation(deps, request.body.email);
       return reply.status(202).send(ACCEPTED);
