@@ -52,6 +52,7 @@ async function registeredMember(client: TestClient): Promise<Member> {
       sexCode: body.sex_code,
     },
   });
+  await t.sendMail();
   const link = lastActivationLink(t);
   const activated = await client.api.activate(link.token, link.email);
   return { userId: activated.userId, email: body.email, password: body.password };
