@@ -209,7 +209,11 @@ export async function putDeathSettings(
         {
           kind: 'administrator_named',
           userId: recipient.id,
-          ...administratorNamedMail(recipient.email, name, `${deps.publicUrl}/death-administration`),
+          ...administratorNamedMail(
+            recipient.email,
+            name,
+            `${deps.publicUrl}/death-administration`,
+          ),
         },
         deps.clock,
       );
