@@ -70,9 +70,14 @@ async function family(browser: Browser): Promise<Family> {
   expect(letter.status(), await letter.text()).toBe(201);
   const note = `/v1/endingnote/${own.userId}`;
   for (const [url, method, data] of [
-    [`${note}/readers`, 'put', { user_ids: [admin.userId] }],
+    // Readers and visibility are asked for the member's password (a fresh proof).
+    [`${note}/readers`, 'put', { user_ids: [admin.userId], current_password: member.password }],
     [`${note}/sections/message`, 'put', { version: 0, values: { to_family: NOTE_TEXT } }],
-    [`${note}/sections/message/visibility`, 'put', { visibility: 'readers_after_death' }],
+    [
+      `${note}/sections/message/visibility`,
+      'put',
+      { visibility: 'readers_after_death', current_password: member.password },
+    ],
   ] as const) {
     const saved = await memberContext.request[method](url, {
       headers: bearer(own.accessToken),
@@ -203,6 +208,8 @@ test('journey: named, accepted, reported, confirmed in the app; the member comes
   const people = await family(browser);
   const password = 'a quiet morning by the sea';
   await memberNamesAdministrator(people.memberPage, password);
+  // An administrator may confirm only a week after being named.
+  await advanceServerClock(people.adminApi, 7 * DAY_MS + 60_000);
   await administratorAcceptsAndReports(people);
   await administratorConfirmsFromModal(people.adminPage);
   await caseShows(people.adminPage, people.memberId, 'ご逝去が確認され、猶予期間中です');
@@ -234,6 +241,8 @@ test('journey: the grace period runs out and the letter and the note section are
   test.setTimeout(180_000);
   const people = await family(browser);
   await memberNamesAdministrator(people.memberPage, 'a quiet morning by the sea');
+  // An administrator may confirm only a week after being named.
+  await advanceServerClock(people.adminApi, 7 * DAY_MS + 60_000);
   await administratorAcceptsAndReports(people);
   await administratorConfirmsFromModal(people.adminPage);
 
