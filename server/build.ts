@@ -15,9 +15,15 @@ function newestMtime(target: string): number {
   );
 }
 
-/** True when dist/ is missing or older than any of its sources. */
+/**
+ * True when dist/ is missing, lacks the server's render (a bare `vite build` makes only the
+ * browser's half), or is older than any of its sources.
+ */
 export function spaBuildIsStale(): boolean {
-  const builtAt = newestMtime(path.join(distDir, 'index.html'));
+  const builtAt = Math.min(
+    newestMtime(path.join(distDir, 'index.html')),
+    newestMtime(path.join(distDir, SSR_ENTRY_FILE)),
+  );
   if (builtAt === 0) return true;
   return BUILD_INPUTS.some((input) => newestMtime(path.join(projectRoot, input)) > builtAt);
 }
