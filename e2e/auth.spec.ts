@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { untilHydrated } from './support/hydration';
 import { mailedActivationLink, sessionUser } from './support/members';
 import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/screens';
 
@@ -19,6 +20,7 @@ test('register, activate from the mail, sign out, fail, sign in to the page firs
 
   // Registration: input → confirm → mail sent.
   await page.goto('/register-top?register=true');
+  await untilHydrated(page);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('新規登録');
   await page.getByRole('button', { name: '入力内容を確認する' }).click();
   await expect(page.getByRole('alert').first()).toContainText('入力内容を確認してください。');
@@ -82,6 +84,7 @@ test('register, activate from the mail, sign out, fail, sign in to the page firs
   await page.goto('/connection');
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('ログイン');
+  await untilHydrated(page);
 
   await page.getByRole('button', { name: 'ログインする' }).click();
   await expect(page.getByRole('alert')).toHaveText(
@@ -107,6 +110,7 @@ test('password reset request and an unusable reset link', async ({ browser }) =>
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   const page = await context.newPage();
   await page.goto('/login');
+  await untilHydrated(page);
   await page.getByRole('link', { name: 'パスワードをお忘れの方はこちら' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('パスワードの再設定');
   await page.getByLabel('メールアドレス').fill('nobody@example.jp');
@@ -115,6 +119,7 @@ test('password reset request and an unusable reset link', async ({ browser }) =>
   await expectFitsAndAccessible(page);
 
   await page.goto('/password-reset?token=not-a-token');
+  await untilHydrated(page);
   await page.getByLabel('新しいパスワード').fill('another quiet morning');
   await page.getByRole('button', { name: 'パスワードを再設定する' }).click();
   await expect(page.getByRole('alert')).toContainText('このリンクは使えません。');

@@ -54,3 +54,14 @@ export function hydrationErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/**
+ * Waits until the app has hydrated the server's page: a click before that reaches the bare
+ * HTML form (a native post), not the screen's own handler.
+ */
+export async function untilHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const first = document.querySelector('#root > *');
+    return first !== null && Object.keys(first).some((key) => key.startsWith('__reactFiber'));
+  });
+}

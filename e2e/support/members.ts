@@ -7,6 +7,7 @@ import {
   type Page,
   type PlaywrightWorkerArgs,
 } from '@playwright/test';
+import { untilHydrated } from './hydration';
 
 export interface E2eMember {
   email: string;
@@ -151,11 +152,7 @@ export async function signUpAndSignIn(request: APIRequestContext): Promise<E2eMe
 
 /** Fills and sends the login screen's form (the page is on /login). */
 export async function signInOnLoginScreen(page: Page, email: string, password: string) {
-  // The server's page is on screen before the app has hydrated it: type once it has.
-  await page.waitForFunction(() => {
-    const form = document.querySelector('#root form');
-    return form !== null && Object.keys(form).some((key) => key.startsWith('__reactFiber'));
-  });
+  await untilHydrated(page);
   await page.getByLabel('メールアドレス').fill(email);
   await page.getByLabel('パスワード', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'ログインする' }).click();
