@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import { notProvided } from './notProvided';
-import type { RelationshipValue } from '../validation/social';
+import type { RelationshipValue } from '../contract/rules/social';
 
 /**
  * /death-confirmation: an administrator confirms the death of a member they

@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
 import { notProvided } from './notProvided';
 import type { z } from 'zod';
-import type { createPageSchema } from '../validation/memorial';
+import type { createPageSchema } from '../contract/rules/memorial';
 
 /**
  * Creating a memory (spec §3 creating-memory state: type, user, pet): the member chooses

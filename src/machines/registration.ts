@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
 import { notProvided } from './notProvided';
 import type { RegistrationRequest } from '../services/api/auth';
-import { registrationSchema, type ValidationCode } from '../validation/account';
+import { registrationSchema, type ValidationCode } from '../contract/rules/account';
 
 /**
  * Registration (spec §1, §4, §5): variants standard, inflow (partner link, needs
@@ -109,7 +109,7 @@ const FORM_FIELDS = Object.fromEntries(
   Object.entries(WIRE_FIELDS).map(([form, wire]) => [wire, form]),
 ) as Record<string, RegistrationField>;
 
-/** The shared rules (src/validation/account.ts) applied to the form; empty when valid. */
+/** The shared rules (src/contract/rules/account.ts) applied to the form; empty when valid. */
 export function validateRegistration(
   form: RegistrationForm,
   variant: RegistrationVariant,

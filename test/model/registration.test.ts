@@ -8,7 +8,7 @@ import {
   type RegistrationForm,
   type RegistrationSetup,
 } from '../../src/machines/registration';
-import { PREFECTURES } from '../../src/validation/prefectures';
+import { PREFECTURES } from '../../src/contract/rules/prefectures';
 import { toSnakeCase } from '../../src/services/http/casing';
 import { describeModel, type StepInfo } from './modelTest';
 

@@ -7,7 +7,7 @@ import {
   SECTION_VISIBILITIES,
   sectionCompletion,
   validateSectionValues,
-} from '../../src/validation/endingnote';
+} from '../../src/contract/rules/endingnote';
 
 const messageIds = new Set(
   [

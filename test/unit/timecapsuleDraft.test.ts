@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { WriterView } from '../../src/validation/timecapsule';
+import type { WriterView } from '../../src/contract/rules/timecapsule';
 import {
   letterClaimPath,
   rememberLetterClaim,
@@ -16,7 +16,7 @@ import {
   requestOf,
   sameLetter,
 } from '../../src/screens/timecapsule/letterDraft';
-import { parseJapanDateTime } from '../../src/validation/timecapsule';
+import { parseJapanDateTime } from '../../src/contract/rules/timecapsule';
 
 const messageIds = new Set(
   [

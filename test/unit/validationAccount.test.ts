@@ -6,8 +6,8 @@ import {
   registrationSchema,
   inflowRegistrationSchema,
   tokyoToday,
-} from '../../src/validation/account';
-import { PREFECTURES } from '../../src/validation/prefectures';
+} from '../../src/contract/rules/account';
+import { PREFECTURES } from '../../src/contract/rules/prefectures';
 
 const today = () => '2026-11-22';
 const valid = {

@@ -8,7 +8,7 @@ ALTER TABLE users ADD COLUMN IF NOT EXISTS death_confirmed_at timestamptz;
 
 CREATE TABLE ending_note_sections (
   owner_user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-  -- A section code of src/validation/endingnote.ts (self, medical, funeral, assets, ...).
+  -- A section code of src/contract/rules/endingnote.ts (self, medical, funeral, assets, ...).
   section text NOT NULL,
   -- Field values that are not secret, keyed by field code.
   content jsonb NOT NULL DEFAULT '{}'::jsonb,

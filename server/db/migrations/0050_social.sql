@@ -15,7 +15,7 @@ CREATE INDEX user_search_grams_user_idx ON user_search_grams (user_id);
 -- The grams follow name_reading, status and searchable through a trigger, so that whoever
 -- writes a member (registration, my page, account deletion) keeps search right without
 -- knowing about this table. name_reading itself is computed by the application
--- (src/validation/nameReading.ts), the one place that normalises names.
+-- (src/contract/rules/nameReading.ts), the one place that normalises names.
 CREATE FUNCTION user_search_grams_refresh() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM user_search_grams WHERE user_id = NEW.id;

@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import type { SexCode } from '../../../src/validation/account';
-import { nameReadingOf } from '../../../src/validation/nameReading';
+import type { SexCode } from '../../../src/contract/rules/account';
+import { nameReadingOf } from '../../../src/contract/rules/nameReading';
 import { externalIdentities, memorialPageMembers, memorialPages, users } from '../../db/schema';
 import type { Db } from '../../db/database';
 import { invalid } from '../../http/errors';

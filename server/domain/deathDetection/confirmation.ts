@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { tokyoToday } from '../../../src/validation/account';
+import { tokyoToday } from '../../../src/contract/rules/account';
 import {
   deathAdministrators,
   deathCases,

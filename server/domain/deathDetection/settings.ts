@@ -3,7 +3,7 @@ import {
   CHECK_IN_PERIOD_DAYS_MAX,
   CHECK_IN_PERIOD_DAYS_MIN,
   MAX_ADMINISTRATORS,
-} from '../../../src/validation/deathDetection';
+} from '../../../src/contract/rules/deathDetection';
 import type { Db } from '../../db/database';
 import {
   connections,

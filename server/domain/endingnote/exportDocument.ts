@@ -5,7 +5,7 @@ import {
   fieldValueText,
   sectionDefinition,
   type Translate,
-} from '../../../src/validation/endingnote';
+} from '../../../src/contract/rules/endingnote';
 import { projectRoot } from '../../paths';
 import { escapeHtml } from '../escapeHtml';
 import type { MemberName, NoteView } from './sections';

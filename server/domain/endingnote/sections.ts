@@ -10,7 +10,7 @@ import {
   type SectionDefinition,
   type SectionValues,
   type SectionVisibility,
-} from '../../../src/validation/endingnote';
+} from '../../../src/contract/rules/endingnote';
 import type { Db } from '../../db/database';
 import { connections, endingNoteSections, users } from '../../db/schema';
 import { conflict, invalid, notFound, type FieldError } from '../../http/errors';

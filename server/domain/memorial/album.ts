@@ -5,7 +5,7 @@ import type {
   albumOrderSchema,
   albumPhotoCreateSchema,
   albumPhotoUpdateSchema,
-} from '../../../src/validation/memorial';
+} from '../../../src/contract/rules/memorial';
 import type { Db } from '../../db/database';
 import { albumPhotos } from '../../db/schema';
 import { invalid } from '../../http/errors';

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { historyCreateSchema, historyUpdateSchema } from '../../../src/validation/memorial';
+import type {
+  historyCreateSchema,
+  historyUpdateSchema,
+} from '../../../src/contract/rules/memorial';
 import type { Db } from '../../db/database';
 import { historyEntries } from '../../db/schema';
 import type { MemorialDeps } from './deps';

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, or } from 'drizzle-orm';
-import { tokyoToday } from '../../../src/validation/account';
-import type { CondolenceFields } from '../../../src/validation/memorial';
+import { tokyoToday } from '../../../src/contract/rules/account';
+import type { CondolenceFields } from '../../../src/contract/rules/memorial';
 import { condolences, flowerOfferings, users } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { isUuid, type PageAccess } from './access';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { createPageSchema, updatePageSchema } from '../../../src/validation/memorial';
+import type { createPageSchema, updatePageSchema } from '../../../src/contract/rules/memorial';
 import type { Db } from '../../db/database';
 import { memorialPageMembers, memorialPageProfiles, memorialPages } from '../../db/schema';
 import { invalid } from '../../http/errors';

@@ -8,13 +8,13 @@ import {
   memorialPages,
   users,
 } from '../../db/schema';
-import { tokyoToday } from '../../../src/validation/account';
+import { tokyoToday } from '../../../src/contract/rules/account';
 import type {
   DashboardOf,
   MourningOf,
   MourningPageFields,
   NewsItemOf,
-} from '../../../src/validation/social';
+} from '../../../src/contract/rules/social';
 import { anniversariesBetween, addDays } from '../memorial/anniversaries';
 import { listablePageIds, pageColumns } from '../memorial/access';
 import { asListedTo, memberCardColumns, ownMemorialPage, type MemberCard } from './members';

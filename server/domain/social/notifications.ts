@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import { preparedPerDatabase } from '../../db/prepared';
 import { notifications } from '../../db/schema';
 import { listablePageIds } from '../memorial/access';
-import type { NotificationKindValue } from '../../../src/validation/social';
+import type { NotificationKindValue } from '../../../src/contract/rules/social';
 
 /**
  * What each kind of notification carries: enough for the list to word it and link to the
@@ -38,7 +38,7 @@ export interface NotificationPayloads {
 }
 
 /**
- * The kinds are listed once, in src/validation/social.ts (the client words them too);
+ * The kinds are listed once, in src/contract/rules/social.ts (the client words them too);
  * `NotificationPayloads[K]` below fails to compile for a listed kind without a payload.
  */
 export type NotificationKind = NotificationKindValue;

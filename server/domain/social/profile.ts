@@ -4,8 +4,8 @@ import { users } from '../../db/schema';
 import { invalid, notFound } from '../../http/errors';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
-import { nameReadingOf } from '../../../src/validation/nameReading';
-import type { ProfileFields, ProfileUpdateInput } from '../../../src/validation/social';
+import { nameReadingOf } from '../../../src/contract/rules/nameReading';
+import type { ProfileFields, ProfileUpdateInput } from '../../../src/contract/rules/social';
 
 export type Profile = ProfileFields;
 

@@ -18,7 +18,7 @@ import {
   type PersonName,
   type ReceivedLetter,
   type UnsentLetter,
-} from '../../../src/validation/timecapsule';
+} from '../../../src/contract/rules/timecapsule';
 import { japanMorningOf } from './rules';
 
 const conflictDelivered = () =>

@@ -1,4 +1,4 @@
-import type { PersonName } from '../../../src/validation/timecapsule';
+import type { PersonName } from '../../../src/contract/rules/timecapsule';
 
 export interface LetterMailInput {
   publicUrl: string;

@@ -16,7 +16,7 @@ import type {
   LetterView,
   RecipientView,
   WriterView,
-} from '../../../src/validation/timecapsule';
+} from '../../../src/contract/rules/timecapsule';
 import { markLetterNotificationRead } from '../social/notifications';
 import { letterEnvelope } from './letters';
 

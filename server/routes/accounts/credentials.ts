@@ -6,7 +6,7 @@ import {
   emailChangeConfirmSchema,
   emailChangeSchema,
   passwordChangeSchema,
-} from '../../../src/validation/account';
+} from '../../../src/contract/rules/account';
 import type { AppContext } from '../../context';
 import {
   changePassword,

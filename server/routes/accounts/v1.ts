@@ -10,7 +10,7 @@ import {
   registrationSchema,
   requiredText,
   tokyoToday,
-} from '../../../src/validation/account';
+} from '../../../src/contract/rules/account';
 import type { AccountDeps } from '../../domain/accounts/deps';
 import { activateAccount } from '../../domain/accounts/activation';
 import { deleteAccount } from '../../domain/accounts/deletion';

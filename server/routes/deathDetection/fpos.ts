@@ -9,7 +9,7 @@ import {
   integrationLinkSchema,
   integrationReportSchema,
   signRequestSchema,
-} from '../../../src/validation/deathDetection';
+} from '../../../src/contract/rules/deathDetection';
 import type { AppContext } from '../../context';
 import { auditLogOf } from '../../domain/deathDetection/audit';
 import {

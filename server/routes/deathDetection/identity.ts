@@ -5,7 +5,7 @@ import {
   certificateRegistrationSchema,
   deviceTokenDeleteSchema,
   deviceTokenSchema,
-} from '../../../src/validation/deathDetection';
+} from '../../../src/contract/rules/deathDetection';
 import type { AppContext } from '../../context';
 import { deathDepsOf } from '../../domain/deathDetection/deps';
 import { deleteDeviceToken, registerDeviceToken } from '../../domain/deathDetection/deviceTokens';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SECTION_VISIBILITIES } from '../../../src/validation/endingnote';
+import { SECTION_VISIBILITIES } from '../../../src/contract/rules/endingnote';
 import type { AppContext } from '../../context';
 import { exportFileName, noteAsHtml, noteAsJson } from '../../domain/endingnote/exportDocument';
 import { listReaders, replaceReaders } from '../../domain/endingnote/readers';

@@ -5,7 +5,7 @@ import {
   albumOrderSchema,
   albumPhotoCreateSchema,
   albumPhotoUpdateSchema,
-} from '../../../src/validation/memorial';
+} from '../../../src/contract/rules/memorial';
 import type { AppContext } from '../../context';
 import { requireAdmin, requireVisiblePage } from '../../domain/memorial/access';
 import {

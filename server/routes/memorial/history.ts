@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { historyCreateSchema, historyUpdateSchema } from '../../../src/validation/memorial';
+import { historyCreateSchema, historyUpdateSchema } from '../../../src/contract/rules/memorial';
 import type { AppContext } from '../../context';
 import { requireAdmin, requireVisiblePage } from '../../domain/memorial/access';
 import {

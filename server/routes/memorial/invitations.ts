@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { invitationSchema, shareTokenCreateSchema } from '../../../src/validation/memorial';
+import { invitationSchema, shareTokenCreateSchema } from '../../../src/contract/rules/memorial';
 import type { AppContext } from '../../context';
 import { requireAdmin } from '../../domain/memorial/access';
 import {

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { condolenceCreateSchema, condolenceDecisionSchema } from '../../../src/validation/memorial';
+import {
+  condolenceCreateSchema,
+  condolenceDecisionSchema,
+} from '../../../src/contract/rules/memorial';
 import type { AppContext } from '../../context';
 import { requireAdmin, requireParticipant, requireVisiblePage } from '../../domain/memorial/access';
 import {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createPageSchema, updatePageSchema } from '../../../src/validation/memorial';
-import { tokyoToday } from '../../../src/validation/account';
+import { createPageSchema, updatePageSchema } from '../../../src/contract/rules/memorial';
+import { tokyoToday } from '../../../src/contract/rules/account';
 import type { AppContext } from '../../context';
 import { requireAdmin, requireVisiblePage } from '../../domain/memorial/access';
 import { addAdmin } from '../../domain/memorial/admins';

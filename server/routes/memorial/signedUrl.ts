@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { signedUrlQuerySchema } from '../../../src/validation/memorial';
+import { signedUrlQuerySchema } from '../../../src/contract/rules/memorial';
 import type { AppContext } from '../../context';
 import { startUpload } from '../../domain/uploads/uploads';
 import { mayViewObject } from '../../domain/uploads/viewing';

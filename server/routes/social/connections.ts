@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { relationshipBodySchema, sendRequestSchema } from '../../../src/validation/social';
+import { relationshipBodySchema, sendRequestSchema } from '../../../src/contract/rules/social';
 import type { AppContext } from '../../context';
 import {
   acceptRequest,

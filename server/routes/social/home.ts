@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { profileUpdateSchema } from '../../../src/validation/social';
-import { tokyoToday } from '../../../src/validation/account';
+import { profileUpdateSchema } from '../../../src/contract/rules/social';
+import { tokyoToday } from '../../../src/contract/rules/account';
 import type { AppContext } from '../../context';
 import { dashboard, mourning } from '../../domain/social/home';
 import { readProfile, updateProfile, type Profile } from '../../domain/social/profile';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { pagingSchema } from '../../../src/validation/social';
+import { pagingSchema } from '../../../src/contract/rules/social';
 import type { AppContext } from '../../context';
 import {
   listNotifications,

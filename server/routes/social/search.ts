@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { userSearchSchema } from '../../../src/validation/social';
+import { userSearchSchema } from '../../../src/contract/rules/social';
 import type { AppContext } from '../../context';
 import { searchMembers, type SearchCursor } from '../../domain/social/search';
 import { currentUserId, requireUser } from '../../http/authenticate';

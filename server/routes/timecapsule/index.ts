@@ -14,7 +14,7 @@ import {
 import { readLetter } from '../../domain/timecapsule/reading';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { notFound } from '../../http/errors';
-import { letterClaimSchema, letterInputSchema } from '../../../src/validation/timecapsule';
+import { letterClaimSchema, letterInputSchema } from '../../../src/contract/rules/timecapsule';
 import { limitedAs } from '../../http/rateLimits';
 
 const BASE = '/v1/time_capsule_letter';

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { useSlice } from '../../services/clientState';
-import { tokyoYear } from '../../validation/tokyoDate';
+import { tokyoYear } from '../../contract/rules/tokyoDate';
 import { ApiGetProvider, type ApiGet } from '../ui/apiGet';
 import { Banner } from './Banner';
 import { BurgerMenu } from './BurgerMenu';

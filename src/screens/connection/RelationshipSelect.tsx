@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
-import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../validation/social';
+import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../contract/rules/social';
 
 const Select = styled.select`
   min-height: 44px;

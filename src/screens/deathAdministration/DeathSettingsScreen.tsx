@@ -20,7 +20,7 @@ import {
   CHECK_IN_PERIOD_DAYS_MAX,
   CHECK_IN_PERIOD_DAYS_MIN,
   MAX_ADMINISTRATORS,
-} from '../../validation/deathDetection';
+} from '../../contract/rules/deathDetection';
 import { ItemList, Muted } from '../dashboard/homeParts';
 import { Actions, Page, Panel } from '../endingnote/layout';
 import { PasswordField } from '../login/authFormParts';

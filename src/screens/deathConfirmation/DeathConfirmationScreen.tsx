@@ -17,8 +17,8 @@ import {
 import { confirmDeath, requestDeathConfirmationSign } from '../../services/api/deathDetection';
 import { isAppWebView, startBaseSign } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
-import { tokyoToday } from '../../validation/account';
-import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../validation/social';
+import { tokyoToday } from '../../contract/rules/account';
+import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../contract/rules/social';
 import { Page, Panel } from '../endingnote/layout';
 import { formatTokyoDate } from './dates';
 

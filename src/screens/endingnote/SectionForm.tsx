@@ -8,7 +8,7 @@ import {
   sectionDefinition,
   type FieldValue,
   type SectionValues,
-} from '../../validation/endingnote';
+} from '../../contract/rules/endingnote';
 import { Actions } from './layout';
 import { SectionFieldControl } from './SectionFieldControl';
 

@@ -16,7 +16,7 @@ import {
   type HistoryInput,
 } from '../../services/api/memorial';
 import { uploadImage } from '../../services/api/uploads';
-import { HISTORY_BODY_MAX_LENGTH } from '../../validation/memorialLimits';
+import { HISTORY_BODY_MAX_LENGTH } from '../../contract/rules/memorialLimits';
 import { useHistories } from './pageQuery';
 import { EditAndDelete, ListSection } from './sectionParts';
 import {

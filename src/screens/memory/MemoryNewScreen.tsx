@@ -10,7 +10,7 @@ import { memoryCreationMachine, type MemoryType } from '../../machines/memoryCre
 import { createPage } from '../../services/api/memorial';
 import { uploadImage } from '../../services/api/uploads';
 import { useSession } from '../../services/session/useSession';
-import { createPageSchema } from '../../validation/memorial';
+import { createPageSchema } from '../../contract/rules/memorial';
 import { Page, Panel } from '../endingnote/layout';
 import { PageUnavailable } from './PageUnavailable';
 import { checkRequest, memoryPath, problemsOf, type Problems } from './parts';

@@ -18,7 +18,7 @@ import {
   type MemorialPage,
 } from '../../services/api/memorial';
 import { useSession } from '../../services/session/useSession';
-import { CONDOLENCE_MAX_LENGTH, condolenceCreateSchema } from '../../validation/memorial';
+import { CONDOLENCE_MAX_LENGTH, condolenceCreateSchema } from '../../contract/rules/memorial';
 import { Page, Panel } from '../endingnote/layout';
 import { unavailableReason, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';

@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
 import { uploadImage } from '../../services/api/uploads';
-import { updatePageSchema } from '../../validation/memorial';
+import { updatePageSchema } from '../../contract/rules/memorial';
 import { checkRequest, problemsOf, SectionTitle, type Problems } from './parts';
 import {
   ProfileForm,

@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
-import { PRIVACY_SETTINGS, type Privacy } from '../../validation/memorialLimits';
+import { PRIVACY_SETTINGS, type Privacy } from '../../contract/rules/memorialLimits';
 import { Panel } from '../endingnote/layout';
 import { problemsOf, SectionTitle, useProblemText, type Problems } from './parts';
 

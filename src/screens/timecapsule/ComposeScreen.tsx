@@ -13,7 +13,7 @@ import {
   updateLetter,
   type LetterSaveOutcome,
 } from '../../services/api/timecapsule';
-import type { LetterInput, WriterView } from '../../validation/timecapsule';
+import type { LetterInput, WriterView } from '../../contract/rules/timecapsule';
 import { Page, Panel } from '../endingnote/layout';
 import { Notice } from '../../components/ui/Notice';
 import { letterPath } from './paths';

@@ -19,7 +19,7 @@ import {
   LETTER_MAX_PHOTOS,
   LETTER_TITLE_MAX_LENGTH,
   type LetterInput,
-} from '../../validation/timecapsule';
+} from '../../contract/rules/timecapsule';
 import { Notice } from '../../components/ui/Notice';
 import { Actions } from '../endingnote/layout';
 import {

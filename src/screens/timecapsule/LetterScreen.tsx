@@ -10,7 +10,7 @@ import type {
   LetterPhoto,
   RecipientView,
   WriterView,
-} from '../../validation/timecapsule';
+} from '../../contract/rules/timecapsule';
 import { Actions, Page, Panel } from '../endingnote/layout';
 import { DeleteLetterButton } from './DeleteLetterButton';
 import { editLetterPath } from './paths';

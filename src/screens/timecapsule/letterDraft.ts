@@ -6,7 +6,7 @@ import {
   type LetterInput,
   type LetterPhoto,
   type WriterView,
-} from '../../validation/timecapsule';
+} from '../../contract/rules/timecapsule';
 
 /**
  * The compose form's state and its translation to the wire: what is typed stays text (a

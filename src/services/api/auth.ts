@@ -1,5 +1,5 @@
 import { httpClients, type HttpClients } from '../http';
-import type { UserDetail } from '../../validation/account';
+import type { UserDetail } from '../../contract/rules/account';
 
 /** Answer of POST /v1/login and of the activation link (GET /v1/user/confirm/…). */
 export interface LoginResponse {

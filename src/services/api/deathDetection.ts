@@ -1,5 +1,5 @@
-import type { DeathCaseAnswer } from '../../validation/deathDetection';
-import type { RelationshipValue } from '../../validation/social';
+import type { DeathCaseAnswer } from '../../contract/rules/deathDetection';
+import type { RelationshipValue } from '../../contract/rules/social';
 import { loadHttp } from '../http/lazy';
 
 /** The death-detection, identity-verification and device-token calls (docs/death-detection.md). */

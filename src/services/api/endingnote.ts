@@ -2,7 +2,7 @@ import {
   type SectionCode,
   type SectionValues,
   type SectionVisibility,
-} from '../../validation/endingnote';
+} from '../../contract/rules/endingnote';
 import { snakeCaseKey } from '../http/casing';
 import { isHttpError, loadHttp } from '../http/lazy';
 
@@ -13,7 +13,7 @@ export interface SectionView {
   visibility: SectionVisibility;
   version: number;
   updatedAt: string | null;
-  /** Keyed by field code (src/validation/endingnote.ts). */
+  /** Keyed by field code (src/contract/rules/endingnote.ts). */
   values: SectionValues;
   completion: { filled: number; total: number };
 }

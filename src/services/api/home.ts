@@ -3,7 +3,7 @@ import type {
   MourningOf,
   MourningPageFields,
   ProfileFields,
-} from '../../validation/social';
+} from '../../contract/rules/social';
 import { http } from '../http';
 import type { MemberCard, NotificationItem } from './social';
 

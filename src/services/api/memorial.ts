@@ -1,5 +1,5 @@
-import type { CondolenceFields } from '../../validation/memorial';
-import type { Privacy } from '../../validation/memorialLimits';
+import type { CondolenceFields } from '../../contract/rules/memorial';
+import type { Privacy } from '../../contract/rules/memorialLimits';
 import type { MemoryProfile } from '../../machines/memoryCreation';
 import { http } from '../http';
 

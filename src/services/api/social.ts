@@ -1,4 +1,4 @@
-import type { RelationshipValue } from '../../validation/social';
+import type { RelationshipValue } from '../../contract/rules/social';
 import { http } from '../http';
 
 /** The social calls (docs/social.md, "API calls"). */

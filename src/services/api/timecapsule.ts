@@ -5,7 +5,7 @@ import type {
   LetterView,
   ReceivedLetter,
   UnsentLetter,
-} from '../../validation/timecapsule';
+} from '../../contract/rules/timecapsule';
 import { http } from '../http';
 
 /** The time-capsule calls (docs/timecapsule.md, "API"). */
