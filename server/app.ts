@@ -4,11 +4,18 @@ import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { Endpoint } from '../src/contract/endpoint';
 import type { Config, TrustProxy } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
 import { adjustableClock, systemClock, type Clock } from './domain/clock';
+import { installApiDocument } from './http/apiDocument';
+import {
+  answerSerializer,
+  checkAnswersAgainstContract,
+  type ContractDrift,
+} from './http/endpoints';
 import { frameworkErrorOptions, installErrorHandling } from './http/errors';
 import { refuseUnstorableText } from './http/hostileText';
 import { installRateLimits } from './http/rateLimits';
@@ -41,6 +48,8 @@ export interface AppOverrides {
   spaRoot?: string;
   /** The server render instead of the build's (tests of the served pages). */
   serverRender?: (root: string) => Promise<ServerRender | undefined>;
+  /** Collects every answer that does not keep to its endpoint's contract (the API suite). */
+  contractDrifts?: ContractDrift[];
 }
 
 /** One route as registered: its method, its URL pattern and the zod schemas it validates. */
@@ -48,6 +57,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   schema: RouteOptions['schema'];
+  /** The contract's endpoint it serves, if any (src/contract). */
+  endpoint?: Endpoint;
 }
 
 export interface App {
@@ -83,12 +94,16 @@ export async function buildApp(
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routes.push({ method, url: route.url, schema: route.schema });
+      if (method !== 'HEAD') {
+        const endpoint = route.config?.endpoint;
+        routes.push({ method, url: route.url, schema: route.schema, endpoint });
+      }
     }
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializer);
   installErrorHandling(app);
+  if (overrides.contractDrifts) checkAnswersAgainstContract(app, overrides.contractDrifts);
   refuseUnstorableText(app);
   trackRequestIds(app);
 
@@ -159,6 +174,7 @@ export async function buildApp(
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
 
+  await installApiDocument(app, { publicUrl: config.publicUrl });
   await metricsRoutes(app, ctx);
   await app.register(async (scope) => healthRoutes(scope, ctx));
   await app.register(async (scope) => i18nRoutes(scope, { production: config.production }));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type RouteEntry } from '../../server/app';
+import type { ContractDrift } from '../../server/http/endpoints';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
 import { manualClock } from '../../server/domain/clock';
@@ -53,6 +54,13 @@ export const RATE_LIMITS_OFF = {
  * records what would be sent. Nothing of our own is replaced but the clock and the mail wire;
  * the outbox is sent after each request() as the job runner would send it.
  */
+/** An answer that left its endpoint's contract fails the test that asked for it. */
+function failOnDrift(drifts: ContractDrift[]): void {
+  if (drifts.length === 0) return;
+  const found = drifts.splice(0).map((drift) => `${drift.route} ${drift.status}: ${drift.problem}`);
+  throw new Error(`answers that break the contract (src/contract):\n${found.join('\n')}`);
+}
+
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-test-'));
   const config = loadConfig({
@@ -65,8 +73,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const database = await createTestDatabase();
   const clock = manualClock();
   const mailbox: OutgoingMail[] = [];
+  const drifts: ContractDrift[] = [];
   const { app, ctx, routes } = await buildApp(config, database, {
     clock,
+    contractDrifts: drifts,
     mailer: { send: async (message) => void mailbox.push(message) },
     spaRoot: path.join(dataDir, 'no-spa'),
   });
@@ -96,12 +106,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
             : {}),
       });
       await sendMail();
+      failOnDrift(drifts);
       return response;
     },
     close: async () => {
       await app.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
+      failOnDrift(drifts);
     },
   };
 }

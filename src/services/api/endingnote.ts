@@ -1,41 +1,28 @@
+import type { z } from 'zod';
+import type { memberName } from '../../contract/common';
 import {
-  type SectionCode,
-  type SectionValues,
-  type SectionVisibility,
+  endingnoteEndpoints as note,
+  type noteView,
+  type reader,
+  type sectionView,
+} from '../../contract/endingnote';
+import { pathOf, type ErrorBody } from '../../contract/endpoint';
+import type {
+  SectionCode,
+  SectionValues,
+  SectionVisibility,
 } from '../../contract/rules/endingnote';
 import { snakeCaseKey } from '../http/casing';
+import { callEndpoint } from '../http/callEndpoint';
 import { isHttpError, loadHttp } from '../http/lazy';
 
-/** The ending-note calls (docs/endingnote.md, "API"). */
+/** The ending-note calls (docs/endingnote.md, "API"); the wire's shapes are the contract's. */
 
-export interface SectionView {
-  section: SectionCode;
-  visibility: SectionVisibility;
-  version: number;
-  updatedAt: string | null;
-  /** Keyed by field code (src/contract/rules/endingnote.ts). */
-  values: SectionValues;
-  completion: { filled: number; total: number };
-}
-
-export interface MemberName {
-  userId: string;
-  lastName: string;
-  firstName: string;
-}
-
-export interface NoteView {
-  userId: string;
-  owner: MemberName;
-  viewer: 'owner' | 'reader';
-  sections: SectionView[];
-  members: MemberName[];
-}
-
-export interface FieldProblem {
-  field: string;
-  code: string;
-}
+export type SectionView = z.infer<typeof sectionView>;
+export type NoteView = z.infer<typeof noteView>;
+export type MemberName = z.infer<typeof memberName>;
+export type Reader = z.infer<typeof reader>;
+export type FieldProblem = NonNullable<ErrorBody['errors']>[number];
 
 /**
  * The wire client reads answers in camelCase, which turns field-code keys (`full_name`) into
@@ -50,19 +37,12 @@ function withFieldCodes(view: SectionView): SectionView {
   };
 }
 
-const notePath = (userId: string) => `/v1/endingnote/${encodeURIComponent(userId)}`;
-const readersPath = (userId: string) => `${notePath(userId)}/readers`;
 const CONNECTIONS_PATH = '/v1/connection/connections';
 
-/** The note as the screen reads it, from the answer as the HTTP client reads it (camelCase). */
-function noteView(data: NoteView): NoteView {
-  return { ...data, sections: data.sections.map(withFieldCodes) };
-}
-
 export async function fetchNote(userId: string): Promise<NoteView> {
-  const http = await loadHttp();
-  const { data } = await http.get<NoteView>(notePath(userId));
-  return noteView(data);
+  const data = await callEndpoint(note.readNote, { params: { userId } });
+  // The note as the screen reads it, from the answer as the HTTP client reads it (camelCase).
+  return { ...data, sections: data.sections.map(withFieldCodes) };
 }
 
 /** What the first reads of the note's screen answered, as the fetches below give it. */
@@ -78,11 +58,10 @@ export async function saveSection(
   version: number,
   values: SectionValues,
 ): Promise<SaveOutcome> {
-  const http = await loadHttp();
   try {
-    const { data } = await http.put<SectionView>(`${notePath(userId)}/sections/${section}`, {
-      version,
-      values,
+    const data = await callEndpoint(note.saveSection, {
+      params: { userId, section },
+      body: { version, values },
     });
     return { kind: 'saved', section: withFieldCodes(data) };
   } catch (error) {
@@ -102,21 +81,15 @@ export async function setSectionVisibility(
   visibility: SectionVisibility,
   currentPassword?: string,
 ): Promise<SectionView> {
-  const http = await loadHttp();
-  const { data } = await http.put<SectionView>(
-    `${notePath(userId)}/sections/${section}/visibility`,
-    { visibility, currentPassword },
-  );
+  const data = await callEndpoint(note.setSectionVisibility, {
+    params: { userId, section },
+    body: { visibility, currentPassword },
+  });
   return withFieldCodes(data);
 }
 
-export interface Reader extends MemberName {
-  connected: boolean;
-}
-
 export async function fetchReaders(userId: string): Promise<Reader[]> {
-  const http = await loadHttp();
-  const { data } = await http.get<{ readers: Reader[] }>(readersPath(userId));
+  const data = await callEndpoint(note.listReaders, { params: { userId } });
   return data.readers;
 }
 
@@ -126,10 +99,9 @@ export async function replaceReaders(
   userIds: string[],
   currentPassword?: string,
 ): Promise<Reader[]> {
-  const http = await loadHttp();
-  const { data } = await http.put<{ readers: Reader[] }>(readersPath(userId), {
-    userIds,
-    currentPassword,
+  const data = await callEndpoint(note.replaceReaders, {
+    params: { userId },
+    body: { userIds, currentPassword },
   });
   return data.readers;
 }
@@ -146,8 +118,12 @@ export async function fetchConnectionChoices(): Promise<MemberName[]> {
 }
 
 async function fetchExport(userId: string, format: 'json' | 'html') {
+  // The file's name comes in a header, so the whole response is read, not only its body.
   const http = await loadHttp();
-  return http.get<Blob>(`${notePath(userId)}/export`, { params: { format }, responseType: 'blob' });
+  return http.get<Blob>(pathOf(note.exportNote.path, { userId }), {
+    params: { format },
+    responseType: 'blob',
+  });
 }
 
 /**

@@ -1,0 +1,64 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import {
+  createJsonSchemaTransform,
+  createJsonSchemaTransformObject,
+} from 'fastify-type-provider-zod';
+
+const DOCUMENT_PATH = '/v1/openapi.json';
+const VIEWER_PATH = '/v1/docs';
+
+/** Only the product API and the session layer are documented; pages, files and probes are not. */
+function documented(url: string): boolean {
+  return url.startsWith('/v1/') || url.startsWith('/api/auth/');
+}
+
+/**
+ * The API document, OpenAPI 3.1 built from the contract's endpoints as they are registered
+ * (src/contract), at GET /v1/openapi.json, and Swagger UI at /v1/docs from our own origin.
+ * Registered before the routes so that it sees each of them.
+ */
+export async function installApiDocument(
+  app: FastifyInstance,
+  options: { publicUrl: string },
+): Promise<void> {
+  const transform = createJsonSchemaTransform({});
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Shinobu API',
+        version: '1',
+        description:
+          'The product API (/v1) and the session layer (/api/auth). Requests are snake_case, ' +
+          'answers camelCase; every error answers {detail, code, errors?}.',
+      },
+      servers: [{ url: options.publicUrl }],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+    transform: (route) => {
+      if (
+        !documented(route.url) ||
+        route.url === DOCUMENT_PATH ||
+        route.url.startsWith(VIEWER_PATH)
+      ) {
+        return { schema: { ...route.schema, hide: true }, url: route.url };
+      }
+      return transform(route);
+    },
+    transformObject: createJsonSchemaTransformObject({}),
+  });
+  app.get(DOCUMENT_PATH, { schema: { hide: true } }, () => app.swagger());
+  await app.register(fastifySwaggerUi, {
+    routePrefix: VIEWER_PATH,
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    // The page's own script and style come from this origin: the app's CSP holds.
+    staticCSP: false,
+    transformSpecificationClone: true,
+  });
+}

@@ -1,0 +1,106 @@
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySerializerCompiler,
+} from 'fastify';
+import { ResponseSerializationError } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Endpoint } from '../../src/contract/endpoint';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The contract's endpoint the route serves (src/contract). */
+    endpoint?: Endpoint;
+  }
+}
+
+const SECURITY = {
+  member: [{ bearer: [] }],
+  optional: [{ bearer: [] }, {}],
+  public: [],
+} as const;
+
+/**
+ * Fastify's route options for a contract's endpoint: its method, URL, request schemas (which
+ * validate the request), response schemas (which serialise the answer: a field the contract
+ * does not name never leaves the server) and what the API document says of it.
+ */
+type Present<Key extends string, Schema> = Schema extends z.ZodType ? Record<Key, Schema> : unknown;
+
+/** The route's schema keys as Fastify's zod type provider reads them, for the handler's types. */
+type RouteSchema<E extends Endpoint> = {
+  summary: string;
+  tags: string[];
+  security: Record<string, string[]>[];
+  response: E['responses'];
+} & Present<'params', E['params']> &
+  Present<'querystring', E['query']> &
+  Present<'body', E['body']>;
+
+export function endpointRoute<const E extends Endpoint>(endpoint: E) {
+  const schema = {
+    summary: endpoint.summary,
+    tags: [endpoint.tag],
+    security: [...SECURITY[endpoint.caller]],
+    // Absent, not undefined: Fastify warns of a schema key that holds nothing.
+    ...(endpoint.params ? { params: endpoint.params } : {}),
+    ...(endpoint.query ? { querystring: endpoint.query } : {}),
+    ...(endpoint.body ? { body: endpoint.body } : {}),
+    response: endpoint.responses,
+  } as RouteSchema<E>;
+  return {
+    method: endpoint.method,
+    url: endpoint.path,
+    config: { endpoint },
+    schema,
+  };
+}
+
+/**
+ * Serialises an answer through its response schema, read as the wire carries it (dates as
+ * ISO strings): what the schema does not name is dropped, an answer it refuses is a 500.
+ */
+export const answerSerializer: FastifySerializerCompiler<z.ZodType> =
+  ({ schema, method, url }) =>
+  (data) => {
+    const wire: unknown = JSON.parse(JSON.stringify(data) ?? 'null');
+    const result = schema.safeParse(wire);
+    if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
+    return JSON.stringify(result.data);
+  };
+
+/** One answer that does not keep to the contract. */
+export interface ContractDrift {
+  route: string;
+  status: number;
+  problem: string;
+}
+
+/**
+ * The API suite's check of every answer against its endpoint (test/support/testApp.ts): the
+ * status must be one the contract names and a JSON body must parse with its schema.
+ */
+export function checkAnswersAgainstContract(app: FastifyInstance, drifts: ContractDrift[]): void {
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const endpoint = request.routeOptions.config.endpoint;
+    if (!endpoint) return payload;
+    const route = `${endpoint.method} ${endpoint.path}`;
+    const status = reply.statusCode;
+    if (!(status in endpoint.responses)) {
+      // 304 answers a conditional GET of any endpoint that sends an ETag (server/http/versionedAnswer.ts).
+      if (status !== 304) drifts.push({ route, status, problem: 'status not in the contract' });
+      return payload;
+    }
+    const schema = endpoint.responses[status];
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (!schema || !type.includes('json') || typeof payload !== 'string' || !payload) {
+      return payload;
+    }
+    const parsed = schema.safeParse(JSON.parse(payload));
+    if (!parsed.success) {
+      drifts.push({ route, status, problem: z.prettifyError(parsed.error) });
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** Pieces many endpoints share. */
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A member's id in an answer. */
+export const userId = z
+  .string()
+  .meta({ format: 'uuid', examples: ['0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14'] });
+
+/** A point in time on the wire: ISO 8601 with its offset. */
+export const timestamp = z
+  .string()
+  .meta({ format: 'date-time', examples: ['2026-11-25T09:30:00.000Z'] });
+
+/** The body field every sensitive change accepts; required for accounts with a password. */
+export const currentPasswordField = {
+  current_password: z
+    .string()
+    .max(1000)
+    .optional()
+    .meta({ description: 'Fresh proof: the current password (docs/accounts.md).' }),
+};
+
+/** A member's name as lists show it. */
+export const memberName = z
+  .object({ userId, lastName: z.string(), firstName: z.string() })
+  .meta({ id: 'MemberName' });

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+
+/**
+ * One HTTP endpoint of the API as both sides see it: the server registers and validates it
+ * (server/http/contractRoutes.ts), the browser calls it (src/services/http/callEndpoint.ts)
+ * and GET /v1/openapi.json documents it. Requests travel in snake_case, answers in
+ * camelCase (design.md §4); the schemas say each exactly as it is on the wire.
+ */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call it: `member` needs a bearer token (401 without one), `optional` reads the
+ * token when there is one (visitors may read public pages), `public` never reads one.
+ */
+export type Caller = 'member' | 'optional' | 'public';
+
+/** An answer's body by status (`noBody` for 204 or a redirect, `fileBody` for a download). */
+export type Responses = Record<number, z.ZodType>;
+
+export interface Endpoint {
+  method: Method;
+  /** Fastify's pattern: `/v1/endingnote/:userId`. */
+  path: string;
+  /** One line for the API document. */
+  summary: string;
+  /** The capability it belongs to; the API document groups by it. */
+  tag: string;
+  caller: Caller;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Every status the endpoint answers on purpose; 401, 422, 429 and 5xx are added below. */
+  responses: Responses;
+  /** Answers 429 when a rate-limit group is spent (server/http/rateLimits.ts). */
+  rateLimited?: boolean;
+  /**
+   * A sensitive change: 403 without the fresh proof, 422 for a wrong current password, 423
+   * and 429 when the sign-in throttle holds (docs/accounts.md, "Fresh proof").
+   */
+  freshProof?: boolean;
+}
+
+/** The one error shape of every 4xx and 5xx answer (server/http/errors.ts). */
+export const errorBody = z
+  .object({
+    detail: z.string(),
+    code: z.string(),
+    errors: z.array(z.object({ field: z.string(), code: z.string() })).optional(),
+  })
+  .meta({
+    id: 'Error',
+    description: 'Every error answer: a stable `code`, a `detail` for people, field problems.',
+    examples: [
+      {
+        detail: 'invalid input',
+        code: 'validation_failed',
+        errors: [{ field: 'last_name', code: 'too_big' }],
+      },
+    ],
+  });
+
+export type ErrorBody = z.infer<typeof errorBody>;
+
+/** The answer of a status that carries no body: 204, a redirect. */
+export const noBody = z.null().meta({ description: 'No body' });
+
+/** An answer that is a file to keep or print rather than a JSON value. */
+export const fileBody = (description: string) => z.unknown().meta({ description });
+
+/**
+ * Declares an endpoint and adds the statuses any such endpoint may answer: 401 for a member's
+ * call, 422 when it takes input, 429 when rate limited, the fresh proof's answers, 500 and
+ * 503 always (faults).
+ */
+export function endpoint<const D extends Endpoint>(definition: D): D {
+  const responses: Responses = { ...definition.responses };
+  if (definition.caller === 'member') responses[401] ??= errorBody;
+  if (definition.params || definition.query || definition.body) responses[422] ??= errorBody;
+  if (definition.rateLimited || definition.freshProof) responses[429] ??= errorBody;
+  if (definition.freshProof) {
+    responses[403] ??= errorBody;
+    responses[423] ??= errorBody;
+  }
+  responses[500] ??= errorBody;
+  responses[503] ??= errorBody;
+  return { ...definition, responses };
+}
+
+/** The answer's body of the endpoint's first 2xx status, as the client reads it. */
+export type AnswerOf<E extends Endpoint> = E['responses'] extends infer R
+  ? R extends Record<number, unknown>
+    ? SuccessBody<R>
+    : never
+  : never;
+
+type SuccessStatus = 200 | 201 | 202;
+type SuccessBody<R extends Record<number, unknown>> = {
+  [S in SuccessStatus]: S extends keyof R
+    ? R[S] extends z.ZodType
+      ? z.output<R[S]>
+      : void
+    : never;
+}[SuccessStatus];
+
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S;
+
+/**
+ * A wire request as the browser writes it: the HTTP client turns its camelCase keys into the
+ * wire's snake_case (src/services/http/casing.ts).
+ */
+export type CamelKeys<T> = T extends readonly (infer Item)[]
+  ? CamelKeys<Item>[]
+  : T extends Date | Blob | FormData | URLSearchParams
+    ? T
+    : T extends object
+      ? { [K in keyof T as K extends string ? CamelCase<K> : K]: CamelKeys<T[K]> }
+      : T;
+
+type InputOf<S> = S extends z.ZodType ? CamelKeys<z.input<S>> : undefined;
+
+/** What the browser passes to call the endpoint. */
+export interface CallOf<E extends Endpoint> {
+  params: InputOf<E['params']>;
+  query: InputOf<E['query']>;
+  body: InputOf<E['body']>;
+}
+
+/** Fills a path's `:name` parts, each encoded. */
+export function pathOf(path: string, params: Record<string, unknown> = {}): string {
+  return path.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
+    const value = params[name] ?? params[camelCased(name)];
+    if (value === undefined) throw new Error(`${path}: no value for :${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+function camelCased(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_match, next: string) => next.toUpperCase());
+}
