@@ -70,7 +70,13 @@ export interface ModelSpec<TMachine extends AnyStateMachine> {
   pathRule?: (path: StepInfo[], last: SnapshotFrom<TMachine>) => void;
 }
 
-const AFTER_EVENT = /^xstate\.after\.(\d+)\./;
+/** What the paths of a machine are generated from. */
+export type PathSpec<TMachine extends AnyStateMachine> = Pick<
+  ModelSpec<TMachine>,
+  'events' | 'input' | 'serializeState'
+>;
+
+export const AFTER_EVENT = /^xstate\.after\.(\d+)\./;
 
 /** Where the recorders of the running path put the actors started. */
 let recordStart: (actor: InvokedActor) => void = () => undefined;
@@ -86,9 +92,9 @@ function statePathKey(node: AnyStateNode): string {
 }
 
 /** Paths that reach every state, then every transition once more by one step. */
-function transitionCoveringPaths<TMachine extends AnyStateMachine>(
+export function transitionCoveringPaths<TMachine extends AnyStateMachine>(
   machine: TMachine,
-  spec: ModelSpec<TMachine>,
+  spec: PathSpec<TMachine>,
 ): StatePath<SnapshotFrom<TMachine>, EventFromLogic<TMachine>>[] {
   const serializeState = spec.serializeState ?? defaultSerialize;
   const options = {
@@ -143,7 +149,7 @@ function transitionCoveringPaths<TMachine extends AnyStateMachine>(
  * the model only offers them then (an unhandled actor error would otherwise stop the machine).
  */
 function applicableEvents<TMachine extends AnyStateMachine>(
-  spec: ModelSpec<TMachine>,
+  spec: PathSpec<TMachine>,
 ): (snapshot: SnapshotFrom<TMachine>) => EventFromLogic<TMachine>[] {
   return (snapshot) => {
     const events = typeof spec.events === 'function' ? spec.events(snapshot) : spec.events;
@@ -170,27 +176,42 @@ function leafNodes(snapshot: unknown): AnyStateNode[] {
   return nodes.filter((node) => node.type === 'atomic' || node.type === 'final');
 }
 
-/** Registers the model-based tests of one machine in the current test file. */
-export function describeModel<TMachine extends AnyStateMachine>(
-  name: string,
-  spec: ModelSpec<TMachine>,
-): void {
+/** The keys ('ready', 'form.editing') of the leaf states a snapshot is in. */
+export function leafKeysOf(snapshot: unknown): string[] {
+  return leafNodes(snapshot).map(statePathKey);
+}
+
+/** The keys of every leaf state of a machine. */
+export function leafStateKeys(machine: AnyStateMachine): string[] {
+  return getStateNodes(machine.root)
+    .filter((node) => node.type === 'atomic' || node.type === 'final')
+    .map(statePathKey);
+}
+
+/** The machine with every invoked actor replaced by one that records its start and waits. */
+export function withRecordedActors<TMachine extends AnyStateMachine>(machine: TMachine): TMachine {
   const invokedSources = Object.fromEntries(
-    getStateNodes(spec.machine.root).flatMap((node) =>
+    getStateNodes(machine.root).flatMap((node) =>
       node.invoke.map((invoke) => [
         typeof invoke.src === 'string' ? invoke.src : invoke.id,
         recorder(typeof invoke.src === 'string' ? invoke.src : invoke.id),
       ]),
     ),
   );
-  const machine = spec.machine.provide({ actors: invokedSources } as never) as TMachine;
+  return machine.provide({ actors: invokedSources } as never) as TMachine;
+}
+
+/** Registers the model-based tests of one machine in the current test file. */
+export function describeModel<TMachine extends AnyStateMachine>(
+  name: string,
+  spec: ModelSpec<TMachine>,
+): void {
+  const machine = withRecordedActors(spec.machine);
   const allNodes = getStateNodes(machine.root).filter((node) => node !== machine.root);
   const allTransitions: AnyTransition[] = [machine.root, ...getStateNodes(machine.root)].flatMap(
     (node) => [...[...node.transitions.values()].flat(), ...(node.always ?? [])],
   );
-  const leafKeys = allNodes
-    .filter((node) => node.type === 'atomic' || node.type === 'final')
-    .map(statePathKey);
+  const leafKeys = leafStateKeys(machine);
 
   const visitedNodes = new Set<AnyStateNode>();
   const takenTransitions = new Set<AnyTransition>();
