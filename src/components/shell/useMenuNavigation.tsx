@@ -14,6 +14,7 @@ import type { ApiGet } from '../ui/apiGet';
 import type { NavigationRule } from './menu';
 import type { NavigationMachines } from './navigationMachines';
 import type { ShellSession } from './session';
+import { inspectOption } from '../../services/inspector';
 
 type OpenRule = (rule: NavigationRule) => void;
 
@@ -138,9 +139,9 @@ function NavigationActors({
   session: ShellSession;
   started: (navigation: RunningNavigation | undefined) => void;
 }) {
-  const memory = useActorRef(machines.memory);
-  const endingnote = useActorRef(machines.endingnote);
-  const timecapsule = useActorRef(machines.timecapsule);
+  const memory = useActorRef(machines.memory, inspectOption());
+  const endingnote = useActorRef(machines.endingnote, inspectOption());
+  const timecapsule = useActorRef(machines.timecapsule, inspectOption());
 
   const loggedIn = session.status === 'authenticated' && session.user !== null;
   useEffect(() => {

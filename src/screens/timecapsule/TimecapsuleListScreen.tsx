@@ -15,6 +15,7 @@ import { DeleteLetterButton } from './DeleteLetterButton';
 import { editLetterPath, letterPath } from './paths';
 import { LetterItem, LetterLink, LetterList } from './layout';
 import { adminsOf, deliveryText, japanTime, namesText, personName } from './letterText';
+import { inspectOption } from '../../services/inspector';
 
 const listsMachine = timecapsuleListsMachine.provide({
   actors: {
@@ -70,7 +71,7 @@ function ListRegion({
  */
 export function Component() {
   const t = useT();
-  const [snapshot, send] = useMachine(listsMachine);
+  const [snapshot, send] = useMachine(listsMachine, inspectOption());
   const { admin, unsent, received } = snapshot.context;
   const statusOf = (list: TimecapsuleListName) =>
     (snapshot.value as Record<TimecapsuleListName, 'loading' | 'loaded' | 'failed'>)[list];
