@@ -16,7 +16,7 @@ import {
   transitionCoveringPaths,
   withRecordedActors,
   type PathSpec,
-} from '../../model/modelTest';
+} from '../../model/modelPaths';
 
 /** Does one event to the mounted screen as a gesture or a server outcome. */
 export type Executor<TWorld> = (
