@@ -70,7 +70,7 @@ describe('the Stately inspector', () => {
         announceChange: () => undefined,
         syncUser: () => undefined,
       }),
-      { inspect, input: { pollIntervalMs: null } },
+      { inspect },
     ).start();
     await waitFor(actor, (snapshot) => snapshot.matches('authenticated'));
     actor.send({ type: 'UPDATE', requestId: 1, data: { accessToken: JWT, username: 'hana' } });

@@ -23,11 +23,9 @@ const isSettled = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) =>
 export function SessionProvider({
   children,
   navigate,
-  pollIntervalMs = null,
 }: {
   children: ReactNode;
   navigate: (to: string) => void;
-  pollIntervalMs?: number | null;
 }) {
   const sendClientState = useClientStateSend();
   const nav = useSlice('nav');
@@ -38,10 +36,7 @@ export function SessionProvider({
     latestNavigate.current = navigate;
   }, [nav, navigate]);
 
-  const actor = useActorRef(browserAuthSessionMachine(), {
-    ...inspectOption(),
-    input: { pollIntervalMs },
-  });
+  const actor = useActorRef(browserAuthSessionMachine(), inspectOption());
   // Tells each update's outcome apart from those of updates sent before it.
   const nextUpdateId = useRef(0);
 
