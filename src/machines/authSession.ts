@@ -5,8 +5,8 @@ import { tokenRefreshMachine, type TokenRefreshOutput } from './tokenRefresh';
 
 /**
  * The auth session (spec §3 "Auth session", §4): `loading` while the session is fetched,
- * then `authenticated` or `unauthenticated`. It is refetched on tab focus, when another tab
- * changed it and, when a poll interval is given, by polling; `UPDATE` posts new session
+ * then `authenticated` or `unauthenticated`. It is refetched on tab focus and when another
+ * tab changed it (the spec's optional polling is not used); `UPDATE` posts new session
  * data. It owns the token refresh (design §8): `REFRESH` runs one tokenRefresh at a time and
  * every caller hears the one outcome it emits (`refreshed` / `refreshFailed`).
  *
@@ -28,11 +28,6 @@ export type AuthSessionEmitted =
   | { type: 'updated'; requestId: number }
   | { type: 'updateFailed'; requestId: number; error: unknown };
 
-export interface AuthSessionInput {
-  /** Refetch this often while signed in; null: no polling. */
-  pollIntervalMs?: number | null;
-}
-
 export interface PendingUpdate {
   requestId: number;
   data: SessionUpdate;
@@ -40,7 +35,6 @@ export interface PendingUpdate {
 
 interface AuthSessionContext {
   session: AuthSession | null;
-  pollIntervalMs: number | null;
   /** Updates not yet settled, oldest first; the first one runs while `updating`. */
   pendingUpdates: PendingUpdate[];
   /** A REFRESH arrived during an update: it runs once the update has settled. */
@@ -57,7 +51,6 @@ export const authSessionMachine = setup({
   types: {
     context: {} as AuthSessionContext,
     events: {} as AuthSessionEvent,
-    input: {} as AuthSessionInput,
     emitted: {} as AuthSessionEmitted,
   },
   actors: {
@@ -88,23 +81,18 @@ export const authSessionMachine = setup({
   },
   guards: {
     hasSession: (_, params: { session: AuthSession | null }) => params.session !== null,
-    pollingEnabled: ({ context }) => (context.pollIntervalMs ?? 0) > 0,
     updatePending: ({ context }) => context.pendingUpdates.length > 0,
     refreshRequested: ({ context }) => context.refreshRequested,
     refreshed: (_, params: { output: TokenRefreshOutput }) => params.output.outcome === 'refreshed',
     loggedOut: (_, params: { output: TokenRefreshOutput }) => params.output.outcome === 'loggedOut',
   },
-  delays: {
-    pollInterval: ({ context }) => context.pollIntervalMs ?? 0,
-  },
 }).createMachine({
   id: 'authSession',
-  context: ({ input }) => ({
+  context: {
     session: null,
-    pollIntervalMs: input.pollIntervalMs ?? null,
     pendingUpdates: [],
     refreshRequested: false,
-  }),
+  },
   initial: 'loading',
   invoke: {
     id: 'watchTabs',
@@ -157,9 +145,6 @@ export const authSessionMachine = setup({
           ],
           on: {
             REFETCH: 'refetching',
-          },
-          after: {
-            pollInterval: { guard: 'pollingEnabled', target: 'refetching' },
           },
         },
         refetching: {

@@ -6,7 +6,7 @@ import {
   type ClientSlices,
   type ClientStateEvent,
 } from '../machines/clientState';
-import { devInspector } from './inspector';
+import { devInspector, inspectOption } from './inspector';
 import { readPersistedSlices, writePersistedSlices } from './persistence/clientStorage';
 
 /** Made when the provider starts it: `provide` builds the statechart again (start-up work). */
@@ -26,8 +26,8 @@ const ClientStateContext = createContext<ClientStateActor | undefined>(undefined
 
 /** The client-state actor of the page, started, once its persisted slices are restored. */
 export async function startClientState(): Promise<ClientStateActor> {
-  const inspect = await devInspector();
-  const actor = createActor(liveClientStateMachine(), inspect ? { inspect } : {}).start();
+  await devInspector();
+  const actor = createActor(liveClientStateMachine(), inspectOption()).start();
   await waitFor(actor, (snapshot) => snapshot.matches('ready'));
   return actor;
 }

@@ -2,6 +2,7 @@ import { useActorRef } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
 import { petAdminMachine } from '../machines/petAdmin';
 import { useClientStateSend, useSlice } from './clientState';
+import { inspectOption } from './inspector';
 
 export interface PetAdminSettingControls {
   /** Starts the 24-hour setting for the pet page a pet-admin link names. */
@@ -25,7 +26,7 @@ export function usePetAdminSetting(): PetAdminSettingControls {
       },
     }),
   );
-  const actor = useActorRef(machine);
+  const actor = useActorRef(machine, inspectOption());
   const [restored] = useState(setting);
   useEffect(() => {
     actor.send({ type: 'RESTORED', setting: restored, at: Date.now() });

@@ -2,6 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { useBlocker, type Blocker, type Location } from 'react-router';
 import { unsavedChangesGuardMachine, type NavigationTarget } from '../machines/unsavedChangesGuard';
+import { inspectOption } from './inspector';
 
 export interface UnsavedChangesGuardOptions {
   /** Told when the unsaved-warning dialog opens and closes (the machine's emitted events). */
@@ -77,7 +78,10 @@ export function useUnsavedChangesGuard(
   );
   const [effects] = useState(() => new GuardEffects());
   useEffect(() => effects.update(blocker, options));
-  const actor = useActorRef(unsavedChangesGuardMachine.provide({ actions: effects.actions }));
+  const actor = useActorRef(
+    unsavedChangesGuardMachine.provide({ actions: effects.actions }),
+    inspectOption(),
+  );
 
   useEffect(() => {
     actor.send({ type: hasUnsavedChanges ? 'FORM.CHANGED' : 'FORM.SAVED' });

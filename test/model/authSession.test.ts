@@ -4,9 +4,6 @@ import { authSessionMachine } from '../../src/machines/authSession';
 import type { AuthSession } from '../../src/services/api/session';
 import { describeModel } from './modelTest';
 
-const POLL_MS = 60_000;
-const POLL = 'xstate.after.pollInterval.authSession.authenticated.idle';
-
 const user = { id: 'u-1', username: 'yamada', memorialPageId: 'm-1', iconUrl: null };
 const signedIn: AuthSession = {
   user,
@@ -38,7 +35,6 @@ describeModel('authSession', {
   machine: authSessionMachine.provide({
     actions: { reportError: (_, params) => void reported.push(params) },
   }),
-  input: { pollIntervalMs: POLL_MS },
   serializeState: (snapshot) =>
     JSON.stringify([
       snapshot.value,
@@ -48,30 +44,28 @@ describeModel('authSession', {
       Math.min(snapshot.context.pendingUpdates.length, 2),
       snapshot.context.refreshRequested,
     ]),
-  events: (snapshot) =>
-    [
-      outcome('xstate.done.actor.fetchSession', signedIn),
-      outcome('xstate.done.actor.fetchSession', null),
-      { type: 'xstate.error.actor.fetchSession', error: failure },
-      outcome('xstate.done.actor.refetchSession', signedIn),
-      outcome('xstate.done.actor.refetchSession', null),
-      { type: 'xstate.error.actor.refetchSession', error: failure },
-      outcome('xstate.done.actor.updateSession', renamed),
-      { type: 'xstate.error.actor.updateSession', error: failure },
-      outcome('xstate.done.actor.tokenRefresh', { outcome: 'refreshed', tokens: rotated }),
-      outcome('xstate.done.actor.tokenRefresh', { outcome: 'loggedOut' }),
-      outcome('xstate.done.actor.tokenRefresh', { outcome: 'failed', error: failure }),
-      { type: 'xstate.error.actor.tokenRefresh', error: failure },
-      { type: 'xstate.done.actor.signOut' },
-      { type: 'xstate.error.actor.signOut', error: failure },
-      { type: 'xstate.error.actor.watchTabs', error: failure },
-      { type: 'REFETCH' },
-      { type: 'SIGNED_IN' },
-      { type: 'UPDATE', requestId: 7, data: { username: 'renamed' } },
-      { type: 'REFRESH' },
-      { type: 'SIGN_OUT' },
-      ...(snapshot.matches({ authenticated: 'idle' }) ? [{ type: POLL }] : []),
-    ] as never,
+  events: [
+    outcome('xstate.done.actor.fetchSession', signedIn),
+    outcome('xstate.done.actor.fetchSession', null),
+    { type: 'xstate.error.actor.fetchSession', error: failure },
+    outcome('xstate.done.actor.refetchSession', signedIn),
+    outcome('xstate.done.actor.refetchSession', null),
+    { type: 'xstate.error.actor.refetchSession', error: failure },
+    outcome('xstate.done.actor.updateSession', renamed),
+    { type: 'xstate.error.actor.updateSession', error: failure },
+    outcome('xstate.done.actor.tokenRefresh', { outcome: 'refreshed', tokens: rotated }),
+    outcome('xstate.done.actor.tokenRefresh', { outcome: 'loggedOut' }),
+    outcome('xstate.done.actor.tokenRefresh', { outcome: 'failed', error: failure }),
+    { type: 'xstate.error.actor.tokenRefresh', error: failure },
+    { type: 'xstate.done.actor.signOut' },
+    { type: 'xstate.error.actor.signOut', error: failure },
+    { type: 'xstate.error.actor.watchTabs', error: failure },
+    { type: 'REFETCH' },
+    { type: 'SIGNED_IN' },
+    { type: 'UPDATE', requestId: 7, data: { username: 'renamed' } },
+    { type: 'REFRESH' },
+    { type: 'SIGN_OUT' },
+  ] as never,
   pathRule: (path, last) => {
     // A broken tab watcher is reported, whatever the session is doing.
     if (path.at(-1)?.event?.type === 'xstate.error.actor.watchTabs')

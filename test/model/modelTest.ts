@@ -17,18 +17,28 @@
  */
 import {
   createActor,
-  fromCallback,
   SimulatedClock,
   type AnyEventObject,
   type AnyStateMachine,
-  type EventFromLogic,
-  type InputFrom,
   type SnapshotFrom,
 } from 'xstate';
-import { getAdjacencyMap, getShortestPaths, getStateNodes, type StatePath } from 'xstate/graph';
+import { getShortestPaths, getStateNodes } from 'xstate/graph';
 import { describe, expect, it } from 'vitest';
+import {
+  AFTER_EVENT,
+  leafNodes,
+  leafStateKeys,
+  recordStartsWith,
+  statePathKey,
+  transitionCoveringPaths,
+  withRecordedActors,
+  type AnyStateNode,
+  type InvokedActor,
+  type PathSpec,
+} from './modelPaths';
 
-type AnyStateNode = ReturnType<typeof getStateNodes>[number];
+export type { InvokedActor } from './modelPaths';
+
 type AnyTransition = AnyStateNode['always'] extends (infer T)[] | undefined ? T : never;
 
 export interface StepInfo {
@@ -46,128 +56,16 @@ export interface StepInfo {
   path: StepInfo[];
 }
 
-export interface InvokedActor {
-  /** The implementation's name (`src`), e.g. the API call it stands for. */
-  src: string;
-  input: unknown;
-}
-
-export interface ModelSpec<TMachine extends AnyStateMachine> {
+export interface ModelSpec<TMachine extends AnyStateMachine> extends PathSpec<TMachine> {
   /** The machine with its test implementations of actions and guards (`.provide()`). */
   machine: TMachine;
-  input?: InputFrom<TMachine>;
-  /** Every event the model may send, including actor outcomes and user events. */
-  events:
-    EventFromLogic<TMachine>[] | ((snapshot: SnapshotFrom<TMachine>) => EventFromLogic<TMachine>[]);
   /** One assertion per leaf state, keyed by its path ('ready', 'form.editing'). */
   states: Record<
     string,
     (snapshot: SnapshotFrom<TMachine>, step: StepInfo) => void | Promise<void>
   >;
-  /** How snapshots are told apart; by default the state value and the context. */
-  serializeState?: (snapshot: SnapshotFrom<TMachine>) => string;
   /** Rules about a whole path, checked once it has been replayed. */
   pathRule?: (path: StepInfo[], last: SnapshotFrom<TMachine>) => void;
-}
-
-const AFTER_EVENT = /^xstate\.after\.(\d+)\./;
-
-/** Where the recorders of the running path put the actors started. */
-let recordStart: (actor: InvokedActor) => void = () => undefined;
-
-/** An actor that records its start and input, then never settles on its own. */
-const recorder = (src: string) =>
-  fromCallback(({ input }) => {
-    recordStart({ src, input });
-  });
-
-function statePathKey(node: AnyStateNode): string {
-  return node.path.join('.');
-}
-
-/** Paths that reach every state, then every transition once more by one step. */
-function transitionCoveringPaths<TMachine extends AnyStateMachine>(
-  machine: TMachine,
-  spec: ModelSpec<TMachine>,
-): StatePath<SnapshotFrom<TMachine>, EventFromLogic<TMachine>>[] {
-  const serializeState = spec.serializeState ?? defaultSerialize;
-  const options = {
-    events: applicableEvents(spec),
-    input: spec.input,
-    serializeState: (snapshot: SnapshotFrom<TMachine>) => serializeState(snapshot),
-  } as never;
-  const toStates = getShortestPaths(machine, options) as unknown as StatePath<
-    SnapshotFrom<TMachine>,
-    EventFromLogic<TMachine>
-  >[];
-  const pathTo = new Map(toStates.map((path) => [serializeState(path.state), path]));
-  const adjacency = getAdjacencyMap(machine, options) as unknown as Record<
-    string,
-    {
-      state: SnapshotFrom<TMachine>;
-      transitions: Record<
-        string,
-        { event: EventFromLogic<TMachine>; state: SnapshotFrom<TMachine> }
-      >;
-    }
-  >;
-  const paths = [...toStates];
-  for (const [source, { transitions }] of Object.entries(adjacency)) {
-    const head = pathTo.get(source);
-    if (!head) continue;
-    for (const { event, state } of Object.values(transitions)) {
-      paths.push({
-        state,
-        steps: [...head.steps, { state, event }],
-        weight: head.weight + 1,
-      });
-    }
-  }
-  // A path that is the beginning of a longer one adds nothing.
-  const describePath = (path: (typeof paths)[number]) =>
-    path.steps.map((step) => JSON.stringify(step.event)).join('>');
-  const descriptions = paths.map(describePath);
-  return paths.filter(
-    (_path, index) =>
-      !descriptions.some(
-        (other, j) =>
-          j !== index &&
-          other.length > descriptions[index]!.length &&
-          other.startsWith(`${descriptions[index]}>`),
-      ) && descriptions.indexOf(descriptions[index]!) === index,
-  );
-}
-
-/**
- * Actor outcomes and timers only happen while their actor runs or their state is active, so
- * the model only offers them then (an unhandled actor error would otherwise stop the machine).
- */
-function applicableEvents<TMachine extends AnyStateMachine>(
-  spec: ModelSpec<TMachine>,
-): (snapshot: SnapshotFrom<TMachine>) => EventFromLogic<TMachine>[] {
-  return (snapshot) => {
-    const events = typeof spec.events === 'function' ? spec.events(snapshot) : spec.events;
-    const children = Object.keys((snapshot as { children: Record<string, unknown> }).children);
-    const activeIds = (snapshot as unknown as { _nodes: AnyStateNode[] })._nodes.map(
-      (node) => node.id,
-    );
-    return events.filter((event) => {
-      const actorOutcome = /^xstate\.(?:done|error)\.actor\.(.+)$/.exec(event.type);
-      if (actorOutcome) return children.includes(actorOutcome[1]!);
-      const timer = /^xstate\.after\.\d+\.(.+)$/.exec(event.type);
-      if (timer) return activeIds.includes(timer[1]!);
-      return true;
-    });
-  };
-}
-
-function defaultSerialize(snapshot: { value: unknown; context: unknown }): string {
-  return JSON.stringify({ value: snapshot.value, context: snapshot.context });
-}
-
-function leafNodes(snapshot: unknown): AnyStateNode[] {
-  const nodes = (snapshot as { _nodes: AnyStateNode[] })._nodes;
-  return nodes.filter((node) => node.type === 'atomic' || node.type === 'final');
 }
 
 /** Registers the model-based tests of one machine in the current test file. */
@@ -175,22 +73,12 @@ export function describeModel<TMachine extends AnyStateMachine>(
   name: string,
   spec: ModelSpec<TMachine>,
 ): void {
-  const invokedSources = Object.fromEntries(
-    getStateNodes(spec.machine.root).flatMap((node) =>
-      node.invoke.map((invoke) => [
-        typeof invoke.src === 'string' ? invoke.src : invoke.id,
-        recorder(typeof invoke.src === 'string' ? invoke.src : invoke.id),
-      ]),
-    ),
-  );
-  const machine = spec.machine.provide({ actors: invokedSources } as never) as TMachine;
+  const machine = withRecordedActors(spec.machine);
   const allNodes = getStateNodes(machine.root).filter((node) => node !== machine.root);
   const allTransitions: AnyTransition[] = [machine.root, ...getStateNodes(machine.root)].flatMap(
     (node) => [...[...node.transitions.values()].flat(), ...(node.always ?? [])],
   );
-  const leafKeys = allNodes
-    .filter((node) => node.type === 'atomic' || node.type === 'final')
-    .map(statePathKey);
+  const leafKeys = leafStateKeys(machine);
 
   const visitedNodes = new Set<AnyStateNode>();
   const takenTransitions = new Set<AnyTransition>();
@@ -220,7 +108,7 @@ export function describeModel<TMachine extends AnyStateMachine>(
         let invoked: InvokedActor[] = [];
         let transitions = 0;
         const history: StepInfo[] = [];
-        recordStart = (started) => void invoked.push(started);
+        recordStartsWith((started) => void invoked.push(started));
         const actor = createActor(machine, {
           input: spec.input,
           clock,

@@ -3,10 +3,8 @@ import {
   unsavedChangesGuardMachine,
   type NavigationTarget,
 } from '../../src/machines/unsavedChangesGuard';
+import { unsavedChangesGuardEvents } from './flowEvents';
 import { describeModel } from './modelTest';
-
-const routeTarget: NavigationTarget = { href: '/dashboard', isHashUrl: false };
-const hashTarget: NavigationTarget = { href: '/faq#ending-note', isHashUrl: true };
 
 /** The target each leaving action was run with, newest last. */
 const departures: { action: string; target: NavigationTarget | null }[] = [];
@@ -24,14 +22,7 @@ describeModel('unsavedChangesGuard', {
       loadTargetFully: recordDeparture('loadTargetFully'),
     },
   }),
-  events: [
-    { type: 'FORM.CHANGED' },
-    { type: 'FORM.SAVED' },
-    { type: 'NAVIGATE', target: routeTarget },
-    { type: 'NAVIGATE', target: hashTarget },
-    { type: 'CONFIRM' },
-    { type: 'CANCEL' },
-  ],
+  events: unsavedChangesGuardEvents,
   states: {
     clean: (snapshot, step) => {
       expect(snapshot.context.target).toBeNull();

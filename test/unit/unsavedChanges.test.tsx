@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { createMemoryRouter, Link, RouterProvider } from 'react-router';
@@ -8,8 +8,14 @@ import { ThemeProvider } from 'styled-components';
 import { describe, expect, it, vi } from 'vitest';
 import { UnsavedChangesDialog } from '../../src/components/form/UnsavedChangesDialog';
 import { bundleFrom, I18nProvider } from '../../src/i18n/I18nProvider';
-import type { NavigationTarget } from '../../src/machines/unsavedChangesGuard';
+import {
+  unsavedChangesGuardMachine,
+  type NavigationTarget,
+  type UnsavedChangesGuardEvent,
+} from '../../src/machines/unsavedChangesGuard';
 import { theme } from '../../src/theme/tokens';
+import { hashTarget, routeTarget, unsavedChangesGuardEvents } from '../model/flowEvents';
+import { describeUiReplay, type Executor, type ViewAssertion } from './replay/uiReplay';
 
 const bundle = bundleFrom(
   readFileSync(path.join(__dirname, '../../src/i18n/ja/translation.ftl'), 'utf8'),
@@ -37,7 +43,8 @@ function FormScreen(spies: Spies) {
         Save
       </button>
       <Link to="/elsewhere">Elsewhere</Link>
-      <Link to="/guide#top">Guide</Link>
+      <Link to={routeTarget.href}>Dashboard</Link>
+      <Link to={hashTarget.href}>FAQ</Link>
       <Link to="/form#field">Jump</Link>
       <UnsavedChangesDialog when={text !== saved} {...spies} />
     </main>
@@ -50,7 +57,8 @@ function renderForm() {
     [
       { path: '/form', element: <FormScreen {...spies} /> },
       { path: '/elsewhere', element: <h1>Elsewhere page</h1> },
-      { path: '/guide', element: <h1>Guide page</h1> },
+      { path: '/dashboard', element: <h1>Dashboard page</h1> },
+      { path: '/faq', element: <h1>FAQ page</h1> },
     ],
     { initialEntries: ['/form'] },
   );
@@ -65,6 +73,106 @@ function renderForm() {
 }
 
 const dialogTitle = '保存されていない変更があります';
+const stay = 'このページに留まる';
+const leave = '保存せずに移動する';
+
+type World = ReturnType<typeof renderForm>;
+type EventType = UnsavedChangesGuardEvent['type'];
+
+const dialog = () => screen.queryByRole('dialog', { name: dialogTitle });
+const field = () => screen.getByLabelText('Note') as HTMLInputElement;
+const pageHeading = (href: string) => `${href === routeTarget.href ? 'Dashboard' : 'FAQ'} page`;
+
+/** While the dialog is open the page behind it is out of reach: focus stays in the dialog. */
+async function pageOutOfReach({ user }: World) {
+  await user.tab();
+  expect(dialog()!.contains(document.activeElement)).toBe(true);
+}
+
+/** A dialog button, or nothing to press when no dialog is open. */
+const pressDialogButton =
+  (name: string) =>
+  async ({ user }: World) => {
+    const button = screen.queryByRole('button', { name });
+    if (button) await user.click(button);
+  };
+
+const executors = {
+  'FORM.CHANGED': async (world) =>
+    dialog() ? pageOutOfReach(world) : world.user.type(field(), 'あ'),
+  'FORM.SAVED': async (world) =>
+    dialog()
+      ? pageOutOfReach(world)
+      : world.user.click(screen.getByRole('button', { name: 'Save' })),
+  NAVIGATE: async (world, event) => {
+    const { href } = (event as Extract<UnsavedChangesGuardEvent, { type: 'NAVIGATE' }>).target;
+    // With the dialog open the links are out of reach; the app's own navigation still asks.
+    if (dialog()) await act(() => world.router.navigate(href));
+    else
+      await world.user.click(screen.getByRole('link', { name: pageHeading(href).split(' ')[0] }));
+  },
+  CONFIRM: pressDialogButton(leave),
+  CANCEL: pressDialogButton(stay),
+} satisfies Record<EventType, Executor<World>>;
+
+/** The form is on screen, with nothing asked. */
+function onForm({ router }: World) {
+  expect(dialog()).toBeNull();
+  expect(router.state.location.pathname).toBe('/form');
+}
+
+const views: Record<string, ViewAssertion<World>> = {
+  clean: async (world, { event, from }) => {
+    const { router, spies } = world;
+    if (event?.type === 'NAVIGATE' || (event?.type === 'CONFIRM' && from.includes('warning'))) {
+      // Left: straight away from a clean form, or on confirming, for the target that was held.
+      const target =
+        event.type === 'NAVIGATE'
+          ? (event as Extract<UnsavedChangesGuardEvent, { type: 'NAVIGATE' }>).target
+          : spies.onWarningOpen.mock.lastCall![0];
+      expect(dialog()).toBeNull();
+      if (event.type === 'CONFIRM' && target.isHashUrl) {
+        expect(spies.loadPage).toHaveBeenCalledWith(target.href);
+        expect(router.state.location.pathname).toBe('/form');
+      } else {
+        expect(await screen.findByRole('heading', { name: pageHeading(target.href) })).toBeTruthy();
+        expect(router.state.location.pathname).toBe(new URL(target.href, 'http://x').pathname);
+        expect(spies.loadPage).not.toHaveBeenCalled();
+      }
+      return;
+    }
+    onForm(world);
+    expect(spies.loadPage).not.toHaveBeenCalled();
+  },
+  dirty: (world, { event, from, path }) => {
+    onForm(world);
+    // What was typed stays, whatever was asked meanwhile.
+    const typed = path.filter(({ type }) => type === 'FORM.CHANGED').length;
+    expect(field().value.length).toBeGreaterThan(0);
+    expect(field().value.length).toBeLessThanOrEqual(typed);
+    if (event?.type === 'CANCEL' && from.includes('warning'))
+      expect(world.spies.onWarningClose).toHaveBeenCalledTimes(
+        world.spies.onWarningOpen.mock.calls.length,
+      );
+  },
+  warning: (world, { event, from }) => {
+    const shown = dialog();
+    expect(shown?.textContent).toContain('入力した内容は保存されません');
+    expect(world.router.state.location.pathname).toBe('/form');
+    if (event?.type === 'NAVIGATE' && !from.includes('warning'))
+      expect(world.spies.onWarningOpen).toHaveBeenLastCalledWith(
+        (event as Extract<UnsavedChangesGuardEvent, { type: 'NAVIGATE' }>).target,
+      );
+  },
+};
+
+describeUiReplay('unsavedChangesGuard', {
+  machine: unsavedChangesGuardMachine,
+  events: unsavedChangesGuardEvents,
+  mount: renderForm,
+  executors,
+  views,
+});
 
 describe('the unsaved-changes guard in a screen', () => {
   it('lets a clean form go without asking', async () => {
@@ -73,42 +181,6 @@ describe('the unsaved-changes guard in a screen', () => {
     expect(await screen.findByRole('heading', { name: 'Elsewhere page' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/elsewhere');
     expect(spies.onWarningOpen).not.toHaveBeenCalled();
-  });
-
-  it('holds navigation with unsaved changes and, on cancel, keeps everything typed', async () => {
-    const { router, spies, user } = renderForm();
-    await user.type(screen.getByLabelText('Note'), 'まだ保存していない文章');
-    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
-    const dialog = await screen.findByRole('dialog', { name: dialogTitle });
-    expect(dialog.textContent).toContain('入力した内容は保存されません');
-    expect(spies.onWarningOpen).toHaveBeenCalledWith({ href: '/elsewhere', isHashUrl: false });
-    await user.click(screen.getByRole('button', { name: 'このページに留まる' }));
-    expect(screen.queryByRole('dialog')).toBeNull();
-    expect(spies.onWarningClose).toHaveBeenCalledTimes(1);
-    expect(router.state.location.pathname).toBe('/form');
-    expect((screen.getByLabelText('Note') as HTMLInputElement).value).toBe(
-      'まだ保存していない文章',
-    );
-  });
-
-  it('proceeds to the target when the member confirms', async () => {
-    const { router, spies, user } = renderForm();
-    await user.type(screen.getByLabelText('Note'), 'x');
-    await user.click(screen.getByRole('link', { name: 'Elsewhere' }));
-    await user.click(await screen.findByRole('button', { name: '保存せずに移動する' }));
-    expect(await screen.findByRole('heading', { name: 'Elsewhere page' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/elsewhere');
-    expect(spies.onWarningClose).toHaveBeenCalledTimes(1);
-    expect(spies.loadPage).not.toHaveBeenCalled();
-  });
-
-  it('loads a hash URL target as a whole page when confirmed', async () => {
-    const { router, spies, user } = renderForm();
-    await user.type(screen.getByLabelText('Note'), 'x');
-    await user.click(screen.getByRole('link', { name: 'Guide' }));
-    await user.click(await screen.findByRole('button', { name: '保存せずに移動する' }));
-    expect(spies.loadPage).toHaveBeenCalledWith('/guide#top');
-    expect(router.state.location.pathname).toBe('/form');
   });
 
   it('does not ask for a jump within the page or after the changes are saved', async () => {

@@ -20,6 +20,7 @@ import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
 import { ConfirmationStart } from './ConfirmationStart';
 import { OwnSuspicionBanner, type OwnCase } from './OwnSuspicionBanner';
+import { inspectOption } from '../../services/inspector';
 
 const Actions = styled.div`
   display: flex;
@@ -114,7 +115,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
       }),
     [navigate, t],
   );
-  const actor = useActorRef(machine);
+  const actor = useActorRef(machine, inspectOption());
   useEffect(() => {
     actor.send({
       type: 'LOADED',

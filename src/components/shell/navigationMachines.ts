@@ -1,5 +1,4 @@
 import { fromPromise } from 'xstate';
-import { endingnoteNavigationMachine } from '../../machines/endingnoteNavigation';
 import { memoryNavigationMachine } from '../../machines/memoryNavigation';
 import { timecapsuleNavigationMachine } from '../../machines/timecapsuleNavigation';
 import type { ApiGet } from '../ui/apiGet';
@@ -15,7 +14,10 @@ export interface NavigationEffects {
 const reportLoadFailure = (_: unknown, { error }: { error: unknown }) =>
   console.error('menu navigation: loading failed', error);
 
-/** The three navigation statecharts with their effects. */
+/**
+ * The memory and timecapsule navigation statecharts with their effects, and the endingnote
+ * entry, which is no flow: the own note when signed in, else login.
+ */
 export function provideNavigationMachines(effects: NavigationEffects) {
   const navigate = (_: unknown, { to }: { to: string }) => effects.navigate(to);
   return {
@@ -27,9 +29,8 @@ export function provideNavigationMachines(effects: NavigationEffects) {
       },
       actions: { navigate, goToLogin: () => effects.goToLogin('memory'), reportLoadFailure },
     }),
-    endingnote: endingnoteNavigationMachine.provide({
-      actions: { navigate, goToLogin: () => effects.goToLogin('endingnote') },
-    }),
+    endingnote: (userId: string | null) =>
+      userId === null ? effects.goToLogin('endingnote') : effects.navigate(`/endingnote/${userId}`),
     timecapsule: timecapsuleNavigationMachine.provide({
       actors: { loadUnsentLetters: fromPromise(() => loadUnsentLetters(effects.apiGet)) },
       actions: { navigate, goToLogin: () => effects.goToLogin('timecapsule'), reportLoadFailure },

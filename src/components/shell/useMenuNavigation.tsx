@@ -14,6 +14,7 @@ import type { ApiGet } from '../ui/apiGet';
 import type { NavigationRule } from './menu';
 import type { NavigationMachines } from './navigationMachines';
 import type { ShellSession } from './session';
+import { inspectOption } from '../../services/inspector';
 
 type OpenRule = (rule: NavigationRule) => void;
 
@@ -48,8 +49,8 @@ const AFTER_LOGIN: Record<NavigationRule, string> = {
 const loadNavigationMachines = () => import('./navigationMachines');
 
 /**
- * Gives the three navigation statecharts their effects (the router, the client state and
- * the API) and keeps them running for the whole visit, so that the unsent letters are
+ * Gives the navigation statecharts and the endingnote entry their effects (the router, the
+ * client state and the API) and keeps them running for the whole visit, so that the unsent letters are
  * loaded before the time capsule entry is clicked. Their code is loaded in a task after the
  * first render: evaluated with the app's own, it lengthened the longest task of start-up
  * (docs/app-shell.md, "Start-up work"). An entry clicked before they run is opened once
@@ -128,7 +129,7 @@ interface RunningNavigation {
   lettersChanged: () => void;
 }
 
-/** Runs the three statecharts, and hands their entry points to the provider while it does. */
+/** Runs the two statecharts, and hands their entry points to the provider while it does. */
 function NavigationActors({
   machines,
   session,
@@ -138,9 +139,8 @@ function NavigationActors({
   session: ShellSession;
   started: (navigation: RunningNavigation | undefined) => void;
 }) {
-  const memory = useActorRef(machines.memory);
-  const endingnote = useActorRef(machines.endingnote);
-  const timecapsule = useActorRef(machines.timecapsule);
+  const memory = useActorRef(machines.memory, inspectOption());
+  const timecapsule = useActorRef(machines.timecapsule, inspectOption());
 
   const loggedIn = session.status === 'authenticated' && session.user !== null;
   useEffect(() => {
@@ -157,7 +157,7 @@ function NavigationActors({
           timecapsule.send({ type: 'OPEN' });
           timecapsule.send({ type: 'RELOAD' });
         } else if (rule === 'endingnote') {
-          endingnote.send({ type: 'OPEN', userId: loggedIn ? (user?.id ?? null) : null });
+          machines.endingnote(loggedIn ? (user?.id ?? null) : null);
         } else {
           memory.send({
             type: 'OPEN',
@@ -170,6 +170,6 @@ function NavigationActors({
       lettersChanged: () => timecapsule.send({ type: 'RELOAD' }),
     });
     return () => started(undefined);
-  }, [started, memory, endingnote, timecapsule, loggedIn, user, session]);
+  }, [started, machines, memory, timecapsule, loggedIn, user, session]);
   return null;
 }

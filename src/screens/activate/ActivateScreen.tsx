@@ -14,6 +14,7 @@ import {
 import { SocialSignIn } from '../login/SocialSignIn';
 import { useSignInForm } from '../login/useSignInAndGo';
 import { liveRegistrationMachine } from '../registerTop/registrationSetup';
+import { inspectOption } from '../../services/inspector';
 
 /**
  * /activate?token=…&email=… — the link of the registration mail. Activates the account
@@ -25,7 +26,7 @@ export function Component() {
   const t = useT();
   const [search] = useSearchParams();
   const email = search.get('email') ?? '';
-  const [snapshot, send] = useMachine(liveRegistrationMachine);
+  const [snapshot, send] = useMachine(liveRegistrationMachine, inspectOption());
   const { submit, submitting: signingIn, failure } = useSignInForm();
   const [password, setPassword] = useState('');
 

@@ -27,6 +27,7 @@ import { ItemList, Muted } from '../dashboard/homeParts';
 import { formatTokyoDate } from '../deathConfirmation/dates';
 import { Actions, Page, Panel } from '../endingnote/layout';
 import { coded } from './apiFailure';
+import { inspectOption } from '../../services/inspector';
 
 const at = (iso: string) => formatTokyoDateTime(new Date(iso));
 
@@ -58,7 +59,7 @@ function ReportForm({ userId, name }: { userId: string; name: string }) {
       }),
     [queryClient],
   );
-  const actor = useActorRef(machine, { input: { userId } });
+  const actor = useActorRef(machine, { ...inspectOption(), input: { userId } });
   const snapshot = useSelector(actor, (state) => state);
   const { note, document, uploading, error } = snapshot.context;
   const busy = snapshot.matches('submitting');

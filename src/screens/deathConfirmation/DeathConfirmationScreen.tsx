@@ -21,6 +21,7 @@ import { tokyoToday } from '../../contract/rules/account';
 import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../contract/rules/social';
 import { Page, Panel } from '../endingnote/layout';
 import { formatTokyoDate } from './dates';
+import { inspectOption } from '../../services/inspector';
 
 const Actions = styled.div`
   display: flex;
@@ -129,7 +130,7 @@ export function Component() {
       }),
     [navigate],
   );
-  const [snapshot, send] = useMachine(machine);
+  const [snapshot, send] = useMachine(machine, inspectOption());
   const { subject, dateOfDeath, relationship, failure, outcome } = snapshot.context;
   const failureText = failure ? failureTextOf(t, failure) : undefined;
   const stepIndex = STEPS.findIndex((step) => snapshot.matches(step));

@@ -16,6 +16,7 @@ import { bridge, BridgeError } from '../../services/bridge';
 import { isHandledBySession } from '../../services/http';
 import { formatTokyoDate } from '../deathConfirmation/dates';
 import { Page, Panel } from '../endingnote/layout';
+import { inspectOption } from '../../services/inspector';
 
 /** The status, and whether the app answers the bridge's check status (absent: a plain browser). */
 async function loadStatus() {
@@ -67,7 +68,7 @@ export function Component() {
       }),
     [t],
   );
-  const [snapshot, send] = useMachine(machine);
+  const [snapshot, send] = useMachine(machine, inspectOption());
   const status = snapshot.context.status;
   const start = (label: string) => (
     <Button type="button" onClick={() => send({ type: 'START' })}>

@@ -10,6 +10,7 @@ import { linkIntegration, unlinkIntegration } from '../../services/api/deathDete
 import { connectedSession } from '../../services/http/connection';
 import { Actions, Page, Panel } from '../endingnote/layout';
 import { coded, CodedFailure } from '../deathAdministration/apiFailure';
+import { inspectOption } from '../../services/inspector';
 
 /** The member's own access token: the spec's link call carries it in its body. */
 async function linkWithOwnToken(clientId: string, fposUserId: string) {
@@ -35,7 +36,7 @@ export function Component() {
       }),
     [],
   );
-  const actor = useActorRef(machine);
+  const actor = useActorRef(machine, inspectOption());
   const clientId = params.get('client_id');
   const fposUserId = params.get('fpos_user_id');
   useEffect(() => {

@@ -21,6 +21,7 @@ import { useSession } from '../../services/session/useSession';
 import { Page, Panel } from '../endingnote/layout';
 import { INVITATION_PATH } from './invitationLink';
 import { Actions, memoryPath } from './parts';
+import { inspectOption } from '../../services/inspector';
 
 const truthy = (value: string | null) => value === 'true';
 
@@ -70,7 +71,7 @@ function useInvitationMachine(userId: string | null) {
       },
     }),
   );
-  return useMachine(machine, { input: { userId } });
+  return useMachine(machine, { ...inspectOption(), input: { userId } });
 }
 
 /**

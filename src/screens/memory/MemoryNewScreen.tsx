@@ -21,6 +21,7 @@ import {
   profileRequestOf,
   type ProfileValues,
 } from './ProfileForm';
+import { inspectOption } from '../../services/inspector';
 
 const TypeChoices = styled.div`
   display: grid;
@@ -54,7 +55,7 @@ function useCreationMachine(ownMemorialPageId: string | null) {
       },
     }),
   );
-  return useMachine(machine, { input: { ownMemorialPageId } });
+  return useMachine(machine, { ...inspectOption(), input: { ownMemorialPageId } });
 }
 
 /**

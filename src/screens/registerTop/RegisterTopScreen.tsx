@@ -13,6 +13,7 @@ import { providerLabelId } from '../login/SocialSignIn';
 import { RegistrationConfirm } from './RegistrationConfirm';
 import { RegistrationFields } from './RegistrationFields';
 import { liveRegistrationMachine, registrationSetupFromQuery } from './registrationSetup';
+import { inspectOption } from '../../services/inspector';
 
 /** /register-top — registration: input, confirm, submitting, mail sent (spec §2, §4). */
 export function Component() {
@@ -23,7 +24,7 @@ export function Component() {
   const [machine] = useState(() =>
     liveRegistrationMachine.provide({ actions: { completePetAdmin: () => petAdmin.complete() } }),
   );
-  const [snapshot, send] = useMachine(machine);
+  const [snapshot, send] = useMachine(machine, inspectOption());
   // The pet page being set up here counts while not completed and not expired (spec §4).
   const [now] = useState(() => Date.now());
   const pendingPetPageId = isPetAdminSettingActive(memorialAdmin, now)

@@ -1,9 +1,7 @@
-import { useMachine } from '@xstate/react';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { fromPromise } from 'xstate';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { timecapsuleListsMachine, type TimecapsuleListName } from '../../machines/timecapsuleLists';
 import {
   fetchAdminLetters,
   fetchReceivedLetters,
@@ -16,19 +14,32 @@ import { editLetterPath, letterPath } from './paths';
 import { LetterItem, LetterLink, LetterList } from './layout';
 import { adminsOf, deliveryText, japanTime, namesText, personName } from './letterText';
 
-const listsMachine = timecapsuleListsMachine.provide({
-  actors: {
-    loadAdminLetters: fromPromise(fetchAdminLetters),
-    loadUnsentLetters: fromPromise(fetchUnsentLetters),
-    loadReceivedLetters: fromPromise(fetchReceivedLetters),
-  },
-  actions: {
-    reportLoadFailure: (_, { list, error }) => {
-      if (!isHandledBySession(error))
-        console.error(`time capsule: the ${list} letters could not be loaded`, error);
+type TimecapsuleListName = 'admin' | 'unsent' | 'received';
+type ListStatus = 'loading' | 'loaded' | 'failed';
+
+/**
+ * One of the three lists, read on its own so that one failing list never hides the others;
+ * letters already shown stay on screen while their list is read again. No automatic retry:
+ * the region offers it.
+ */
+function useLetterList<T>(list: TimecapsuleListName, fetchList: () => Promise<T[]>) {
+  return useQuery({
+    queryKey: ['timecapsule', 'list', list],
+    queryFn: async () => {
+      try {
+        return await fetchList();
+      } catch (error) {
+        if (!isHandledBySession(error))
+          console.error(`time capsule: the ${list} letters could not be loaded`, error);
+        throw error;
+      }
     },
-  },
-});
+    retry: false,
+  });
+}
+
+const statusOf = (query: UseQueryResult<unknown[]>): ListStatus =>
+  query.isFetching ? 'loading' : query.isError ? 'failed' : 'loaded';
 
 /** One list's region: its heading, then loading, failure with retry, empty, or the letters. */
 function ListRegion({
@@ -39,7 +50,7 @@ function ListRegion({
   children,
 }: {
   list: TimecapsuleListName;
-  status: 'loading' | 'loaded' | 'failed';
+  status: ListStatus;
   count: number;
   onRetry: () => void;
   children: ReactNode;
@@ -66,16 +77,21 @@ function ListRegion({
 
 /**
  * /timecapsule/list: the letters I received, my unsent letters and those I administer, each
- * loading on its own (timecapsuleLists), so that one failing list never hides the others.
+ * loading on its own, so that one failing list never hides the others.
  */
 export function Component() {
   const t = useT();
-  const [snapshot, send] = useMachine(listsMachine);
-  const { admin, unsent, received } = snapshot.context;
-  const statusOf = (list: TimecapsuleListName) =>
-    (snapshot.value as Record<TimecapsuleListName, 'loading' | 'loaded' | 'failed'>)[list];
-  const retry = (list: TimecapsuleListName) => () => send({ type: 'RETRY', list });
-  const reload = () => send({ type: 'RELOAD' });
+  const lists = {
+    admin: useLetterList('admin', fetchAdminLetters),
+    unsent: useLetterList('unsent', fetchUnsentLetters),
+    received: useLetterList('received', fetchReceivedLetters),
+  };
+  const retry = (list: TimecapsuleListName) => () => void lists[list].refetch();
+  // Writing or deleting a letter changes every list it may be in.
+  const reload = () => Object.values(lists).forEach((query) => void query.refetch());
+  const admin = { letters: lists.admin.data ?? [] };
+  const unsent = { letters: lists.unsent.data ?? [] };
+  const received = { letters: lists.received.data ?? [] };
 
   return (
     <Page>
@@ -85,7 +101,7 @@ export function Component() {
       </Actions>
       <ListRegion
         list="received"
-        status={statusOf('received')}
+        status={statusOf(lists.received)}
         count={received.letters.length}
         onRetry={retry('received')}
       >
@@ -110,7 +126,7 @@ export function Component() {
       </ListRegion>
       <ListRegion
         list="unsent"
-        status={statusOf('unsent')}
+        status={statusOf(lists.unsent)}
         count={unsent.letters.length}
         onRetry={retry('unsent')}
       >
@@ -139,7 +155,7 @@ export function Component() {
       </ListRegion>
       <ListRegion
         list="admin"
-        status={statusOf('admin')}
+        status={statusOf(lists.admin)}
         count={admin.letters.length}
         onRetry={retry('admin')}
       >

@@ -10,6 +10,7 @@ import { SessionContext, type SessionStatus, type SessionValue } from './Session
 import { rememberOwnMemorialPageId } from '../persistence/firstVisit';
 import { storedUserIdIsInvalid } from './storedUser';
 import { isMemberOnlyPath, takeReturnTo } from '../../screens/memberOnly';
+import { inspectOption } from '../inspector';
 
 const isSettled = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) =>
   snapshot.matches({ authenticated: 'idle' }) || snapshot.matches({ unauthenticated: 'idle' });
@@ -22,11 +23,9 @@ const isSettled = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) =>
 export function SessionProvider({
   children,
   navigate,
-  pollIntervalMs = null,
 }: {
   children: ReactNode;
   navigate: (to: string) => void;
-  pollIntervalMs?: number | null;
 }) {
   const sendClientState = useClientStateSend();
   const nav = useSlice('nav');
@@ -37,7 +36,7 @@ export function SessionProvider({
     latestNavigate.current = navigate;
   }, [nav, navigate]);
 
-  const actor = useActorRef(browserAuthSessionMachine(), { input: { pollIntervalMs } });
+  const actor = useActorRef(browserAuthSessionMachine(), inspectOption());
   // Tells each update's outcome apart from those of updates sent before it.
   const nextUpdateId = useRef(0);
 

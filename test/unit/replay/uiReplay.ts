@@ -1,0 +1,122 @@
+/**
+ * The model-based paths of a flow replayed against its screen (issue of design.md §8): the
+ * same paths `describeModel` runs on the bare machine (`xstate/graph`, every state and every
+ * transition), but every event is done the way a member or the server would do it, by the
+ * flow's executor, and every state the path reaches is checked by what the member sees.
+ *
+ * A flow's executors are a table typed `satisfies Record<EventType, Executor<World>>`, so an
+ * event the machine gains without a gesture is a type error; its first test fails when a leaf
+ * state has no view assertion or an assertion names no state.
+ */
+import type { AnyEventObject, AnyStateMachine, SnapshotFrom } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import {
+  leafKeysOf,
+  leafStateKeys,
+  transitionCoveringPaths,
+  withRecordedActors,
+  type PathSpec,
+} from '../../model/modelPaths';
+
+/** Does one event to the mounted screen as a gesture or a server outcome. */
+export type Executor<TWorld> = (
+  world: TWorld,
+  event: AnyEventObject,
+  /** The machine's state before the event, as the model predicts it. */
+  before: ViewStep,
+) => Promise<void>;
+
+export interface ViewStep {
+  /** The leaf states the model predicts. */
+  states: string[];
+  /** The event that led here (undefined for the initial state). */
+  event: AnyEventObject | undefined;
+  /** The leaf states before that event (empty for the initial state). */
+  from: string[];
+  /** The events of the path so far, this one last. */
+  path: AnyEventObject[];
+}
+
+/** What the member sees in one leaf state. */
+export type ViewAssertion<TWorld> = (world: TWorld, step: ViewStep) => Promise<void> | void;
+
+export interface UiReplaySpec<TMachine extends AnyStateMachine, TWorld> extends PathSpec<TMachine> {
+  machine: TMachine;
+  /** Renders the real screen, at the start of every path. */
+  mount: () => Promise<TWorld> | TWorld;
+  executors: Record<string, Executor<TWorld>>;
+  /** One view assertion per leaf state, keyed by its path ('ready', 'form.editing'). */
+  views: Record<string, ViewAssertion<TWorld>>;
+  /** Runs after every path, whatever its outcome. */
+  unmount?: (world: TWorld) => Promise<void> | void;
+}
+
+/** How many paths each flow replayed in the UI (read by the figures of the report). */
+export const replayedPaths = new Map<string, number>();
+
+/** Registers the UI replay of one flow in the current test file. */
+export function describeUiReplay<TMachine extends AnyStateMachine, TWorld>(
+  name: string,
+  spec: UiReplaySpec<TMachine, TWorld>,
+): void {
+  const machine = withRecordedActors(spec.machine);
+  const leafKeys = leafStateKeys(machine);
+  const paths = transitionCoveringPaths(machine, spec);
+  replayedPaths.set(name, paths.length);
+
+  describe(`${name} (UI replay)`, () => {
+    it('has a view assertion for every leaf state and none for a state that does not exist', () => {
+      expect(
+        leafKeys.filter((key) => !(key in spec.views)),
+        'leaf states without a view assertion',
+      ).toEqual([]);
+      expect(
+        Object.keys(spec.views).filter((key) => !leafKeys.includes(key)),
+        'view assertions naming no state',
+      ).toEqual([]);
+    });
+
+    for (const path of paths) {
+      const steps = path.steps.filter((step) => step.event.type !== 'xstate.init');
+      const title =
+        steps.length === 0 ? 'initial state' : steps.map((step) => step.event.type).join(' → ');
+      it(`path: ${title}`, async () => {
+        const world = await spec.mount();
+        try {
+          const initial = path.steps[0]?.state ?? path.state;
+          let before: ViewStep = {
+            states: leafKeysOf(initial),
+            event: undefined,
+            from: [],
+            path: [],
+          };
+          await checkView(spec.views, world, before);
+          for (const step of steps) {
+            const event = step.event as AnyEventObject;
+            const executor = spec.executors[event.type];
+            if (!executor) throw new Error(`${name}: no executor for ${event.type}`);
+            await executor(world, event, before);
+            const after: ViewStep = {
+              states: leafKeysOf(step.state as SnapshotFrom<TMachine>),
+              event,
+              from: before.states,
+              path: [...before.path, event],
+            };
+            await checkView(spec.views, world, after);
+            before = after;
+          }
+        } finally {
+          await spec.unmount?.(world);
+        }
+      });
+    }
+  });
+}
+
+async function checkView<TWorld>(
+  views: Record<string, ViewAssertion<TWorld>>,
+  world: TWorld,
+  step: ViewStep,
+): Promise<void> {
+  for (const state of step.states) await views[state]!(world, step);
+}
