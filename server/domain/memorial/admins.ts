@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import { createKeyBatcher } from '../../db/keyBatcher';
 import { preparedPerDatabase } from '../../db/prepared';
 import { memorialPageMembers, shareTokens, users } from '../../db/schema';
-import { notFound } from '../../http/errors';
+import { notFound } from '../errors';
 import { onePerOwner } from '../../onePerOwner';
 import { areConnected } from '../connections';
 import { certificatedSql } from '../deathDetection/settings';
