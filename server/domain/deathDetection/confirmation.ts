@@ -15,7 +15,7 @@ import {
 import { DomainError, conflict, invalid, notFound } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
 import { recordAudit } from './audit';
-import { signatureMatches } from './certificates';
+import { signatureMatches } from '../../x509/certificates';
 import type { DeathDeps } from './deps';
 import { requireActiveCertificate, spendChallenge, usableChallenge } from './identity';
 import { graceStartedMailToMember } from './mails';

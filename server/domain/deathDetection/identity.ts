@@ -9,7 +9,7 @@ import {
 } from '../../db/schema';
 import { DomainError, invalid, notFound } from '../errors';
 import { areConnected } from '../connections';
-import { checkCertificate, signatureMatches } from './certificates';
+import { checkCertificate, signatureMatches } from '../../x509/certificates';
 import type { DeathDeps } from './deps';
 
 /** How long the app has to register a certificate after the challenge. */
