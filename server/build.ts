@@ -86,7 +86,10 @@ function precompress(dir: string, skip: readonly string[] = []): void {
   }
 }
 
-/** Builds the SPA with Vite when it is missing or stale (vite is only needed when it is). */
+/**
+ * Builds the SPA with Vite when it is missing or stale. Vite and its plugins are
+ * `dependencies`, so a production install (`--omit=dev`) can build at its first start.
+ */
 export async function ensureSpaBuild(log: (line: string) => void): Promise<void> {
   if (!spaBuildIsStale()) return;
   log('building the web app (dist/ is missing or older than its sources)...');
