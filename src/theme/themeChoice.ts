@@ -3,7 +3,7 @@ import { useCallback, useSyncExternalStore } from 'react';
 export type ThemeChoice = 'light' | 'dark' | 'system';
 
 export const THEME_STORAGE_KEY = 'shinobu.theme';
-/** The choice sent with page requests too, so the server's page opens in it (server/routes/spa.ts). */
+/** The choice sent with page requests too, so the server's page opens in it (server/pages/spa.ts). */
 export const THEME_COOKIE = 'shinobu-theme';
 export function readThemeChoice(): ThemeChoice {
   const stored = globalThis.localStorage?.getItem(THEME_STORAGE_KEY);

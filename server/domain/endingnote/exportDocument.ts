@@ -6,7 +6,7 @@ import {
   sectionDefinition,
   type Translate,
 } from '../../../src/contract/rules/endingnote';
-import { projectRoot } from '../../paths';
+import { projectRoot } from '../../pages/paths';
 import { escapeHtml } from '../escapeHtml';
 import type { MemberName, NoteView } from './sections';
 

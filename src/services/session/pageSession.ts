@@ -1,6 +1,6 @@
 import { fromWire, type AuthSession, type WireSession } from '../api/session';
 
-/** The element the server puts a member's session in (server/routes/memberPage.ts). */
+/** The element the server puts a member's session in (server/pages/memberPage.ts). */
 export const PAGE_SESSION_ID = 'shinobu-session';
 
 /**

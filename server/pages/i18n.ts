@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../http/errors';
-import { projectRoot } from '../paths';
+import { projectRoot } from './paths';
 
 const LOCALES = ['ja'] as const;
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { sessionKit, sessionWire } from './auth/sessionKit';
+import { sessionKit, sessionWire } from '../routes/auth/sessionKit';
 
 /** The id of the element that carries the session in the page (src/services/session/pageSession.ts). */
 export const PAGE_SESSION_ID = 'shinobu-session';

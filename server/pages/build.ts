@@ -70,7 +70,7 @@ const COMPRESSIBLE = /\.(js|css|html|svg|json|ftl|txt)$/;
 
 /**
  * Brotli and gzip copies of every text asset, made once at build time; the server sends the
- * one the browser accepts (`preCompressed` in server/routes/spa.ts) without compressing per
+ * one the browser accepts (`preCompressed` in server/pages/spa.ts) without compressing per
  * request. The server's own bundle (`skip`) is never sent.
  */
 function precompress(dir: string, skip: readonly string[] = []): void {

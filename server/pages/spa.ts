@@ -8,9 +8,9 @@ import {
   RETURN_TO_MAX_AGE_S,
 } from '../../src/screens/memberOnly';
 import { THEME_COOKIE } from '../../src/theme/themeChoice';
-import { distDir, SSR_DIR } from '../paths';
-import { SESSION_COOKIE_NAMES } from './auth/sessionKit';
-import { serverRenderedPage, type VisitorPage } from './pages';
+import { distDir, SSR_DIR } from './paths';
+import { SESSION_COOKIE_NAMES } from '../routes/auth/sessionKit';
+import { serverRenderedPage, type VisitorPage } from './visitorPages';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];
 
@@ -63,7 +63,7 @@ function chosenTheme(request: FastifyRequest): 'light' | 'dark' | undefined {
 /**
  * The built SPA: hashed assets cached for a year, index.html never cached, and every other
  * GET that wants HTML answered with a page, so client routes survive a reload: rendered on the
- * server for a visitor where `visitorPage` has one (routes/pages.ts), with the member's
+ * server for a visitor where `visitorPage` has one (server/pages/visitorPages.ts), with the member's
  * session in it for a member (`memberHead`, memberPage.ts), else index.html as built.
  */
 export async function spaRoutes(

@@ -12,16 +12,16 @@ import { PAGE_DATA_ID } from '../../src/services/pageAnswers';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../domain/escapeHtml';
 import { visitorPageReads } from '../domain/memorial/pageReads';
-import { projectRoot, SSR_ENTRY_FILE } from '../paths';
+import { projectRoot, SSR_ENTRY_FILE } from './paths';
 import { clientRouteParams } from './clientRoutes';
-import { memorialDeps } from './memorial/context';
-import { shareImagePath } from './memorial/shareImage';
+import { memorialDeps } from '../routes/memorial/context';
+import { shareImagePath } from '../routes/memorial/shareImage';
 import { jsonScriptElement } from './memberPage';
 
 export type { ServerRender } from '../../src/entry-server';
 
 /**
- * The build's server render (src/entry-server.tsx, server/build.ts) with the app's
+ * The build's server render (src/entry-server.tsx, server/pages/build.ts) with the app's
  * translations; undefined when the build has none (the test builds of the served pages).
  */
 export async function loadServerRender(root: string): Promise<ServerRender | undefined> {
