@@ -6,8 +6,8 @@ import {
   isMemberOnlyPath,
   RETURN_TO_COOKIE,
   RETURN_TO_MAX_AGE_S,
-} from '../../src/screens/memberOnly';
-import { THEME_COOKIE } from '../../src/theme/themeChoice';
+} from '../../src/contract/pages/memberOnly';
+import { THEME_COOKIE } from '../../src/contract/pages/pageHandover';
 import { distDir, SSR_DIR } from './paths';
 import { SESSION_COOKIE_NAMES } from '../routes/auth/sessionKit';
 import { serverRenderedPage, type VisitorPage } from './visitorPages';
@@ -29,7 +29,7 @@ export function hasSessionCookie(cookieHeader: string | undefined): boolean {
  * web view may send instead) came with it. A visitor (neither) asking for a member-only route
  * is redirected to /login as the client would send them, the page asked for kept in a
  * short-lived cookie the client moves into `nav.postLoginRedirectUrl`
- * (src/screens/memberOnly.ts); anything else a page. A member's cookie may have expired: the
+ * (src/contract/pages/memberOnly.ts); anything else a page. A member's cookie may have expired: the
  * client then does what it always did.
  */
 export type PageDecision =

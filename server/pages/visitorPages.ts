@@ -7,8 +7,8 @@ import type {
   SeededAnswer,
   ServerRender,
 } from '../../src/entry-server';
-import { memorialKeys } from '../../src/services/api/memorialKeys';
-import { PAGE_DATA_ID } from '../../src/services/pageAnswers';
+import { memorialKeys } from '../../src/contract/pages/memorialKeys';
+import { PAGE_DATA_ID } from '../../src/contract/pages/pageHandover';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../domain/escapeHtml';
 import { visitorPageReads } from '../domain/memorial/pageReads';
