@@ -1,18 +1,25 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FluentBundle, FluentResource } from '@fluent/bundle';
 import type { Translate } from '../../src/contract/rules/endingnote';
-import { projectRoot } from './paths';
+import { distDir, projectRoot } from './paths';
 
 /** The locales the app has texts for. */
 export const LOCALES = ['ja'] as const;
 
 /**
  * The app's Fluent file of `locale` (every user-visible string): the one place the server
- * reads it, for the SPA, the pages it renders and the documents it writes.
+ * reads it, for the SPA, the pages it renders and the documents it writes. A built server
+ * reads the build's copy (vite.config.ts); without a build (`npm run dev`, the API suite)
+ * the source is the only copy.
  */
 export function translationsText(locale: (typeof LOCALES)[number]): Promise<string> {
-  return readFile(path.join(projectRoot, 'src/i18n', locale, 'translation.ftl'), 'utf8');
+  const built = path.join(distDir, 'i18n', locale, 'translation.ftl');
+  const file = existsSync(built)
+    ? built
+    : path.join(projectRoot, 'src/i18n', locale, 'translation.ftl');
+  return readFile(file, 'utf8');
 }
 
 let japanese: Promise<Translate> | undefined;
