@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -27,6 +28,110 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': ['error', { allow: ['warn', 'error', 'info'] }],
+    },
+  },
+  {
+    // The direction of dependencies (docs/architecture.md "Parts and directions"): a wrong
+    // import fails the lint. Tests, scripts, bench and e2e may import anything.
+    files: ['server/**/*.ts', 'src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
+      'boundaries/include': ['server/**', 'src/**'],
+      // The first pattern that matches a file gives its part.
+      'boundaries/elements': [
+        { type: 'domain', pattern: 'server/domain' },
+        { type: 'http', pattern: 'server/http' },
+        { type: 'routes', pattern: 'server/routes' },
+        { type: 'pages', pattern: 'server/pages' },
+        { type: 'db', pattern: 'server/db' },
+        { type: 'server', pattern: 'server' },
+        { type: 'contract', pattern: 'src/contract' },
+        { type: 'machines', pattern: 'src/machines' },
+        { type: 'services', pattern: 'src/services' },
+        { type: 'screens', pattern: 'src/screens' },
+        { type: 'components', pattern: 'src/components' },
+        { type: 'app', pattern: 'src' },
+      ],
+      'boundaries/files': [{ category: 'server-render', pattern: 'src/entry-server.tsx' }],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            {
+              // Rules know nothing of HTTP: they throw DomainError, the error handler maps it.
+              from: { element: { type: 'domain' } },
+              disallow: { to: { element: { types: { anyOf: ['http', 'routes', 'pages'] } } } },
+            },
+            {
+              // Routes reach the database only through the domain.
+              from: { element: { types: { anyOf: ['routes', 'pages'] } } },
+              disallow: { to: { element: { type: 'db' } } },
+            },
+            {
+              from: { element: { type: 'db' } },
+              disallow: {
+                to: { element: { types: { anyOf: ['domain', 'http', 'routes', 'pages'] } } },
+              },
+            },
+            {
+              // The server reads the browser's tree only through the contract and the render.
+              from: {
+                element: {
+                  types: { anyOf: ['domain', 'http', 'routes', 'pages', 'db', 'server'] },
+                },
+              },
+              disallow: {
+                to: {
+                  element: {
+                    types: { anyOf: ['machines', 'services', 'screens', 'components', 'app'] },
+                  },
+                },
+              },
+            },
+            {
+              // ... but for the server's render of the app (src/entry-server.tsx).
+              from: { element: { types: { anyOf: ['pages', 'server'] } } },
+              allow: { to: { file: { categories: 'server-render' } } },
+            },
+            {
+              // The contract stands alone: both sides import it, it imports neither.
+              from: { element: { type: 'contract' } },
+              disallow: {
+                to: {
+                  element: {
+                    types: {
+                      anyOf: [
+                        'domain',
+                        'http',
+                        'routes',
+                        'pages',
+                        'db',
+                        'server',
+                        'machines',
+                        'services',
+                        'screens',
+                        'components',
+                        'app',
+                      ],
+                    },
+                  },
+                },
+              },
+            },
+            {
+              // Machines are pure: effects come in through .provide().
+              from: { element: { type: 'machines' } },
+              disallow: {
+                to: { element: { types: { anyOf: ['services', 'screens', 'components'] } } },
+              },
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { transformAsync } from '@babel/core';
 import { defineConfig, type Plugin } from 'vite';
@@ -29,8 +30,38 @@ function styledComponentIds(): Plugin {
   };
 }
 
+/**
+ * The translations go into the browser's build (`dist/i18n/ja/translation.ftl`), where the
+ * server reads them: a built server reads no file of `src/`. The dev server serves the
+ * source itself, so that an edit shows on reload.
+ */
+function translationsInBuild(): Plugin {
+  let serverBuild = false;
+  return {
+    name: 'shinobu-translations-in-build',
+    configureServer(server) {
+      server.middlewares.use('/i18n/ja/translation.ftl', (_request, response) => {
+        response.setHeader('content-type', 'text/plain; charset=utf-8');
+        response.setHeader('cache-control', 'no-cache');
+        response.end(readFileSync(path.resolve('src/i18n/ja/translation.ftl'), 'utf8'));
+      });
+    },
+    configResolved(config) {
+      serverBuild = Boolean(config.build.ssr);
+    },
+    generateBundle() {
+      if (serverBuild) return;
+      this.emitFile({
+        type: 'asset',
+        fileName: 'i18n/ja/translation.ftl',
+        source: readFileSync(path.resolve('src/i18n/ja/translation.ftl'), 'utf8'),
+      });
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [styledComponentIds(), react()],
+  plugins: [styledComponentIds(), react(), translationsInBuild()],
   resolve: {
     // react-router 7's package exports name its development build for every condition: a
     // production build takes the production one.
@@ -55,10 +86,7 @@ export default defineConfig(({ command }) => ({
   server: {
     port: Number(process.env.PORT ?? 3000),
     proxy: Object.fromEntries(
-      ['/v1', '/api', '/files', '/i18n', '/healthz'].map((prefix) => [
-        prefix,
-        { target: apiTarget },
-      ]),
+      ['/v1', '/api', '/files', '/healthz'].map((prefix) => [prefix, { target: apiTarget }]),
     ),
   },
 }));

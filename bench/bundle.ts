@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { buildSpa } from '../server/build';
+import { buildSpa } from '../server/pages/build';
 import type { BenchModule } from './types';
 
 const ENTRY_JS_LIMIT_BYTES = 150 * 1024;

@@ -3,7 +3,7 @@ import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-
 import type { Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../e2e/support/browser';
-import { ensureSpaBuild } from '../server/build';
+import { ensureSpaBuild } from '../server/pages/build';
 import { BENCH_PORTS, createBenchSite, startServer } from './server';
 import type { BenchModule, BenchRow } from './types';
 

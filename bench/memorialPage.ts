@@ -3,7 +3,7 @@
  * public page with a photo, a few album photos and history entries made through the real API
  * (signed-URL uploads, server thumbnails) of the production server.
  */
-import { ensureSpaBuild } from '../server/build';
+import { ensureSpaBuild } from '../server/pages/build';
 import { jpegPhoto } from '../test/api/memorialSupport';
 import { MEDIAN_NOTE, launchLighthouseChromium, measureWithLighthouse } from './lighthouse';
 import { createBenchSite, startServer, type BenchSite } from './server';

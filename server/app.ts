@@ -27,12 +27,17 @@ import { createMetrics } from './metrics';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes } from './routes/metrics';
-import { i18nRoutes } from './routes/i18n';
+import { i18nRoutes } from './pages/i18n';
 import { apiRoutes } from './routes';
-import { distDir } from './paths';
-import { memberPageHead } from './routes/memberPage';
-import { loadedOnce, loadServerRender, visitorPages, type ServerRender } from './routes/pages';
-import { spaRoutes } from './routes/spa';
+import { distDir } from './pages/paths';
+import { memberPageHead } from './pages/memberPage';
+import {
+  loadedOnce,
+  loadServerRender,
+  visitorPages,
+  type ServerRender,
+} from './pages/visitorPages';
+import { spaRoutes } from './pages/spa';
 import { testClockRoutes } from './routes/testClock';
 import { createFileUrls } from './storage/fileUrls';
 import { createLocalStore } from './storage/localStore';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, accessSync, constants } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { ensureDevelopmentCa } from './domain/deathDetection/certificateIssuer';
-import { parseTrustAnchors } from './domain/deathDetection/certificates';
+import { ensureDevelopmentCa } from './x509/certificateIssuer';
+import { parseTrustAnchors } from './x509/certificates';
 
 /**
  * Every setting Shinobu reads from the environment. The README's configuration table lists

@@ -4,7 +4,7 @@ import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import lockfile from 'proper-lockfile';
 import { buildApp } from './app';
-import { ensureSpaBuild } from './build';
+import { ensureSpaBuild } from './pages/build';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';

@@ -1,6 +1,6 @@
 /**
  * The server's render of the app: the one module of src/ the server imports, built by Vite for
- * Node (server/build.ts). React Router's static handler runs the route's loaders and the
+ * Node (server/pages/build.ts). React Router's static handler runs the route's loaders and the
  * page is rendered with React's server renderer and styled-components' ServerStyleSheet, with
  * the same components, translations and class names as the browser, which hydrates it in
  * place (src/main.tsx).

@@ -5,7 +5,7 @@ import {
   developmentCaPaths,
   issueCertificate,
   newEcKeyPair,
-} from '../../server/domain/deathDetection/certificateIssuer';
+} from '../../server/x509/certificateIssuer';
 
 /**
  * The mobile app, simulated (design §6): a test host that speaks the bridge protocol of

@@ -1,4 +1,4 @@
-import { onePerOwner } from '../onePerOwner';
+import { memoizePerOwner } from '../lib/memoizePerOwner';
 import type { Db } from './database';
 
 /**
@@ -8,5 +8,5 @@ import type { Db } from './database';
  * one database, such as a key batcher (`keyBatcher.ts`).
  */
 export function preparedPerDatabase<Query>(prepare: (db: Db) => Query): (db: Db) => Query {
-  return onePerOwner(prepare);
+  return memoizePerOwner(prepare);
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { verifyAccessToken } from '../domain/accessTokens';
 import type { AppContext } from '../context';
-import { unauthorized } from './errors';
+import { unauthenticated } from './errors';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,12 +38,12 @@ export function requireUser(ctx: AppContext) {
   const readUser = optionalUser(ctx);
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     await readUser(request);
-    if (!request.userId) throw unauthorized();
+    if (!request.userId) throw unauthenticated();
   };
 }
 
 /** The signed-in member's id inside a handler guarded by requireUser. */
 export function currentUserId(request: FastifyRequest): string {
-  if (!request.userId) throw unauthorized();
+  if (!request.userId) throw unauthenticated();
   return request.userId;
 }

@@ -8,17 +8,21 @@ import type {
   FastifyServerOptions,
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { DomainError, type DomainErrorKind, type FieldError } from '../domain/errors';
 import { faultAnswer } from './faults';
 
-/** One field's problem: the request field (snake_case, dotted for nesting) and a stable code. */
-export interface FieldError {
-  field: string;
-  code: string;
-}
+export {
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  unauthenticated,
+  type FieldError,
+} from '../domain/errors';
 
 /**
- * The one error type routes and domain code throw. `code` is stable and machine-readable
- * (the client maps it to its Japanese text); `detail` is for people reading logs and docs.
+ * An error that is about HTTP itself (a session cookie, a callback URL, a header), thrown by
+ * routes and hooks. `code` is stable and machine-readable; `detail` is for people.
  */
 export class ApiError extends Error {
   constructor(
@@ -33,13 +37,30 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = (what = 'resource') => new ApiError(404, 'not_found', `${what} not found`);
-export const forbidden = (detail = 'not allowed') => new ApiError(403, 'forbidden', detail);
-export const unauthorized = (detail = 'authentication required') =>
-  new ApiError(401, 'unauthorized', detail);
-export const conflict = (code: string, detail: string) => new ApiError(409, code, detail);
-export const invalid = (errors: FieldError[], detail = 'invalid input') =>
-  new ApiError(422, 'validation_failed', detail, errors);
+/** The status of each kind of domain refusal. */
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  invalid: 422,
+  link_invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_type: 415,
+  locked: 423,
+  too_many_attempts: 429,
+  unavailable: 503,
+};
+
+/** A domain refusal as HTTP: its status and the headers it carries (`retry-after`). */
+export function httpAnswerOf(error: DomainError): {
+  status: number;
+  headers: Record<string, string>;
+} {
+  const headers: Record<string, string> =
+    error.retryAfterSeconds === undefined ? {} : { 'retry-after': String(error.retryAfterSeconds) };
+  return { status: STATUS_OF_KIND[error.kind], headers };
+}
 
 interface ErrorBody {
   detail: string;
@@ -54,6 +75,14 @@ function send(reply: FastifyReply, status: number, body: ErrorBody): FastifyRepl
 /** Maps every error to `{detail, code}` JSON with the right status; 5xx hide their cause. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof DomainError) {
+      const answer = httpAnswerOf(error);
+      return send(reply.headers(answer.headers), answer.status, {
+        detail: error.detail,
+        code: error.code,
+        ...(error.errors ? { errors: error.errors } : {}),
+      });
+    }
     if (error instanceof ApiError) {
       if (error.headers) reply.headers(error.headers);
       return send(reply, error.statusCode, {

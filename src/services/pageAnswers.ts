@@ -1,13 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { HydrationState } from 'react-router';
+import { PAGE_DATA_ID } from '../contract/pages/pageHandover';
 import { toCamelCase } from './http/casing';
-
-/**
- * The element of a page the server rendered (src/entry-server.tsx) that carries what it was
- * rendered from, for the browser to hydrate the same tree: the router's hydration data and
- * the API answers the screen read, by query key.
- */
-export const PAGE_DATA_ID = 'shinobu-page-data';
 
 /** One read's answer as the API sends it, under the query key the screen reads it with. */
 export interface SeededAnswer {

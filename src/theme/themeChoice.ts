@@ -1,10 +1,9 @@
 import { useCallback, useSyncExternalStore } from 'react';
+import { THEME_COOKIE } from '../contract/pages/pageHandover';
 
 export type ThemeChoice = 'light' | 'dark' | 'system';
 
 export const THEME_STORAGE_KEY = 'shinobu.theme';
-/** The choice sent with page requests too, so the server's page opens in it (server/routes/spa.ts). */
-export const THEME_COOKIE = 'shinobu-theme';
 export function readThemeChoice(): ThemeChoice {
   const stored = globalThis.localStorage?.getItem(THEME_STORAGE_KEY);
   return stored === 'light' || stored === 'dark' || stored === 'system' ? stored : 'system';

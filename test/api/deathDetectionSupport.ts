@@ -8,7 +8,7 @@ import {
   issueCertificate,
   newEcKeyPair,
   type CertificateAuthority,
-} from '../../server/domain/deathDetection/certificateIssuer';
+} from '../../server/x509/certificateIssuer';
 import type { TestMember } from '../support/members';
 import type { TestApp } from '../support/testApp';
 

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { sealSession } from '../../server/domain/accounts/sessionCookie';
 import { manualClock } from '../../server/domain/clock';
-import { jsonForScript } from '../../server/routes/memberPage';
+import { jsonForScript } from '../../server/pages/memberPage';
 import { createSpaApp, type SpaApp } from '../support/spaApp';
 
-// A build as server/build.ts leaves it: hashed assets with their compressed copies beside them.
+// A build as server/pages/build.ts leaves it: hashed assets with their compressed copies beside them.
 const INDEX = '<!doctype html><html><head><title>t</title></head><body></body></html>';
 const SESSION_COOKIE = 'shinobu.session-token';
 const MEMBER_SOURCE = 'export const memberParts = 1;\n'.repeat(20);

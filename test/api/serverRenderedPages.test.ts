@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPageRenderer } from '../../src/entry-server';
-import { memorialKeys } from '../../src/services/api/memorialKeys';
+import { memorialKeys } from '../../src/contract/pages/memorialKeys';
 import type { PageData } from '../../src/services/pageAnswers';
 import { createMember, type TestMember } from '../support/members';
 import { createSpaApp, type SpaApp } from '../support/spaApp';

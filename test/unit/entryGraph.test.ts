@@ -131,7 +131,7 @@ describe('the entry route', () => {
 });
 
 describe('the ending note and the member frame', () => {
-  // Their page carries the note's first reads (server/routes/memberPage.ts), so their first
+  // Their page carries the note's first reads (server/pages/memberPage.ts), so their first
   // render makes no call: axios among its downloads only slowed it.
   const reachesHttpClient = (chain: string) =>
     / -> (axios|axios-auth-refresh|src\/services\/http\/index\.ts)$/.test(chain);

@@ -1,10 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonForScript } from '../../server/routes/memberPage';
+import { jsonForScript } from '../../server/pages/memberPage';
 import { formatCount } from '../../src/i18n/formatCount';
-import { PAGE_DATA_ID, seedQueryCache, takePageData } from '../../src/services/pageAnswers';
+import { PAGE_DATA_ID } from '../../src/contract/pages/pageHandover';
+import { seedQueryCache, takePageData } from '../../src/services/pageAnswers';
 
-/** Writes the element as the server does (server/routes/pages.ts). */
+/** Writes the element as the server does (server/pages/visitorPages.ts). */
 function pageCarries(text: string) {
   const element = document.createElement('script');
   element.type = 'application/json';

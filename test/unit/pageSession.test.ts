@@ -2,11 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import type { AuthSession, SessionApi } from '../../src/services/api/session';
 import { authSessionWith } from '../../src/services/session/liveSession';
-import {
-  firstFromPage,
-  PAGE_SESSION_ID,
-  takePageSession,
-} from '../../src/services/session/pageSession';
+import { PAGE_SESSION_ID } from '../../src/contract/pages/pageHandover';
+import { firstFromPage, takePageSession } from '../../src/services/session/pageSession';
 
 const wire = {
   user: {

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { accountTokens, users } from '../../db/schema';
-import { ApiError } from '../../http/errors';
+import { DomainError } from '../errors';
 import { redeemPetAdminLink } from '../memorial/invitations';
 import { consumeAccountToken } from './accountTokens';
 import type { AccountDeps } from './deps';
@@ -8,7 +8,11 @@ import { normalizeEmail } from './deps';
 import { signIn, type SignInResult } from './signIn';
 
 const activationInvalid = () =>
-  new ApiError(400, 'activation_invalid', 'activation link is used, expired or unknown');
+  new DomainError(
+    'link_invalid',
+    'activation_invalid',
+    'activation link is used, expired or unknown',
+  );
 
 /**
  * GET /v1/user/confirm/{token}/{email}: spends the link (it must belong to that email),

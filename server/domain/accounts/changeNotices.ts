@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { changeReports, users } from '../../db/schema';
-import { ApiError } from '../../http/errors';
+import { DomainError } from '../errors';
 import type { Db } from '../../db/database';
 import type { MailMessage } from '../../mail/mailer';
 import { enqueueMail } from '../../mail/outbox';
@@ -140,7 +140,11 @@ export async function notifySensitiveChange(
 }
 
 const invalidReport = () =>
-  new ApiError(400, 'change_report_invalid', 'the report link is expired or not genuine');
+  new DomainError(
+    'link_invalid',
+    'change_report_invalid',
+    'the report link is expired or not genuine',
+  );
 
 /**
  * POST /v1/account/change_report: "this was not me". Records the report, ends every session

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { emailChanges, users } from '../../db/schema';
-import { ApiError, conflict, invalid } from '../../http/errors';
+import { DomainError, conflict, invalid } from '../errors';
 import { issueAccessToken } from '../accessTokens';
 import { notifySensitiveChange } from './changeNotices';
 import {
@@ -126,7 +126,11 @@ export async function confirmEmailChange(
     )
     .returning({ userId: emailChanges.userId, newEmail: emailChanges.newEmail });
   const invalidLink = () =>
-    new ApiError(400, 'email_change_invalid', 'email change link is used, expired or unknown');
+    new DomainError(
+      'link_invalid',
+      'email_change_invalid',
+      'email change link is used, expired or unknown',
+    );
   if (!change) throw invalidLink();
   const [before] = await deps.db
     .select({ email: users.email })

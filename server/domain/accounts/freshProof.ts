@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { users } from '../../db/schema';
-import { ApiError, invalid } from '../../http/errors';
+import { DomainError, invalid } from '../errors';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
 import { verifyAgainstDecoy, verifyPassword } from './passwords';
@@ -28,7 +28,7 @@ export async function verifyCurrentPassword(
     .select({ email: users.email, passwordHash: users.passwordHash })
     .from(users)
     .where(and(eq(users.id, userId), eq(users.status, 'active')));
-  if (!user) throw new ApiError(401, 'unauthorized', 'account is not active');
+  if (!user) throw new DomainError('unauthenticated', 'unauthorized', 'account is not active');
   // A signed-in member is not held back by a lock strangers caused; their own cap is smaller.
   const attempt = { identifier: normalizeEmail(user.email), client, unlocked: true };
   const admission = await deps.throttle.admit(attempt, deps.clock.now());
@@ -68,11 +68,11 @@ export async function requireFreshProof(
     .select({ email: users.email, hasPassword: users.passwordHash })
     .from(users)
     .where(and(eq(users.id, proof.userId), eq(users.status, 'active')));
-  if (!user) throw new ApiError(401, 'unauthorized', 'account is not active');
+  if (!user) throw new DomainError('unauthenticated', 'unauthorized', 'account is not active');
   if (user.hasPassword) {
     if (!proof.currentPassword) {
-      throw new ApiError(
-        403,
+      throw new DomainError(
+        'forbidden',
         'reauthentication_required',
         'this change needs the current password in current_password',
       );
@@ -81,8 +81,8 @@ export async function requireFreshProof(
   }
   const age = proof.authTime ? deps.clock.now().getTime() - proof.authTime.getTime() : Infinity;
   if (!(age < RECENT_SIGN_IN_MS)) {
-    throw new ApiError(
-      403,
+    throw new DomainError(
+      'forbidden',
       'recent_sign_in_required',
       'this change needs a sign-in within the last 5 minutes: sign in again',
     );

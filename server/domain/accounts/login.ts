@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { externalIdentities, users } from '../../db/schema';
-import { ApiError } from '../../http/errors';
+import { DomainError } from '../errors';
 import type { AccountDeps } from './deps';
 import { normalizeEmail } from './deps';
 import { hashPassword, needsRehash, verifyAgainstDecoy, verifyPassword } from './passwords';
@@ -8,7 +8,7 @@ import { signIn, type SignInResult } from './signIn';
 import { unlockLinkMatches } from './unlockLinks';
 
 export const invalidCredentials = () =>
-  new ApiError(401, 'invalid_credentials', 'email or password is wrong');
+  new DomainError('unauthenticated', 'invalid_credentials', 'email or password is wrong');
 
 /**
  * Email and password sign-in. An unknown email, an account not yet activated and a wrong
@@ -79,6 +79,11 @@ export async function logInWithIdentity(
         eq(users.status, 'active'),
       ),
     );
-  if (!linked) throw new ApiError(401, 'external_login_failed', 'no active account for identity');
+  if (!linked)
+    throw new DomainError(
+      'unauthenticated',
+      'external_login_failed',
+      'no active account for identity',
+    );
   return signIn(deps, linked.userId);
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../http/errors';
+import { DomainError } from '../errors';
 import type { ThrottleStore, Window } from './throttleStore';
 
 const MINUTE_MS = 60 * 1000;
@@ -47,27 +47,24 @@ export interface Admission {
   succeeded(): Promise<void>;
 }
 
-function retryAfter(window: Window, now: Date): Record<string, string> {
-  const seconds = Math.max(1, Math.ceil((window.resetsAt.getTime() - now.getTime()) / 1000));
-  return { 'retry-after': String(seconds) };
+function retryAfterSeconds(window: Window, now: Date): number {
+  return Math.max(1, Math.ceil((window.resetsAt.getTime() - now.getTime()) / 1000));
 }
 
 const tooManyAttempts = (window: Window, now: Date) =>
-  new ApiError(
-    429,
+  new DomainError(
+    'too_many_attempts',
     'too_many_attempts',
     'too many sign-in attempts; try again later',
-    undefined,
-    retryAfter(window, now),
+    { retryAfterSeconds: retryAfterSeconds(window, now) },
   );
 
 const accountLocked = (window: Window, now: Date) =>
-  new ApiError(
-    423,
+  new DomainError(
+    'locked',
     'account_locked',
     'locked after repeated failures; an unlock link was mailed to the account address',
-    undefined,
-    retryAfter(window, now),
+    { retryAfterSeconds: retryAfterSeconds(window, now) },
   );
 
 export function loginThrottle(store: ThrottleStore, policy: LoginThrottlePolicy) {

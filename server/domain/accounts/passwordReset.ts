@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { users } from '../../db/schema';
-import { ApiError } from '../../http/errors';
+import { DomainError } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
 import { consumeAccountToken, createAccountToken } from './accountTokens';
 import type { AccountDeps } from './deps';
@@ -46,7 +46,12 @@ export async function confirmPasswordReset(
   const passwordHash = await hashPassword(password);
   const userId = await consumeAccountToken(deps.db, token, 'password_reset', deps.clock);
   const now = deps.clock.now();
-  if (!userId) throw new ApiError(400, 'reset_invalid', 'reset link is used, expired or unknown');
+  if (!userId)
+    throw new DomainError(
+      'link_invalid',
+      'reset_invalid',
+      'reset link is used, expired or unknown',
+    );
   const [user] = await deps.db
     .update(users)
     .set({

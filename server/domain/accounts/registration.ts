@@ -3,7 +3,7 @@ import type { SexCode } from '../../../src/contract/rules/account';
 import { nameReadingOf } from '../../../src/contract/rules/nameReading';
 import { externalIdentities, memorialPageMembers, memorialPages, users } from '../../db/schema';
 import type { Db } from '../../db/database';
-import { invalid } from '../../http/errors';
+import { invalid } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
 import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
 import { claimUpload } from '../uploads/uploads';

@@ -12,10 +12,10 @@ import {
   users,
   type Relationship,
 } from '../../db/schema';
-import { ApiError, conflict, invalid, notFound } from '../../http/errors';
+import { DomainError, conflict, invalid, notFound } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
 import { recordAudit } from './audit';
-import { signatureMatches } from './certificates';
+import { signatureMatches } from '../../x509/certificates';
 import type { DeathDeps } from './deps';
 import { requireActiveCertificate, spendChallenge, usableChallenge } from './identity';
 import { graceStartedMailToMember } from './mails';
@@ -52,8 +52,8 @@ async function requireNamedLongEnough(deps: DeathDeps, administratorId: string, 
     );
   const allowedFrom = named && new Date(named.at.getTime() + ADMINISTRATOR_WAIT_MS);
   if (!allowedFrom || allowedFrom > deps.clock.now()) {
-    throw new ApiError(
-      403,
+    throw new DomainError(
+      'forbidden',
       'administrator_too_recent',
       `an administrator may confirm 7 days after being named (from ${allowedFrom?.toISOString()})`,
     );

@@ -2,9 +2,9 @@ import type { X509Certificate } from 'node:crypto';
 import type { DeathDetectionConfig } from '../../config';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
-import { onePerOwner } from '../../onePerOwner';
+import { memoizePerOwner } from '../../lib/memoizePerOwner';
 import type { Clock } from '../clock';
-import { parseTrustAnchors } from './certificates';
+import { parseTrustAnchors } from '../../x509/certificates';
 import { createPushSender, type PushSender } from './push';
 import { fileRevocationChecker, type RevocationChecker } from './revocation';
 
@@ -24,7 +24,7 @@ export interface DeathDeps {
 }
 
 /** One DeathDeps per application context (trust anchors are parsed once). */
-export const deathDepsOf = onePerOwner((ctx: AppContext): DeathDeps => {
+export const deathDepsOf = memoizePerOwner((ctx: AppContext): DeathDeps => {
   const settings = ctx.config.deathDetection;
   return {
     db: ctx.database.db,

@@ -7,9 +7,9 @@ import {
   users,
   type IdentityStatusValue,
 } from '../../db/schema';
-import { ApiError, invalid, notFound } from '../../http/errors';
+import { DomainError, invalid, notFound } from '../errors';
 import { areConnected } from '../connections';
-import { checkCertificate, signatureMatches } from './certificates';
+import { checkCertificate, signatureMatches } from '../../x509/certificates';
 import type { DeathDeps } from './deps';
 
 /** How long the app has to register a certificate after the challenge. */
@@ -216,8 +216,8 @@ export async function registerCertificate(
 /** Production without IDENTITY_TRUST_ANCHORS cannot verify anyone. */
 function requireTrustAnchors(deps: DeathDeps): void {
   if (deps.trustAnchors.length === 0) {
-    throw new ApiError(
-      503,
+    throw new DomainError(
+      'unavailable',
       'identity_verification_unconfigured',
       'IDENTITY_TRUST_ANCHORS is not configured',
     );
@@ -228,7 +228,11 @@ function requireTrustAnchors(deps: DeathDeps): void {
 export async function requireActiveCertificate(deps: DeathDeps, userId: string) {
   const certificate = await activeCertificateOf(deps, userId);
   if (!certificate) {
-    throw new ApiError(403, 'certificate_required', 'an ACTIVE identity certificate is required');
+    throw new DomainError(
+      'forbidden',
+      'certificate_required',
+      'an ACTIVE identity certificate is required',
+    );
   }
   return certificate;
 }

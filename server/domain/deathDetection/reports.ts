@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { fposLinks } from '../../db/schema';
-import { ApiError, conflict, notFound } from '../../http/errors';
+import { DomainError, conflict, notFound } from '../errors';
 import { verifyAccessToken } from '../accessTokens';
 import { deathCaseView } from './confirmation';
 import type { DeathDeps } from './deps';
@@ -42,7 +42,8 @@ export async function linkIntegration(
   input: { client_id: string; fpos_user_id: string; access_token: string },
 ) {
   const claims = await verifyAccessToken(input.access_token, authSecret, deps.clock);
-  if (!claims) throw new ApiError(401, 'invalid_token', 'the access token is not valid');
+  if (!claims)
+    throw new DomainError('unauthenticated', 'invalid_token', 'the access token is not valid');
   if (!configuredClient(deps, input.client_id)) throw notFound('client');
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
@@ -103,7 +104,8 @@ function sameSecret(given: string, expected: string): boolean {
 
 /** The integration's server authenticates with HTTP Basic `client_id:secret`. */
 export function authenticateClient(deps: DeathDeps, authorization: string | undefined): string {
-  const refused = () => new ApiError(401, 'invalid_client', 'client authentication failed');
+  const refused = () =>
+    new DomainError('unauthenticated', 'invalid_client', 'client authentication failed');
   const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(authorization ?? '');
   if (!match) throw refused();
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');

@@ -15,7 +15,7 @@ import {
   type ConfirmationRule,
   type Relationship,
 } from '../../db/schema';
-import { invalid, notFound, type FieldError } from '../../http/errors';
+import { invalid, notFound, type FieldError } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
 import { areConnected } from '../connections';
 import { notify } from '../social/notifications';

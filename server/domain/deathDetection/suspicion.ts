@@ -12,7 +12,7 @@ import {
   users,
   type SignalSource,
 } from '../../db/schema';
-import { ApiError } from '../../http/errors';
+import { DomainError } from '../errors';
 import { enqueueMails } from '../../mail/outbox';
 import type { Clock } from '../clock';
 import { notify } from '../social/notifications';
@@ -235,7 +235,11 @@ export async function onMemberSignIn(deps: CancelDeps, userId: string): Promise<
     .from(deathCases)
     .where(and(eq(deathCases.userId, userId), eq(deathCases.state, 'released')));
   if (released) {
-    throw new ApiError(403, 'account_memorialized', 'this account is kept as memorial content');
+    throw new DomainError(
+      'forbidden',
+      'account_memorialized',
+      'this account is kept as memorial content',
+    );
   }
   await cancelSuspicion(deps, userId, 'sign_in');
 }

@@ -1,31 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { FluentBundle, FluentResource } from '@fluent/bundle';
 import {
   fieldValueText,
   sectionDefinition,
   type Translate,
 } from '../../../src/contract/rules/endingnote';
-import { projectRoot } from '../../paths';
 import { escapeHtml } from '../escapeHtml';
 import type { MemberName, NoteView } from './sections';
-
-let translations: Promise<Translate> | undefined;
-
-/** The app's own Japanese texts (src/i18n/ja/translation.ftl), so the export reads like the screens. */
-function japanese(): Promise<Translate> {
-  translations ??= readFile(path.join(projectRoot, 'src/i18n/ja/translation.ftl'), 'utf8').then(
-    (text) => {
-      const bundle = new FluentBundle('ja', { useIsolating: false });
-      bundle.addResource(new FluentResource(text));
-      return (id, args) => {
-        const message = bundle.getMessage(id);
-        return message?.value ? bundle.formatPattern(message.value, args) : id;
-      };
-    },
-  );
-  return translations;
-}
 
 const memberName = (t: Translate, member: MemberName) =>
   t('endingnote-member-name', { lastName: member.lastName, firstName: member.firstName });
@@ -36,9 +15,11 @@ const tokyoDateTime = new Intl.DateTimeFormat('ja-JP', {
   timeStyle: 'short',
 });
 
-/** A printable, self-contained HTML document of the whole note (print to PDF from a browser). */
-export async function noteAsHtml(note: NoteView, exportedAt: Date): Promise<string> {
-  const t = await japanese();
+/**
+ * A printable, self-contained HTML document of the whole note (print to PDF from a browser),
+ * in the app's own texts `t`.
+ */
+export function noteAsHtml(t: Translate, note: NoteView, exportedAt: Date): string {
   const members = new Map(note.members.map((member) => [member.userId, member]));
   const title = t('endingnote-of', { name: memberName(t, note.owner) });
   const sections = note.sections.map((view) => {

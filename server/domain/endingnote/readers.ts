@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { connections, endingNoteReaders, users } from '../../db/schema';
-import { invalid } from '../../http/errors';
+import { invalid } from '../errors';
 import type { MemberName } from './sections';
 
 export interface Reader extends MemberName {

@@ -13,7 +13,7 @@ import {
 } from '../../../src/contract/rules/endingnote';
 import type { Db } from '../../db/database';
 import { connections, endingNoteSections, users } from '../../db/schema';
-import { conflict, invalid, notFound, type FieldError } from '../../http/errors';
+import { conflict, invalid, notFound, type FieldError } from '../errors';
 import { mayReadSection, resolveViewer, type NoteViewer } from './access';
 import type { Sealer } from './sealing';
 

@@ -10,7 +10,7 @@ import {
   memorialPages,
   type Privacy,
 } from '../../db/schema';
-import { forbidden, notFound, unauthorized } from '../../http/errors';
+import { forbidden, notFound, unauthenticated } from '../errors';
 
 export type MemberRole = 'admin' | 'viewer';
 /** The spec's modes: admins edit, everyone else who may see the page views. */
@@ -196,7 +196,7 @@ export async function requireVisiblePage(
 ): Promise<PageAccess> {
   const access = await pageAccess(db, pageId, userId);
   if (access) return access;
-  throw userId ? notFound('memorial page') : unauthorized();
+  throw userId ? notFound('memorial page') : unauthenticated();
 }
 
 /** A signed-in caller who can see the page (condolences, flowers). */
@@ -206,7 +206,7 @@ export async function requireParticipant(
   userId: string | undefined,
 ): Promise<PageAccess & { userId: string }> {
   const access = await requireVisiblePage(db, pageId, userId);
-  if (!userId) throw unauthorized();
+  if (!userId) throw unauthenticated();
   return { ...access, userId };
 }
 

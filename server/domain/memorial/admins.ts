@@ -3,8 +3,8 @@ import type { Db } from '../../db/database';
 import { createKeyBatcher } from '../../db/keyBatcher';
 import { preparedPerDatabase } from '../../db/prepared';
 import { memorialPageMembers, shareTokens, users } from '../../db/schema';
-import { notFound } from '../../http/errors';
-import { onePerOwner } from '../../onePerOwner';
+import { notFound } from '../errors';
+import { memoizePerOwner } from '../../lib/memoizePerOwner';
 import { areConnected } from '../connections';
 import { certificatedSql } from '../deathDetection/settings';
 import { isUuid, requireAdmin } from './access';
@@ -61,7 +61,7 @@ type AdminRow = Awaited<ReturnType<ReturnType<typeof pagesAdmins>['execute']>>[n
  * the badge judged at the moment the batch is sent.
  */
 const adminRowsOf = preparedPerDatabase((db) =>
-  onePerOwner((clock: Clock) =>
+  memoizePerOwner((clock: Clock) =>
     createKeyBatcher<string, AdminRow[]>(async (pageIds) => {
       const rows = await pagesAdmins(db).execute({
         pageIds,

@@ -8,7 +8,7 @@ import type {
 } from '../../../src/contract/rules/memorial';
 import type { Db } from '../../db/database';
 import { albumPhotos } from '../../db/schema';
-import { invalid } from '../../http/errors';
+import { invalid } from '../errors';
 import type { MemorialDeps } from './deps';
 import { claimItemImage, deleteItemOfPage, imageUrls, itemOfPage } from './pageItems';
 

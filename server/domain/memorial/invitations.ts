@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { connectionRequests, connections, memorialPages, shareTokens } from '../../db/schema';
-import { ApiError } from '../../http/errors';
+import { DomainError } from '../errors';
 import { pendingRequestsBetween } from '../connections';
 import { isUuid } from './access';
 import { makeAdmin } from './admins';
@@ -22,7 +22,7 @@ export interface CreatedShareToken extends Invitation {
 }
 
 export const invalidInvitation = () =>
-  new ApiError(404, 'invalid_invitation', 'invitation is not valid');
+  new DomainError('not_found', 'invalid_invitation', 'invitation is not valid');
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 

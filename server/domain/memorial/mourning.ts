@@ -2,7 +2,7 @@ import { and, count, desc, eq, or } from 'drizzle-orm';
 import { tokyoToday } from '../../../src/contract/rules/account';
 import type { CondolenceFields } from '../../../src/contract/rules/memorial';
 import { condolences, flowerOfferings, users } from '../../db/schema';
-import { notFound } from '../../http/errors';
+import { notFound } from '../errors';
 import { isUuid, type PageAccess } from './access';
 import type { MemorialDeps } from './deps';
 

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { albumPhotos, type historyEntries } from '../../db/schema';
-import { notFound } from '../../http/errors';
+import { notFound } from '../errors';
 import { viewUrl } from '../../storage/viewUrls';
 import { isUuid } from './access';
 import type { MemorialDeps } from './deps';

@@ -8,7 +8,7 @@ import { pageView } from './pages';
 /*
  * The four reads a memorial page opens with, for a caller whose access was checked: what the
  * API answers (routes/memorial/pages.ts, album.ts, history.ts) and what the server draws a
- * visitor's page from (routes/pages.ts), one code for both.
+ * visitor's page from (server/pages/visitorPages.ts), one code for both.
  */
 
 export const pageAnswer = (deps: MemorialDeps, access: PageAccess) => pageView(deps, access);

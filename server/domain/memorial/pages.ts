@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { createPageSchema, updatePageSchema } from '../../../src/contract/rules/memorial';
 import type { Db } from '../../db/database';
 import { memorialPageMembers, memorialPageProfiles, memorialPages } from '../../db/schema';
-import { invalid } from '../../http/errors';
+import { invalid } from '../errors';
 import type { PageAccess, PageRow } from './access';
 import { anniversariesOf, type Anniversary } from './anniversaries';
 import type { MemorialDeps } from './deps';

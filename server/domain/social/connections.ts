@@ -2,7 +2,7 @@ import { aliasedTable, and, asc, desc, eq, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { connectionRequests, connections, memorialPages, users } from '../../db/schema';
 import type { Relationship } from '../../db/schema';
-import { conflict, invalid, notFound } from '../../http/errors';
+import { conflict, invalid, notFound } from '../errors';
 import { areConnected, pendingRequestsBetween } from '../connections';
 import {
   asListedTo,

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { users } from '../../db/schema';
-import { invalid, notFound } from '../../http/errors';
+import { invalid, notFound } from '../errors';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
 import { nameReadingOf } from '../../../src/contract/rules/nameReading';

@@ -1,7 +1,7 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { letterDeliveries, timeCapsuleLetterRecipients, users } from '../../db/schema';
-import { notFound } from '../../http/errors';
+import { notFound } from '../errors';
 import { hashClaimToken } from './delivery';
 
 /**

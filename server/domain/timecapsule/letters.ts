@@ -7,7 +7,7 @@ import {
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
 } from '../../db/schema';
-import { ApiError, invalid, notFound, type FieldError } from '../../http/errors';
+import { DomainError, invalid, notFound, type FieldError } from '../errors';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
@@ -22,7 +22,7 @@ import {
 import { japanMorningOf } from './rules';
 
 const conflictDelivered = () =>
-  new ApiError(409, 'letter_delivered', 'a delivered letter can no longer be changed');
+  new DomainError('conflict', 'letter_delivered', 'a delivered letter can no longer be changed');
 
 /** The writer's connections among `userIds`. */
 async function connectedAmong(db: Db, writerId: string, userIds: string[]): Promise<Set<string>> {

@@ -7,7 +7,7 @@ import {
   timeCapsuleLetters,
   users,
 } from '../../db/schema';
-import { notFound } from '../../http/errors';
+import { notFound } from '../errors';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
 import type {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { uploads, type UploadUseKind } from '../../db/schema';
-import { ApiError, invalid } from '../../http/errors';
+import { DomainError, invalid } from '../errors';
 import type { IMAGE_TYPE_OF_EXTENSION } from '../../storage/objectStore';
 import {
   MAX_ANONYMOUS_UPLOAD_BYTES,
@@ -92,7 +92,8 @@ export async function pendingUploadLimit(db: Db, objectName: string): Promise<nu
   return row?.maxBytes;
 }
 
-const usedUrl = () => new ApiError(403, 'signed_url_used', 'this upload URL has already been used');
+const usedUrl = () =>
+  new DomainError('forbidden', 'signed_url_used', 'this upload URL has already been used');
 
 /**
  * The one PUT an upload URL allows. The URL is spent before the bytes are looked at; bytes
@@ -114,14 +115,19 @@ export async function receiveUpload(
   const forget = () => deps.db.delete(uploads).where(eq(uploads.objectName, objectName));
   if (bytes.length > row.maxBytes) {
     await forget();
-    throw new ApiError(413, 'image_too_large', `uploads are limited to ${row.maxBytes} bytes`);
+    throw new DomainError(
+      'too_large',
+      'image_too_large',
+      `uploads are limited to ${row.maxBytes} bytes`,
+    );
   }
   let image;
   try {
     image = await checkImage(objectName, bytes);
   } catch (error) {
     await forget();
-    if (error instanceof ImageRefused) throw new ApiError(415, error.code, error.message);
+    if (error instanceof ImageRefused)
+      throw new DomainError('unsupported_type', error.code, error.message);
     throw error;
   }
   const thumbnailName = thumbnailNameFor(objectName);

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context';
-import { onePerOwner } from '../../onePerOwner';
+import { memoizePerOwner } from '../../lib/memoizePerOwner';
 import type { AccountDeps } from '../../domain/accounts/deps';
 import { DEFAULT_LOGIN_THROTTLE, loginThrottle } from '../../domain/accounts/loginThrottle';
 import {
@@ -45,4 +45,4 @@ export function createAccountDeps(ctx: AppContext): AccountDeps & { close(): Pro
  * The one set of account dependencies of an application: the account routes and the routes
  * of other areas that ask for a fresh proof share its throttle. The account routes close it.
  */
-export const accountDepsOf = onePerOwner(createAccountDeps);
+export const accountDepsOf = memoizePerOwner(createAccountDeps);

@@ -7,7 +7,8 @@ import type { AccountDeps } from '../../domain/accounts/deps';
 import { logIn } from '../../domain/accounts/login';
 import { revokeFamilyOf, rotateRefreshToken } from '../../domain/accounts/refreshTokens';
 import { csrfTokenOf, newCsrfCookie } from '../../domain/accounts/sessionCookie';
-import { ApiError } from '../../http/errors';
+import { DomainError } from '../../domain/errors';
+import { ApiError, httpAnswerOf } from '../../http/errors';
 import { callbackForm, sessionWire, type SessionKit } from './sessionKit';
 
 /** The reasons a credentials sign-in fails, as the `code` of the error URL (client texts). */
@@ -85,11 +86,12 @@ export async function sessionRoutes(
         return { url };
       } catch (error) {
         const code =
-          error instanceof ApiError && (SIGN_IN_FAILURES as readonly string[]).includes(error.code)
+          error instanceof DomainError &&
+          (SIGN_IN_FAILURES as readonly string[]).includes(error.code)
             ? error.code
             : 'unexpected';
         if (code === 'unexpected') request.log.error({ err: error }, 'credentials sign-in failed');
-        if (error instanceof ApiError && error.headers) reply.headers(error.headers);
+        if (error instanceof DomainError) reply.headers(httpAnswerOf(error).headers);
         const query = new URLSearchParams({ error: 'CredentialsSignin', code });
         return reply.status(401).send({ url: `${publicUrl}/api/auth/error?${query.toString()}` });
       }

@@ -38,7 +38,7 @@ const SESSION_COOKIE = 'shinobu.session-token';
  */
 const HOST_PREFIX = '__Host-';
 
-/** The session cookie's name over HTTP and over HTTPS (server/routes/spa.ts reads both). */
+/** The session cookie's name over HTTP and over HTTPS (server/pages/spa.ts reads both). */
 export const SESSION_COOKIE_NAMES: readonly string[] = [
   SESSION_COOKIE,
   `${HOST_PREFIX}${SESSION_COOKIE}`,

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { answerCheckIn } from '../../domain/deathDetection/checkIns';
 import { deathDepsOf } from '../../domain/deathDetection/deps';
 import { checkInPage } from '../../domain/deathDetection/mails';
-import { ApiError } from '../../http/errors';
+import { DomainError } from '../../domain/errors';
 
 const tokenParams = z.object({ token: z.string().min(20).max(100) });
 
@@ -31,7 +31,7 @@ export async function checkInRoutes(app: FastifyInstance, ctx: AppContext): Prom
       try {
         await answerCheckIn(deps, request.params.token);
       } catch (error) {
-        if (wantsJson || !(error instanceof ApiError) || error.statusCode !== 404) throw error;
+        if (wantsJson || !(error instanceof DomainError) || error.kind !== 'not_found') throw error;
         return html(reply.status(404), checkInPage('closed', request.params.token));
       }
       return wantsJson

@@ -5,6 +5,7 @@ import { UUID_PATTERN } from '../../../src/contract/common';
 import type { AppContext } from '../../context';
 import { exportFileName, noteAsHtml, noteAsJson } from '../../domain/endingnote/exportDocument';
 import { listReaders, replaceReaders } from '../../domain/endingnote/readers';
+import { japaneseTexts } from '../../pages/translations';
 import { createSealer } from '../../domain/endingnote/sealing';
 import {
   readNote,
@@ -118,7 +119,9 @@ export async function endingNoteRoutes(app: FastifyInstance, ctx: AppContext): P
       const exportedAt = ctx.clock.now();
       const { format } = request.query;
       const body =
-        format === 'html' ? await noteAsHtml(note, exportedAt) : noteAsJson(note, exportedAt);
+        format === 'html'
+          ? noteAsHtml(await japaneseTexts(), note, exportedAt)
+          : noteAsJson(note, exportedAt);
       return reply
         .header('cache-control', 'no-store')
         .header(

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { MemorialDeps } from '../../domain/memorial/deps';
-import { unauthorized } from '../../http/errors';
+import { unauthenticated } from '../../http/errors';
 
 export const memorialDeps = (ctx: AppContext): MemorialDeps => ({
   db: ctx.database.db,
@@ -15,7 +15,7 @@ export const callerOf = (request: FastifyRequest): string | undefined => request
 
 /** The signed-in member; 401 otherwise. */
 export function signedInCaller(request: FastifyRequest): string {
-  if (!request.userId) throw unauthorized();
+  if (!request.userId) throw unauthenticated();
   return request.userId;
 }
 

@@ -14,7 +14,7 @@ import {
   setRelationship,
 } from '../../domain/social/connections';
 import { currentUserId, requireUser } from '../../http/authenticate';
-import { withCertificated, withIconUrls, withWireMembers } from './cards';
+import { withCertificated, withIconUrls, withWireMembers } from '../../domain/social/memberCards';
 
 const requestParams = z.object({ request_id: z.uuid({ error: 'request_id_invalid' }) });
 const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context';
 import { dashboard, mourning } from '../../domain/social/home';
 import { readProfile, updateProfile, type Profile } from '../../domain/social/profile';
 import { currentUserId, requireUser } from '../../http/authenticate';
-import { withWireMembers } from './cards';
+import { withWireMembers } from '../../domain/social/memberCards';
 
 /** The member's home: dashboard (ホーム), mourning tab (偲ぶ) and my page's profile. */
 export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context';
 import { searchMembers, type SearchCursor } from '../../domain/social/search';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { invalid } from '../../http/errors';
-import { withCertificated, withIconUrls } from './cards';
+import { withCertificated, withIconUrls } from '../../domain/social/memberCards';
 import { limitedAs } from '../../http/rateLimits';
 
 const searching = limitedAs('search');

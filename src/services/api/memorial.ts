@@ -88,7 +88,7 @@ export interface InvitationCredential {
   invitingUserId: string;
 }
 
-export { memorialKeys } from './memorialKeys';
+export { memorialKeys } from '../../contract/pages/memorialKeys';
 
 const pagePath = (id: string) => `/v1/memorial_page/${encodeURIComponent(id)}`;
 const albumPath = (id: string) => `/v1/album/memorial_page_id/${encodeURIComponent(id)}/album`;

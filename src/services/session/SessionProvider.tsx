@@ -9,7 +9,7 @@ import { httpSessionOf, whenSession, type AuthSessionActor } from './liveSession
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';
 import { rememberOwnMemorialPageId } from '../persistence/firstVisit';
 import { storedUserIdIsInvalid } from './storedUser';
-import { isMemberOnlyPath, takeReturnTo } from '../../screens/memberOnly';
+import { isMemberOnlyPath, takeReturnTo } from '../../contract/pages/memberOnly';
 import { inspectOption } from '../inspector';
 
 const isSettled = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) =>

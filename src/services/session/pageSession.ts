@@ -1,7 +1,5 @@
+import { PAGE_SESSION_ID } from '../../contract/pages/pageHandover';
 import { fromWire, type AuthSession, type WireSession } from '../api/session';
-
-/** The element the server puts a member's session in (server/routes/memberPage.ts). */
-export const PAGE_SESSION_ID = 'shinobu-session';
 
 /**
  * The session the server wrote into the page it served to this session cookie, taken once:

@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../http/errors';
-import { projectRoot } from '../paths';
-
-const LOCALES = ['ja'] as const;
+import { LOCALES, translationsText } from './translations';
 
 type Encoding = 'br' | 'gzip';
 
@@ -34,11 +30,8 @@ export async function i18nRoutes(
   app: FastifyInstance,
   options: { production: boolean },
 ): Promise<void> {
-  const load = async (locale: string) => {
-    const text = await readFile(
-      path.join(projectRoot, 'src/i18n', locale, 'translation.ftl'),
-      'utf8',
-    );
+  const load = async (locale: (typeof LOCALES)[number]) => {
+    const text = await translationsText(locale);
     return {
       text,
       hash: createHash('sha1').update(text).digest('base64url'),
@@ -53,9 +46,9 @@ export async function i18nRoutes(
   app.get<{ Params: { locale: string } }>(
     '/i18n/:locale/translation.ftl',
     async (request, reply) => {
-      const { locale } = request.params;
-      if (!(LOCALES as readonly string[]).includes(locale)) throw notFound('locale');
-      const file = cached?.get(locale as (typeof LOCALES)[number]) ?? (await load(locale));
+      const locale = LOCALES.find((known) => known === request.params.locale);
+      if (!locale) throw notFound('locale');
+      const file = cached?.get(locale) ?? (await load(locale));
       const encoding = preferredEncoding(request.headers['accept-encoding']);
       // Each encoding is its own representation, with its own entity tag.
       const etag = encoding ? `"${file.hash}-${encoding}"` : `"${file.hash}"`;

@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify';
+import { PAGE_SESSION_ID } from '../../src/contract/pages/pageHandover';
 import type { AppContext } from '../context';
-import { sessionKit, sessionWire } from './auth/sessionKit';
-
-/** The id of the element that carries the session in the page (src/services/session/pageSession.ts). */
-export const PAGE_SESSION_ID = 'shinobu-session';
+import { sessionKit, sessionWire } from '../routes/auth/sessionKit';
 
 /**
  * JSON that cannot end the `<script>` element it sits in, nor start a comment or markup in

@@ -1,5 +1,5 @@
 import { matchRoutes } from 'react-router';
-import { screenRoutes } from '../../src/screens/routeTable';
+import { screenRoutes } from '../../src/contract/pages/routeTable';
 
 const routeObjects = screenRoutes.map(({ path }) => ({ path }));
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
@@ -7,21 +7,22 @@ import type {
   SeededAnswer,
   ServerRender,
 } from '../../src/entry-server';
-import { memorialKeys } from '../../src/services/api/memorialKeys';
-import { PAGE_DATA_ID } from '../../src/services/pageAnswers';
+import { memorialKeys } from '../../src/contract/pages/memorialKeys';
+import { PAGE_DATA_ID } from '../../src/contract/pages/pageHandover';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../domain/escapeHtml';
 import { visitorPageReads } from '../domain/memorial/pageReads';
-import { projectRoot, SSR_ENTRY_FILE } from '../paths';
+import { SSR_ENTRY_FILE } from './paths';
+import { translationsText } from './translations';
 import { clientRouteParams } from './clientRoutes';
-import { memorialDeps } from './memorial/context';
-import { shareImagePath } from './memorial/shareImage';
+import { memorialDeps } from '../routes/memorial/context';
+import { shareImagePath } from '../routes/memorial/shareImage';
 import { jsonScriptElement } from './memberPage';
 
 export type { ServerRender } from '../../src/entry-server';
 
 /**
- * The build's server render (src/entry-server.tsx, server/build.ts) with the app's
+ * The build's server render (src/entry-server.tsx, server/pages/build.ts) with the app's
  * translations; undefined when the build has none (the test builds of the served pages).
  */
 export async function loadServerRender(root: string): Promise<ServerRender | undefined> {
@@ -30,8 +31,7 @@ export async function loadServerRender(root: string): Promise<ServerRender | und
   const entry = (await import(pathToFileURL(file).href)) as {
     createPageRenderer: typeof createPageRenderer;
   };
-  const translations = readFileSync(path.join(projectRoot, 'src/i18n/ja/translation.ftl'), 'utf8');
-  return entry.createPageRenderer(translations);
+  return entry.createPageRenderer(await translationsText('ja'));
 }
 
 /**

@@ -4,7 +4,7 @@
  * store shares among all the requests it serves, while each application (tests run several
  * in one process) keeps its own.
  */
-export function onePerOwner<Owner extends object, Value>(
+export function memoizePerOwner<Owner extends object, Value>(
   make: (owner: Owner) => Value,
 ): (owner: Owner) => Value {
   const made = new WeakMap<Owner, Value>();

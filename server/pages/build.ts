@@ -70,7 +70,7 @@ const COMPRESSIBLE = /\.(js|css|html|svg|json|ftl|txt)$/;
 
 /**
  * Brotli and gzip copies of every text asset, made once at build time; the server sends the
- * one the browser accepts (`preCompressed` in server/routes/spa.ts) without compressing per
+ * one the browser accepts (`preCompressed` in server/pages/spa.ts) without compressing per
  * request. The server's own bundle (`skip`) is never sent.
  */
 function precompress(dir: string, skip: readonly string[] = []): void {
@@ -86,7 +86,10 @@ function precompress(dir: string, skip: readonly string[] = []): void {
   }
 }
 
-/** Builds the SPA with Vite when it is missing or stale (vite is only needed when it is). */
+/**
+ * Builds the SPA with Vite when it is missing or stale. Vite and its plugins are
+ * `dependencies`, so a production install (`--omit=dev`) can build at its first start.
+ */
 export async function ensureSpaBuild(log: (line: string) => void): Promise<void> {
   if (!spaBuildIsStale()) return;
   log('building the web app (dist/ is missing or older than its sources)...');

@@ -6,11 +6,11 @@ import {
   isMemberOnlyPath,
   RETURN_TO_COOKIE,
   RETURN_TO_MAX_AGE_S,
-} from '../../src/screens/memberOnly';
-import { THEME_COOKIE } from '../../src/theme/themeChoice';
-import { distDir, SSR_DIR } from '../paths';
-import { SESSION_COOKIE_NAMES } from './auth/sessionKit';
-import { serverRenderedPage, type VisitorPage } from './pages';
+} from '../../src/contract/pages/memberOnly';
+import { THEME_COOKIE } from '../../src/contract/pages/pageHandover';
+import { distDir, SSR_DIR } from './paths';
+import { SESSION_COOKIE_NAMES } from '../routes/auth/sessionKit';
+import { serverRenderedPage, type VisitorPage } from './visitorPages';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];
 
@@ -29,7 +29,7 @@ export function hasSessionCookie(cookieHeader: string | undefined): boolean {
  * web view may send instead) came with it. A visitor (neither) asking for a member-only route
  * is redirected to /login as the client would send them, the page asked for kept in a
  * short-lived cookie the client moves into `nav.postLoginRedirectUrl`
- * (src/screens/memberOnly.ts); anything else a page. A member's cookie may have expired: the
+ * (src/contract/pages/memberOnly.ts); anything else a page. A member's cookie may have expired: the
  * client then does what it always did.
  */
 export type PageDecision =
@@ -63,7 +63,7 @@ function chosenTheme(request: FastifyRequest): 'light' | 'dark' | undefined {
 /**
  * The built SPA: hashed assets cached for a year, index.html never cached, and every other
  * GET that wants HTML answered with a page, so client routes survive a reload: rendered on the
- * server for a visitor where `visitorPage` has one (routes/pages.ts), with the member's
+ * server for a visitor where `visitorPage` has one (server/pages/visitorPages.ts), with the member's
  * session in it for a member (`memberHead`, memberPage.ts), else index.html as built.
  */
 export async function spaRoutes(

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
-import { certificatedOf } from '../../domain/deathDetection/settings';
+import { certificatedOf } from '../deathDetection/settings';
 import type { ObjectStore } from '../../storage/objectStore';
-import type { MemberCard } from '../../domain/social/members';
+import type { MemberCard } from './members';
 
 /** A member card on the wire: the icon's object name exchanged for a signed GET URL. */
 export type WireCard<T extends MemberCard> = Omit<T, 'iconName'> & { iconUrl: string | null };

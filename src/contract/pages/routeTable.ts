@@ -16,7 +16,7 @@ export interface ScreenRoute {
  * Every route of the spec and the screen that draws it (`src/screens/<screen>.tsx`, a module
  * exporting `Component`) and names it in its title. Plain data, with no import, because two
  * sides read it: the router (`routes.tsx`), which loads each screen lazily, and the server
- * (server/routes/clientRoutes.ts), which matches a page's path as the router will.
+ * (server/pages/clientRoutes.ts), which matches a page's path as the router will.
  */
 export const screenRoutes: readonly ScreenRoute[] = [
   { path: '/', screen: 'home/HomeScreen', title: 'page-title-home' },

@@ -1,7 +1,7 @@
 /**
  * The query keys of the memorial-page reads. Plain data with no import: the server names the
  * same keys when it puts a public page's answers into the page it serves to a visitor
- * (server/routes/memorialFirstPaint.ts), and the client seeds its cache under them.
+ * (server/pages/visitorPages.ts), and the client seeds its cache under them.
  */
 export const memorialKeys = {
   page: (id: string) => ['memorial', id, 'page'] as const,

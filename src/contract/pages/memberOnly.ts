@@ -8,7 +8,7 @@ const routes = screenRoutes.map((route) => ({ path: route.path, memberOnly: rout
  * matches, so `/memory/top/me` is not `/memory/:memorialPageId`). The one list both sides use:
  * the client sends a visitor whose first session answer is "not signed in" to /login
  * (`SessionProvider`), and the server redirects a page request without a session cookie
- * (server/routes/spa.ts).
+ * (server/pages/spa.ts).
  */
 export function isMemberOnlyPath(pathname: string): boolean {
   return matchRoutes(routes, pathname)?.at(-1)?.route.memberOnly === true;
