@@ -1,4 +1,5 @@
-import { fromWire, type AuthSession, type WireSession } from '../api/session';
+import type { AuthSession } from '../../contract/session';
+import { fromWire, type WireSession } from '../api/session';
 
 /** The element the server puts a member's session in (server/routes/memberPage.ts). */
 export const PAGE_SESSION_ID = 'shinobu-session';
