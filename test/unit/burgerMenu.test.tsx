@@ -7,7 +7,7 @@ import { ShellChromeProvider, useShellChrome } from '../../src/components/shell/
 import type { ShellSession } from '../../src/components/shell/session';
 import { ShellFrame } from '../../src/components/shell/ShellFrame';
 import { useOpenRule } from '../../src/components/shell/useMenuNavigation';
-import { ApiStatusError, type ApiGet } from '../../src/components/ui/apiGet';
+import { answerApi } from './apiAnswers';
 import { renderRoutes } from './shellProviders';
 
 const member: ShellSession = {
@@ -23,16 +23,6 @@ const visitor: ShellSession = {
 
 /** Paths the shell asked for, in order. */
 let asked: string[] = [];
-
-/** The product API as the shell reads it: answers by path, 404 for anything else. */
-function apiAnswering(answers: Record<string, unknown>): ApiGet {
-  asked = [];
-  return async (path) => {
-    asked.push(path);
-    if (path in answers) return answers[path];
-    throw new ApiStatusError(404, path);
-  };
-}
 
 const EMPTY_PAGE = {
   '/v1/album/memorial_page_id/page-1/album': { detail: 'no album' },
@@ -64,12 +54,13 @@ function OpensTheNoteAtOnce() {
 }
 
 function renderShell(session: ShellSession, answers: Record<string, unknown>, at = '/') {
+  asked = answerApi(answers);
   return renderRoutes(
     [
       {
         element: (
           <ShellChromeProvider>
-            <ShellFrame session={session} apiGet={apiAnswering(answers)}>
+            <ShellFrame session={session}>
               <Outlet />
             </ShellFrame>
           </ShellChromeProvider>

@@ -123,9 +123,9 @@ describe('the entry route', () => {
   it('would notice a static import of TanStack Query', () => {
     expect(deferredReachedFrom(path.resolve('src/components/shell/memberParts.tsx'))).toEqual([
       'src/components/shell/memberParts.tsx -> src/services/queryClient.tsx',
-      'src/components/shell/memberParts.tsx -> src/components/deathDetection/useCertificated.ts -> @tanstack/react-query',
-      'src/components/shell/memberParts.tsx -> src/components/ui/Avatar.tsx -> @tanstack/react-query',
-      'src/components/shell/memberParts.tsx -> src/components/shell/useUnreadCount.ts -> @tanstack/react-query',
+      'src/components/shell/memberParts.tsx -> src/services/frame/useCertificated.ts -> @tanstack/react-query',
+      'src/components/shell/memberParts.tsx -> src/services/frame/useUnreadCount.ts -> @tanstack/react-query',
+      'src/components/shell/memberParts.tsx -> src/components/ui/Avatar.tsx -> src/services/frame/useImageUrl.ts -> @tanstack/react-query',
     ]);
   });
 });

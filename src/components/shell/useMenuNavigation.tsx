@@ -10,7 +10,6 @@ import {
 } from 'react';
 import { useNavigate } from 'react-router';
 import { useClientStateSend, useSlice } from '../../services/clientState';
-import type { ApiGet } from '../ui/apiGet';
 import type { NavigationRule } from './menu';
 import type { NavigationMachines } from './navigationMachines';
 import type { ShellSession } from './session';
@@ -57,21 +56,19 @@ const loadNavigationMachines = () => import('./navigationMachines');
  */
 export function MenuNavigationProvider({
   session,
-  apiGet,
   children,
 }: {
   session: ShellSession;
-  apiGet: ApiGet;
   children: ReactNode;
 }) {
   const navigate = useNavigate();
   const nav = useSlice('nav');
   const send = useClientStateSend();
   // The machines are created once; their effects, which run on events only, read the latest
-  // router, client state and API reader through this ref.
-  const latest = useRef({ navigate, nav, send, apiGet });
+  // router and client state through this ref.
+  const latest = useRef({ navigate, nav, send });
   useEffect(() => {
-    latest.current = { navigate, nav, send, apiGet };
+    latest.current = { navigate, nav, send };
   });
   const [machines, setMachines] = useState<NavigationMachines>();
   useEffect(() => {
@@ -90,7 +87,6 @@ export function MenuNavigationProvider({
             });
             void current.navigate('/login');
           },
-          apiGet: (path) => latest.current.apiGet(path),
         }),
       );
     });

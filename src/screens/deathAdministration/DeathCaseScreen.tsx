@@ -6,7 +6,7 @@ import { fromPromise } from 'xstate';
 import { ConfirmationStart } from '../../components/deathDetection/ConfirmationStart';
 import { TextareaField } from '../../components/form/TextFields';
 import { Label } from '../../components/form/FieldFrame';
-import { useImageUrl } from '../../components/ui/Avatar';
+import { useImageUrl } from '../../services/frame/useImageUrl';
 import { Button } from '../../components/ui/Button';
 import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
 import { Notice } from '../../components/ui/Notice';
