@@ -16,7 +16,7 @@ import { ApiError, conflict, invalid, notFound } from '../../http/errors';
 import { enqueueMail } from '../../mail/outbox';
 import { recordAudit } from './audit';
 import { signatureMatches } from './certificates';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 import { requireActiveCertificate, spendChallenge, usableChallenge } from './identity';
 import { graceStartedMailToMember } from './mails';
 import {

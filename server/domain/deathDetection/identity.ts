@@ -10,7 +10,7 @@ import {
 import { ApiError, invalid, notFound } from '../../http/errors';
 import { areConnected } from '../connections';
 import { checkCertificate, signatureMatches } from './certificates';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 
 /** How long the app has to register a certificate after the challenge. */
 export const REGISTRATION_CHALLENGE_TTL_MS = 15 * 60 * 1000;
