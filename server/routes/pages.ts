@@ -8,7 +8,7 @@ import type {
   ServerRender,
 } from '../../src/entry-server';
 import { memorialKeys } from '../../src/services/api/memorialKeys';
-import { PAGE_DATA_ID } from '../../src/services/pageAnswers';
+import { PAGE_DATA_ID } from '../../src/services/hydration/pageData';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../domain/escapeHtml';
 import { visitorPageReads } from '../domain/memorial/pageReads';

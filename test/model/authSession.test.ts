@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { authSessionMachine } from '../../src/machines/authSession';
-import type { AuthSession } from '../../src/contract/session';
+import type { AuthSession } from '../../src/contract/sessionLayer';
 import { describeModel } from './modelTest';
 
 const POLL_MS = 60_000;

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ShellChromeProvider, useShellChrome } from '../../src/components/shell/chrome';
-import type { ShellSession } from '../../src/components/shell/session';
+import type { ShellSession } from '../../src/components/shell/shellSession';
 import { ShellFrame } from '../../src/components/shell/ShellFrame';
 import { useOpenRule } from '../../src/components/shell/useMenuNavigation';
 import { answerApi } from './apiAnswers';
@@ -79,7 +79,7 @@ function renderShell(session: ShellSession, answers: Record<string, unknown>, at
 /** The whole frame's first render (styles, translations, router) is slow on a busy machine. */
 const FRAME_TEST_TIMEOUT_MS = 20_000;
 
-// The client state starts before the frame's first render (src/services/clientState.tsx): on
+// The client state starts before the frame's first render (src/services/clientState/clientState.tsx): on
 // a busy machine the frame may take more than findBy's default second to appear.
 const openButton = () =>
   screen.findByRole('button', { name: 'メニューを開く' }, { timeout: FRAME_TEST_TIMEOUT_MS / 2 });

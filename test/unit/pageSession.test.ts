@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor } from 'xstate';
-import type { AuthSession } from '../../src/contract/session';
+import type { AuthSession } from '../../src/contract/sessionLayer';
 import type { SessionApi } from '../../src/services/api/session';
 import { authSessionWith } from '../../src/services/session/liveSession';
 import {

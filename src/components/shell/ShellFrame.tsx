@@ -2,7 +2,7 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
-import { useSlice } from '../../services/clientState';
+import { useSlice } from '../../services/clientState/clientState';
 import { tokyoYear } from '../../contract/rules/tokyoDate';
 import { Banner } from './Banner';
 import { BurgerMenu } from './BurgerMenu';
@@ -10,7 +10,7 @@ import { useChromeVisibility } from './chrome';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { UnreadCountPoller } from './lazyMemberParts';
-import type { ShellSession } from './session';
+import type { ShellSession } from './shellSession';
 import { TabBar } from './TabBar';
 import { MenuNavigationProvider } from './useMenuNavigation';
 

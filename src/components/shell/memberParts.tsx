@@ -1,4 +1,4 @@
-import { QueryLayer } from '../../services/queryClient';
+import { QueryLayer } from '../../services/queries/queryClient';
 import { useCertificated } from '../../services/frame/useCertificated';
 import { useUnreadCount } from '../../services/frame/useUnreadCount';
 import { Avatar, type AvatarProps } from '../ui/Avatar';

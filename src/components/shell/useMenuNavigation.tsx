@@ -9,10 +9,10 @@ import {
   type ReactNode,
 } from 'react';
 import { useNavigate } from 'react-router';
-import { useClientStateSend, useSlice } from '../../services/clientState';
+import { useClientStateSend, useSlice } from '../../services/clientState/clientState';
 import type { NavigationRule } from './menu';
 import type { NavigationMachines } from './navigationMachines';
-import type { ShellSession } from './session';
+import type { ShellSession } from './shellSession';
 
 type OpenRule = (rule: NavigationRule) => void;
 

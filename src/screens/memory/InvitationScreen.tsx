@@ -15,8 +15,8 @@ import {
   memorialPageIdOfInvitation,
   validateShareToken,
 } from '../../services/api/memorial';
-import { useClientStateSend, useSlice } from '../../services/clientState';
-import { usePetAdminSetting } from '../../services/petAdmin';
+import { useClientStateSend, useSlice } from '../../services/clientState/clientState';
+import { usePetAdminSetting } from '../../services/clientState/usePetAdminSetting';
 import { useSession } from '../../services/session/useSession';
 import { Page, Panel } from '../endingnote/layout';
 import { INVITATION_PATH } from './invitationLink';

@@ -4,7 +4,7 @@ import {
   type ActivationLink,
   type RegistrationSetup,
 } from '../../machines/registration';
-import type { RegistrationRequest } from '../../contract/registration';
+import type { RegistrationRequest } from '../../contract/registrationRequest';
 import { auth } from '../../services/api/auth';
 import { firstVisit } from '../../services/persistence/firstVisit';
 

@@ -1,6 +1,6 @@
 import { httpClients, type HttpClients } from '../http';
 import type { UserDetail } from '../../contract/rules/account';
-import type { RegistrationRequest } from '../../contract/registration';
+import type { RegistrationRequest } from '../../contract/registrationRequest';
 
 /** Answer of POST /v1/login and of the activation link (GET /v1/user/confirm/…). */
 export interface LoginResponse {

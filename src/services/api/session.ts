@@ -5,7 +5,7 @@
  * store new tokens while axios-auth-refresh holds every `/v1` request back.
  */
 
-import type { AuthSession, SessionUpdate, SessionUser } from '../../contract/session';
+import type { AuthSession, SessionUpdate, SessionUser } from '../../contract/sessionLayer';
 
 export interface WireSession {
   user: SessionUser & { accessToken: string };

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useClientStateSend } from '../clientState';
+import { useClientStateSend } from '../clientState/clientState';
 import { ApiStatusError } from '../http/lazy';
 import { fetchUnreadCount } from './frameReads';
 

@@ -1,8 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { useClientStateSend, useSlice } from '../clientState';
+import { useClientStateSend, useSlice } from '../clientState/clientState';
 import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
-import type { SessionUser } from '../../contract/session';
+import type { SessionUser } from '../../contract/sessionLayer';
 import { sessionApi } from '../api/session';
 import { connectHttpSession } from '../http/connection';
 import { browserAuthSessionMachine, connectUserSync } from './browserSession';

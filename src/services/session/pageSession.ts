@@ -1,4 +1,4 @@
-import type { AuthSession } from '../../contract/session';
+import type { AuthSession } from '../../contract/sessionLayer';
 import { fromWire, type WireSession } from '../api/session';
 
 /** The element the server puts a member's session in (server/routes/memberPage.ts). */

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { HydrationState } from 'react-router';
-import { toCamelCase } from './http/casing';
+import { toCamelCase } from '../http/casing';
 
 /**
  * The element of a page the server rendered (src/entry-server.tsx) that carries what it was

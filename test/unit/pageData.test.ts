@@ -2,7 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonForScript } from '../../server/routes/memberPage';
 import { formatCount } from '../../src/i18n/formatCount';
-import { PAGE_DATA_ID, seedQueryCache, takePageData } from '../../src/services/pageAnswers';
+import { PAGE_DATA_ID, seedQueryCache, takePageData } from '../../src/services/hydration/pageData';
 
 /** Writes the element as the server does (server/routes/pages.ts). */
 function pageCarries(text: string) {
