@@ -20,7 +20,8 @@ import { usePetAdminSetting } from '../../services/clientState/usePetAdminSettin
 import { useSession } from '../../services/session/useSession';
 import { Page, Panel } from '../endingnote/layout';
 import { INVITATION_PATH } from './invitationLink';
-import { Actions, memoryPath } from './parts';
+import { memoryPath } from './memorialPageNames';
+import { Actions } from './sectionLayout';
 
 const truthy = (value: string | null) => value === 'true';
 

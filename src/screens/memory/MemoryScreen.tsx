@@ -12,7 +12,8 @@ import { AlbumSection } from './AlbumSection';
 import { HistorySection } from './HistorySection';
 import { startVisitorReads, unavailableReason, usePageLists, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
-import { memoryPath, Actions } from './parts';
+import { memoryPath } from './memorialPageNames';
+import { Actions } from './sectionLayout';
 import { ProfileSection } from './ProfileSection';
 
 // Sharing and privacy are offered to admins only: a visitor's page never loads them.

@@ -7,7 +7,8 @@ import { useSession } from '../../services/session/useSession';
 import { Page, Panel } from '../endingnote/layout';
 import { unavailableReason, usePageLists, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
-import { memoryPath, pageName, SectionTitle } from './parts';
+import { memoryPath, pageName } from './memorialPageNames';
+import { SectionTitle } from './sectionLayout';
 
 const Steps = styled.ol`
   margin: 0;

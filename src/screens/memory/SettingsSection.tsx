@@ -9,7 +9,8 @@ import { useT } from '../../i18n/useT';
 import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
 import { PRIVACY_SETTINGS, type Privacy } from '../../contract/rules/memorialLimits';
 import { Panel } from '../endingnote/layout';
-import { problemsOf, SectionTitle, useProblemText, type Problems } from './parts';
+import { problemsOf, useProblemText, type Problems } from './inputProblems';
+import { SectionTitle } from './sectionLayout';
 
 /** Who may see the page and whether it may appear in user search (admins only). */
 export function SettingsSection({ page }: { page: MemorialPage }) {

@@ -22,18 +22,9 @@ import { CONDOLENCE_MAX_LENGTH, condolenceCreateSchema } from '../../contract/ru
 import { Page, Panel } from '../endingnote/layout';
 import { unavailableReason, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
-import {
-  Actions,
-  checkRequest,
-  memoryPath,
-  Muted,
-  pageName,
-  PlainList,
-  problemsOf,
-  SectionTitle,
-  useProblemText,
-  type Problems,
-} from './parts';
+import { checkRequest, problemsOf, useProblemText, type Problems } from './inputProblems';
+import { memoryPath, pageName } from './memorialPageNames';
+import { Actions, Muted, PlainList, SectionTitle } from './sectionLayout';
 
 const Message = styled.li`
   padding: 12px 0;
