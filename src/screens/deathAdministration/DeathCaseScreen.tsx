@@ -25,7 +25,7 @@ import { isAppWebView } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { ItemList, Muted } from '../dashboard/homeParts';
 import { formatTokyoDate } from '../deathConfirmation/dates';
-import { Actions, Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { coded } from './apiFailure';
 
 const at = (iso: string) => formatTokyoDateTime(new Date(iso));

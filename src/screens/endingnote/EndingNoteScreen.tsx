@@ -16,7 +16,7 @@ import {
   type NoteView,
   type SectionView,
 } from '../../services/api/endingnote';
-import { Page, Panel } from './layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { NoteTools, readersQuery } from './NoteTools';
 import { SectionForm } from './SectionForm';
 import { SectionReadOnly } from './SectionReadOnly';

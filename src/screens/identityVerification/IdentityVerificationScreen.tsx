@@ -15,7 +15,7 @@ import {
 import { bridge, BridgeError } from '../../services/bridge';
 import { isHandledBySession } from '../../services/http';
 import { formatTokyoDate } from '../deathConfirmation/dates';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 
 /** The status, and whether the app answers the bridge's check status (absent: a plain browser). */
 async function loadStatus() {

@@ -8,7 +8,7 @@ import { useT } from '../../i18n/useT';
 import { integrationLinkMachine } from '../../machines/integrationLink';
 import { linkIntegration, unlinkIntegration } from '../../services/api/deathDetection';
 import { connectedSession } from '../../services/http/connection';
-import { Actions, Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { coded, CodedFailure } from '../deathAdministration/apiFailure';
 
 /** The member's own access token: the spec's link call carries it in its body. */

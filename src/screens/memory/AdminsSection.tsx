@@ -1,6 +1,6 @@
 import { useT } from '../../i18n/useT';
 import { MemberList, MemberRow } from '../connection/MemberRow';
-import { Panel } from '../endingnote/layout';
+import { Panel } from '../../components/ui/pageLayout';
 import { useAdmins } from './pageQuery';
 import { Muted, SectionTitle } from './sectionLayout';
 

@@ -18,7 +18,7 @@ import {
 import { useClientStateSend, useSlice } from '../../services/clientState/clientState';
 import { usePetAdminSetting } from '../../services/clientState/usePetAdminSetting';
 import { useSession } from '../../services/session/useSession';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { INVITATION_PATH } from './invitationLink';
 import { memoryPath } from './memorialPageNames';
 import { Actions } from './sectionLayout';

@@ -19,7 +19,7 @@ import {
 } from '../../services/api/memorial';
 import { useSession } from '../../services/session/useSession';
 import { CONDOLENCE_MAX_LENGTH, condolenceCreateSchema } from '../../contract/rules/memorial';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { unavailableReason, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
 import { checkRequest, problemsOf, useProblemText, type Problems } from './inputProblems';

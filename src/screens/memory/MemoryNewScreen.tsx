@@ -11,7 +11,7 @@ import { createPage } from '../../services/api/memorial';
 import { uploadImage } from '../../services/api/uploads';
 import { useSession } from '../../services/session/useSession';
 import { createPageSchema } from '../../contract/rules/memorial';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { PageUnavailable } from './PageUnavailable';
 import { checkRequest, problemsOf, type Problems } from './inputProblems';
 import { memoryPath } from './memorialPageNames';

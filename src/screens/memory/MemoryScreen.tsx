@@ -6,7 +6,7 @@ import { ButtonLink } from '../../components/ui/Button';
 import { RouteLoading } from '../../components/shell/RouteLoading';
 import { useT } from '../../i18n/useT';
 import { useSession } from '../../services/session/useSession';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { AdminsSection } from './AdminsSection';
 import { AlbumSection } from './AlbumSection';
 import { HistorySection } from './HistorySection';

@@ -4,7 +4,7 @@ import styled from 'styled-components';
 import { formatCalendarDate } from '../../components/ui/calendarDate';
 import { useT } from '../../i18n/useT';
 import type { MemorialPage } from '../../services/api/memorial';
-import { Panel } from '../endingnote/layout';
+import { Panel } from '../../components/ui/pageLayout';
 import { pageKana, pageName } from './memorialPageNames';
 import { PlainList, SectionTitle } from './sectionLayout';
 

@@ -8,7 +8,7 @@ import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
 import { PRIVACY_SETTINGS, type Privacy } from '../../contract/rules/memorialLimits';
-import { Panel } from '../endingnote/layout';
+import { Panel } from '../../components/ui/pageLayout';
 import { problemsOf, useProblemText, type Problems } from './inputProblems';
 import { SectionTitle } from './sectionLayout';
 

@@ -12,7 +12,7 @@ import { fetchProfile, homeKeys, updateProfile } from '../../services/api/home';
 import { useDeleteAccount } from '../../services/session/useDeleteAccount';
 import { useFreshProof } from '../login/useFreshProof';
 import { ItemList, NextStep } from '../dashboard/homeParts';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { EmailChangeForm, PasswordChangeForm } from './CredentialForms';
 import { MemberProfileForm } from './MemberProfileForm';
 

@@ -8,8 +8,8 @@ import {
   rememberLetterClaim,
 } from '../../services/persistence/pendingLetterClaim';
 import { useSession } from '../../services/session/useSession';
-import { Actions, Page, Panel } from '../endingnote/layout';
-import { letterPath } from './paths';
+import { Actions, Page, Panel } from '../../components/ui/pageLayout';
+import { letterPath } from './letterPaths';
 
 type ClaimState = 'claiming' | 'notYours' | 'failed';
 
