@@ -16,7 +16,7 @@ import { sql } from 'drizzle-orm';
 import autocannon from 'autocannon';
 import { openDatabase } from '../server/db/database';
 import { systemClock } from '../server/domain/clock';
-import type { DeathDeps } from '../server/domain/deathDetection/deps';
+import type { DeathDeps } from '../server/domain/deathDetection/deathDeps';
 import { logPushSender } from '../server/domain/deathDetection/push';
 import { fileRevocationChecker } from '../server/domain/deathDetection/revocation';
 import { runSuspicionSweep } from '../server/domain/deathDetection/sweep';

@@ -2,13 +2,16 @@ import type { FluentBundle } from '@fluent/bundle';
 import { RouterProvider } from 'react-router';
 import { RateLimitToasts } from './components/ui/RateLimitToasts';
 import { I18nProvider } from './i18n/I18nProvider';
-import { ClientStateActorProvider, type ClientStateActor } from './services/clientState';
+import {
+  ClientStateActorProvider,
+  type ClientStateActor,
+} from './services/clientState/clientState';
 import { SessionProvider } from './services/session/SessionProvider';
 import type { AppRouter } from './screens/router';
 import { ThemeRoot } from './theme/ThemeRoot';
 
 // TanStack Query is provided by each screen and member-only part of the frame
-// (`services/queryClient.tsx`), so that it stays out of the entry route.
+// (`services/queries/queryClient.tsx`), so that it stays out of the entry route.
 export function App({
   router,
   bundle,

@@ -16,13 +16,13 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { DocumentTitleContext } from './components/shell/documentTitle';
 import { bundleFrom } from './i18n/I18nProvider';
 import { clientStateMachine } from './machines/clientState';
-import { ClientStateActorProvider } from './services/clientState';
-import { seedQueryCache, type PageData, type SeededAnswer } from './services/pageAnswers';
+import { ClientStateActorProvider } from './services/clientState/clientState';
+import { seedQueryCache, type PageData, type SeededAnswer } from './services/hydration/pageData';
 import { SessionContext, type SessionValue } from './services/session/SessionContext';
 import { routes } from './screens/routes';
 import { ThemeRoot } from './theme/ThemeRoot';
 
-export type { PageData, SeededAnswer } from './services/pageAnswers';
+export type { PageData, SeededAnswer } from './services/hydration/pageData';
 
 export interface RenderedPage {
   kind: 'page';
@@ -33,7 +33,7 @@ export interface RenderedPage {
   styles: string;
   /** The document's title as the page names itself. */
   title: string | undefined;
-  /** What the browser hydrates from (services/pageAnswers.ts). */
+  /** What the browser hydrates from (services/hydration/pageData.ts). */
   data: PageData;
 }
 

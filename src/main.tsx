@@ -3,8 +3,8 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './App';
 import { bundleFrom, loadBundle } from './i18n/I18nProvider';
 import { createAppRouter } from './screens/router';
-import { startClientState } from './services/clientState';
-import { seedQueryCache, takePageData } from './services/pageAnswers';
+import { startClientState } from './services/clientState/clientState';
+import { seedQueryCache, takePageData } from './services/hydration/pageData';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
@@ -24,7 +24,7 @@ async function start(root: HTMLElement) {
   const [translations, clientState] = await Promise.all([bundle, startClientState()]);
   const router = await createAppRouter(pageData?.hydration);
   if (pageData) {
-    const { queryClient } = await import('./services/queryClient');
+    const { queryClient } = await import('./services/queries/queryClient');
     seedQueryCache(queryClient, pageData.answers);
   }
   const app = (

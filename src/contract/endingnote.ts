@@ -28,7 +28,7 @@ export const sectionView = z
         visibility: 'private',
         version: 3,
         updatedAt: '2026-11-25T09:30:00.000Z',
-        values: { full_name: '山田 太郎' },
+        values: { full_name: 'Yamada Taro' },
         completion: { filled: 1, total: 8 },
       },
     ],
@@ -89,7 +89,7 @@ export const endingnoteEndpoints = {
         version: z.int({ error: 'invalid_type' }).min(0, { error: 'invalid_type' }),
         values: z.record(z.string(), z.unknown(), { error: 'invalid_type' }),
       })
-      .meta({ examples: [{ version: 2, values: { full_name: '山田 太郎' } }] }),
+      .meta({ examples: [{ version: 2, values: { full_name: 'Yamada Taro' } }] }),
     responses: { 200: sectionView, 404: errorBody, 409: errorBody },
   }),
   setSectionVisibility: endpoint({

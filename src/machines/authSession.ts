@@ -1,6 +1,6 @@
 import { assign, emit, enqueueActions, setup } from 'xstate';
 import { notProvided, callbackNotProvided } from './notProvided';
-import type { AuthSession, SessionUpdate, SessionUser } from '../services/api/session';
+import type { AuthSession, SessionUpdate, SessionUser } from '../contract/sessionLayer';
 import { tokenRefreshMachine, type TokenRefreshOutput } from './tokenRefresh';
 
 /**

@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import { notProvided } from './notProvided';
-import type { RegistrationRequest } from '../services/api/auth';
+import type { RegistrationRequest } from '../contract/registrationRequest';
 import { registrationSchema, type ValidationCode } from '../contract/rules/account';
 
 /**

@@ -28,7 +28,7 @@ function loadScreen(
   return async () => {
     const [{ Component: Screen, loader }, { QueryLayer }] = await Promise.all([
       load(),
-      import('../services/queryClient'),
+      import('../services/queries/queryClient'),
     ]);
     return {
       ...(loader ? { loader } : {}),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deathDepsOf } from '../../server/domain/deathDetection/deps';
+import { deathDepsOf } from '../../server/domain/deathDetection/deathDeps';
 import { runSuspicionSweep } from '../../server/domain/deathDetection/sweep';
 import { outboxDepsOf } from '../../server/jobs/mailOutbox';
 import { sendAllPendingMails } from '../../server/mail/outbox';

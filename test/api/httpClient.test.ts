@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshTokens } from '../../server/db/schema';
 import { revokeAllOfUser } from '../../server/domain/accounts/refreshTokens';
-import { isHandledBySession, isQuietHttpError } from '../../src/services/http/client';
+import { isHandledBySession, isQuietHttpError } from '../../src/services/http/httpClients';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { lastActivationLink, registrationBody } from './accountsSupport';
 import { sessionIn, startClient, type TestClient } from './httpClientHarness';

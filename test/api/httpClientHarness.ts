@@ -2,7 +2,7 @@ import { vi } from 'vitest';
 import { createActor } from 'xstate';
 import { authApi } from '../../src/services/api/auth';
 import { createSessionApi } from '../../src/services/api/session';
-import { createHttpClients, type HttpSession } from '../../src/services/http/client';
+import { createHttpClients, type HttpSession } from '../../src/services/http/httpClients';
 import { authSessionWith, httpSessionOf } from '../../src/services/session/liveSession';
 
 /**

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPageRenderer } from '../../src/entry-server';
 import { memorialKeys } from '../../src/contract/pages/memorialKeys';
-import type { PageData } from '../../src/services/pageAnswers';
+import type { PageData } from '../../src/services/hydration/pageData';
 import { createMember, type TestMember } from '../support/members';
 import { createSpaApp, type SpaApp } from '../support/spaApp';
 import { jpegPhoto } from './memorialSupport';

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { authSessionMachine } from '../../src/machines/authSession';
-import type { AuthSession } from '../../src/services/api/session';
+import type { AuthSession } from '../../src/contract/sessionLayer';
 import { describeModel } from './modelTest';
 
 const user = { id: 'u-1', username: 'yamada', memorialPageId: 'm-1', iconUrl: null };

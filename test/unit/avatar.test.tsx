@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Avatar } from '../../src/components/ui/Avatar';
-import { ApiGetProvider, type ApiGet } from '../../src/components/ui/apiGet';
 import defaultProfileImage from '../../src/components/ui/assets/default-profile.svg';
+import { answerApi } from './apiAnswers';
 import { renderInApp } from './shellProviders';
 
 const photo = 'https://cdn.example.test/yamada.webp';
@@ -31,22 +31,17 @@ describe('avatar', () => {
   });
 
   it('exchanges an object name for a signed address', async () => {
-    const asked: string[] = [];
-    const signedUrlEndpoint: ApiGet = async (path) => {
-      asked.push(path);
-      return { url: 'http://127.0.0.1/files/icons/abc.webp?signature=1' };
-    };
-    renderInApp(
-      <ApiGetProvider value={signedUrlEndpoint}>
-        <Avatar image="icons/abc.webp" name="山田" />
-      </ApiGetProvider>,
-    );
+    const signedUrl = '/v1/signed_url?image_name=icons%2Fabc.webp&method=GET';
+    const asked = answerApi({
+      [signedUrl]: { url: 'http://127.0.0.1/files/icons/abc.webp?signature=1' },
+    });
+    renderInApp(<Avatar image="icons/abc.webp" name="山田" />);
     await waitFor(async () =>
       expect((await picture()).getAttribute('src')).toBe(
         'http://127.0.0.1/files/icons/abc.webp?signature=1',
       ),
     );
-    expect(asked).toEqual(['/v1/signed_url?image_name=icons%2Fabc.webp&method=GET']);
+    expect(asked).toEqual([signedUrl]);
   });
 
   it.each([

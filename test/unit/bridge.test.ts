@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BridgeError, createBridge, type NativeHost } from '../../src/services/bridge/client';
+import { BridgeError, createBridge, type NativeHost } from '../../src/services/bridge/bridge';
 import { BRIDGE_PROTOCOL, BRIDGE_VERSION } from '../../src/services/bridge/protocol';
 
 type HostWindow = Window & { ReactNativeWebView?: NativeHost };

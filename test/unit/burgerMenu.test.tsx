@@ -4,10 +4,10 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ShellChromeProvider, useShellChrome } from '../../src/components/shell/chrome';
-import type { ShellSession } from '../../src/components/shell/session';
+import type { ShellSession } from '../../src/components/shell/shellSession';
 import { ShellFrame } from '../../src/components/shell/ShellFrame';
 import { useOpenRule } from '../../src/components/shell/useMenuNavigation';
-import { ApiStatusError, type ApiGet } from '../../src/components/ui/apiGet';
+import { answerApi } from './apiAnswers';
 import { renderRoutes } from './shellProviders';
 
 const member: ShellSession = {
@@ -23,16 +23,6 @@ const visitor: ShellSession = {
 
 /** Paths the shell asked for, in order. */
 let asked: string[] = [];
-
-/** The product API as the shell reads it: answers by path, 404 for anything else. */
-function apiAnswering(answers: Record<string, unknown>): ApiGet {
-  asked = [];
-  return async (path) => {
-    asked.push(path);
-    if (path in answers) return answers[path];
-    throw new ApiStatusError(404, path);
-  };
-}
 
 const EMPTY_PAGE = {
   '/v1/album/memorial_page_id/page-1/album': { detail: 'no album' },
@@ -64,12 +54,13 @@ function OpensTheNoteAtOnce() {
 }
 
 function renderShell(session: ShellSession, answers: Record<string, unknown>, at = '/') {
+  asked = answerApi(answers);
   return renderRoutes(
     [
       {
         element: (
           <ShellChromeProvider>
-            <ShellFrame session={session} apiGet={apiAnswering(answers)}>
+            <ShellFrame session={session}>
               <Outlet />
             </ShellFrame>
           </ShellChromeProvider>
@@ -88,10 +79,12 @@ function renderShell(session: ShellSession, answers: Record<string, unknown>, at
 /** The whole frame's first render (styles, translations, router) is slow on a busy machine. */
 const FRAME_TEST_TIMEOUT_MS = 20_000;
 
-// The client state starts before the frame's first render (src/services/clientState.tsx): on
-// a busy machine the frame may take more than findBy's default second to appear.
-const openButton = () =>
-  screen.findByRole('button', { name: 'メニューを開く' }, { timeout: FRAME_TEST_TIMEOUT_MS / 2 });
+// The client state starts before the frame's first render
+// (src/services/clientState/clientState.tsx), and the navigation statecharts load after it: on
+// a busy machine the frame, or the page a menu rule opens, may take more than findBy's default
+// second to appear.
+const FIND_TIMEOUT = { timeout: FRAME_TEST_TIMEOUT_MS / 2 };
+const openButton = () => screen.findByRole('button', { name: 'メニューを開く' }, FIND_TIMEOUT);
 const menu = () => screen.queryByRole('dialog', { name: 'メニュー' });
 
 describe('burger menu', { timeout: FRAME_TEST_TIMEOUT_MS }, () => {
@@ -148,7 +141,7 @@ describe('burger menu', { timeout: FRAME_TEST_TIMEOUT_MS }, () => {
     renderShell(member, EMPTY_PAGE);
     await user.click(await openButton());
     await user.click(within(menu()!).getByRole('link', { name: 'マイページ' }));
-    expect(await screen.findByRole('heading', { name: 'page /mypage' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'page /mypage' }, FIND_TIMEOUT)).toBeTruthy();
     expect(menu()).toBeNull();
   });
 
@@ -173,7 +166,9 @@ describe('menu rules through the burger menu', { timeout: FRAME_TEST_TIMEOUT_MS 
 
   it('opens the sparse-page top for an empty album, one history entry and one admin', async () => {
     await follow('メモリアルページ', EMPTY_PAGE);
-    expect(await screen.findByRole('heading', { name: 'page /memory/top/me' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'page /memory/top/me' }, FIND_TIMEOUT),
+    ).toBeTruthy();
   });
 
   it('opens the memorial page itself once it has more', async () => {
@@ -181,22 +176,30 @@ describe('menu rules through the burger menu', { timeout: FRAME_TEST_TIMEOUT_MS 
       ...EMPTY_PAGE,
       '/v1/memorial_page/get_memorial_page_admin/page-1': [{ id: 'user-1' }, { id: 'user-2' }],
     });
-    expect(await screen.findByRole('heading', { name: 'page /memory/page-1' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'page /memory/page-1' }, FIND_TIMEOUT),
+    ).toBeTruthy();
   });
 
   it('opens the member’s own ending note', async () => {
     await follow('エンディングノート', EMPTY_PAGE);
-    expect(await screen.findByRole('heading', { name: 'page /endingnote/user-1' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'page /endingnote/user-1' }, FIND_TIMEOUT),
+    ).toBeTruthy();
   });
 
   it('opens an entry chosen before its statechart was loaded once it runs', async () => {
     renderShell(member, EMPTY_PAGE, '/opens-the-note');
-    expect(await screen.findByRole('heading', { name: 'page /endingnote/user-1' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'page /endingnote/user-1' }, FIND_TIMEOUT),
+    ).toBeTruthy();
   });
 
   it('opens the time capsule start without unsent letters', async () => {
     await follow('タイムカプセル', EMPTY_PAGE);
-    expect(await screen.findByRole('heading', { name: 'page /timecapsule' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'page /timecapsule' }, FIND_TIMEOUT),
+    ).toBeTruthy();
   });
 
   it('opens the time capsule list when letters wait to be sent', async () => {
@@ -204,7 +207,9 @@ describe('menu rules through the burger menu', { timeout: FRAME_TEST_TIMEOUT_MS 
       ...EMPTY_PAGE,
       '/v1/time_capsule_letter/get_unsent_letters': [{ id: 'letter-1' }],
     });
-    expect(await screen.findByRole('heading', { name: 'page /timecapsule/list' })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: 'page /timecapsule/list' }, FIND_TIMEOUT),
+    ).toBeTruthy();
   });
 });
 
@@ -235,7 +240,7 @@ describe('tab bar, badge, inflow and chrome', { timeout: FRAME_TEST_TIMEOUT_MS }
 
   it('hides the user menus and the tab bar in inflow mode', async () => {
     renderShell(member, EMPTY_PAGE, '/?inflow=True');
-    await screen.findByRole('heading', { name: 'page /' });
+    await screen.findByRole('heading', { name: 'page /' }, FIND_TIMEOUT);
     expect(screen.queryByRole('button', { name: 'メニューを開く' })).toBeNull();
     expect(screen.queryByRole('navigation', { name: 'タブメニュー' })).toBeNull();
     expect(screen.queryByRole('navigation', { name: 'メインメニュー' })).toBeNull();
@@ -243,14 +248,14 @@ describe('tab bar, badge, inflow and chrome', { timeout: FRAME_TEST_TIMEOUT_MS }
 
   it('shows neither header nor footer on the full-screen route', async () => {
     renderShell(member, EMPTY_PAGE, '/death-confirmation');
-    await screen.findByRole('heading', { name: 'page /death-confirmation' });
+    await screen.findByRole('heading', { name: 'page /death-confirmation' }, FIND_TIMEOUT);
     expect(screen.queryByRole('banner')).toBeNull();
     expect(screen.queryByRole('contentinfo')).toBeNull();
   });
 
   it('lets a page hide the header and footer itself', async () => {
     renderShell(visitor, {}, '/own-chrome');
-    await screen.findByRole('heading', { name: 'own chrome' });
+    await screen.findByRole('heading', { name: 'own chrome' }, FIND_TIMEOUT);
     await waitFor(() => expect(screen.queryByRole('banner')).toBeNull());
     expect(screen.queryByRole('contentinfo')).toBeNull();
   });

@@ -18,7 +18,7 @@ const ENTRY = path.resolve('src/main.tsx');
 /**
  * What the first paint does not need: loaded by `import()` where it is used. TanStack Query
  * (about 11 KB gzip) comes with the screens and the member-only parts of the frame, each
- * inside `QueryLayer` (src/services/queryClient.tsx).
+ * inside `QueryLayer` (src/services/queries/queryClient.tsx).
  */
 const DEFERRED_PACKAGES = [
   'axios',
@@ -29,7 +29,7 @@ const DEFERRED_PACKAGES = [
 ];
 const DEFERRED_MODULES = [
   path.resolve('src/services/http/index.ts'),
-  path.resolve('src/services/queryClient.tsx'),
+  path.resolve('src/services/queries/queryClient.tsx'),
 ];
 
 function resolveRelative(from: string, specifier: string): string {
@@ -122,10 +122,10 @@ describe('the entry route', () => {
 
   it('would notice a static import of TanStack Query', () => {
     expect(deferredReachedFrom(path.resolve('src/components/shell/memberParts.tsx'))).toEqual([
-      'src/components/shell/memberParts.tsx -> src/services/queryClient.tsx',
-      'src/components/shell/memberParts.tsx -> src/components/deathDetection/useCertificated.ts -> @tanstack/react-query',
-      'src/components/shell/memberParts.tsx -> src/components/ui/Avatar.tsx -> @tanstack/react-query',
-      'src/components/shell/memberParts.tsx -> src/components/shell/useUnreadCount.ts -> @tanstack/react-query',
+      'src/components/shell/memberParts.tsx -> src/services/queries/queryClient.tsx',
+      'src/components/shell/memberParts.tsx -> src/services/frame/useCertificated.ts -> @tanstack/react-query',
+      'src/components/shell/memberParts.tsx -> src/services/frame/useUnreadCount.ts -> @tanstack/react-query',
+      'src/components/shell/memberParts.tsx -> src/components/ui/Avatar.tsx -> src/services/frame/useImageUrl.ts -> @tanstack/react-query',
     ]);
   });
 });

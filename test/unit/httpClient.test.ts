@@ -6,7 +6,7 @@ import {
   toCamelCase,
   toSnakeCase,
 } from '../../src/services/http/casing';
-import { callPath, createHttpClients } from '../../src/services/http/client';
+import { callPath, createHttpClients } from '../../src/services/http/httpClients';
 
 describe('wire casing', () => {
   it('converts keys both ways, deeply, and leaves values alone', () => {

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { authSessionMachine } from '../../src/machines/authSession';
 import { tokenRefreshMachine, type RefreshedTokens } from '../../src/machines/tokenRefresh';
-import { SessionError, type AuthSession } from '../../src/services/api/session';
+import type { AuthSession } from '../../src/contract/sessionLayer';
+import { SessionError } from '../../src/services/api/session';
 import { httpSessionOf } from '../../src/services/session/liveSession';
 import { storedUserIdIsInvalid } from '../../src/services/session/storedUser';
 

@@ -4,8 +4,9 @@ import { createInspector } from '@statelyai/inspect';
 import { createActor, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { registrationMachine } from '../../src/machines/registration';
-import type { AuthSession, SessionApi } from '../../src/services/api/session';
-import { maskedInspectorOptions, MASKED } from '../../src/services/inspector';
+import type { AuthSession } from '../../src/contract/sessionLayer';
+import type { SessionApi } from '../../src/services/api/session';
+import { maskedInspectorOptions, MASKED } from '../../src/services/clientState/inspector';
 import { authSessionWith } from '../../src/services/session/liveSession';
 
 const ACCESS_TOKEN = 'access-token-of-hana-1234';

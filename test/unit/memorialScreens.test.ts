@@ -8,7 +8,7 @@ import type { AlbumPhoto, ShareToken } from '../../src/services/api/memorial';
 import { UploadRefused } from '../../src/services/api/uploads';
 import { movedOrder } from '../../src/screens/memory/AlbumSection';
 import { invitationUrl, lineShareUrl } from '../../src/screens/memory/invitationLink';
-import { InvalidInput, problemsOf } from '../../src/screens/memory/parts';
+import { InvalidInput, problemsOf } from '../../src/screens/memory/inputProblems';
 
 const screensDir = path.join(__dirname, '../../src/screens/memory');
 const bundle = bundleFrom(

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { ThemeProvider } from 'styled-components';
 import { bundleFrom, I18nProvider } from '../../src/i18n/I18nProvider';
-import { ClientStateProvider } from '../../src/services/clientState';
+import { ClientStateProvider } from '../../src/services/clientState/clientState';
 import { theme } from '../../src/theme/tokens';
 
 const bundle = bundleFrom(

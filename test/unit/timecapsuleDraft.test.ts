@@ -6,7 +6,7 @@ import {
   letterClaimPath,
   rememberLetterClaim,
   takeLetterClaim,
-} from '../../src/services/pendingLetterClaim';
+} from '../../src/services/persistence/pendingLetterClaim';
 import {
   checkDraft,
   DELIVERY_RULES,

@@ -3,8 +3,8 @@ import { accountTokens, users } from '../../db/schema';
 import { DomainError } from '../errors';
 import { redeemPetAdminLink } from '../memorial/invitations';
 import { consumeAccountToken } from './accountTokens';
-import type { AccountDeps } from './deps';
-import { normalizeEmail } from './deps';
+import type { AccountDeps } from './accountDeps';
+import { normalizeEmail } from './accountDeps';
 import { signIn, type SignInResult } from './signIn';
 
 const activationInvalid = () =>

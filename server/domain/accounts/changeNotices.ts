@@ -6,8 +6,8 @@ import type { Db } from '../../db/database';
 import type { MailMessage } from '../../mail/mailer';
 import { enqueueMail } from '../../mail/outbox';
 import { signingKey } from '../accessTokens';
-import type { AccountDeps } from './deps';
-import { normalizeEmail } from './deps';
+import type { AccountDeps } from './accountDeps';
+import { normalizeEmail } from './accountDeps';
 import { revokeAllOfUser } from './refreshTokens';
 
 /** The changes that need a fresh proof and are told to the member by mail. */

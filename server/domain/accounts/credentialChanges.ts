@@ -9,8 +9,8 @@ import {
   emailChangeMail,
   emailChangeTakenMail,
 } from './credentialMails';
-import type { AccountDeps } from './deps';
-import { normalizeEmail } from './deps';
+import type { AccountDeps } from './accountDeps';
+import { normalizeEmail } from './accountDeps';
 import { enqueueMail } from '../../mail/outbox';
 import { requireFreshProof, verifyCurrentPassword } from './freshProof';
 import { hashPassword } from './passwords';

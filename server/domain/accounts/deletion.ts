@@ -9,7 +9,7 @@ import {
   users,
 } from '../../db/schema';
 import { releaseUploads } from '../uploads/uploads';
-import type { AccountDeps } from './deps';
+import type { AccountDeps } from './accountDeps';
 import { revokeAllOfUser } from './refreshTokens';
 
 /**

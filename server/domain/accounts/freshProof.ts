@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { DomainError, invalid } from '../errors';
-import type { AccountDeps } from './deps';
-import { normalizeEmail } from './deps';
+import type { AccountDeps } from './accountDeps';
+import { normalizeEmail } from './accountDeps';
 import { verifyAgainstDecoy, verifyPassword } from './passwords';
 
 /**

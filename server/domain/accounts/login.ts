@@ -1,8 +1,8 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { externalIdentities, users } from '../../db/schema';
 import { DomainError } from '../errors';
-import type { AccountDeps } from './deps';
-import { normalizeEmail } from './deps';
+import type { AccountDeps } from './accountDeps';
+import { normalizeEmail } from './accountDeps';
 import { hashPassword, needsRehash, verifyAgainstDecoy, verifyPassword } from './passwords';
 import { signIn, type SignInResult } from './signIn';
 import { unlockLinkMatches } from './unlockLinks';

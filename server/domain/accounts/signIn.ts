@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { memorialPages, users } from '../../db/schema';
 import { issueAccessToken } from '../accessTokens';
 import { onMemberSignIn } from '../deathDetection/suspicion';
-import type { AccountDeps } from './deps';
+import type { AccountDeps } from './accountDeps';
 import { issueRefreshToken } from './refreshTokens';
 
 /** The answer of POST /v1/login and of activation: who signed in and their tokens. */

@@ -1,7 +1,7 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import { unlockLinks, users } from '../../db/schema';
 import { enqueueMail } from '../../mail/outbox';
-import type { AccountDeps } from './deps';
+import type { AccountDeps } from './accountDeps';
 import { unlockLink, unlockMail } from './mails';
 import { hashSecretToken, newSecretToken } from './secretTokens';
 

@@ -4,7 +4,7 @@ import { preparedPerDatabase } from '../../db/prepared';
 import { users } from '../../db/schema';
 import { viewUrl } from '../../storage/viewUrls';
 import type { UserDetail } from '../../../src/contract/rules/account';
-import type { AccountDeps } from './deps';
+import type { AccountDeps } from './accountDeps';
 
 const detailsQuery = preparedPerDatabase((db) =>
   db

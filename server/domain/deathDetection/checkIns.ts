@@ -3,7 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { deathCheckIns, deathSettings } from '../../db/schema';
 import { notFound } from '../errors';
 import { recordAudit } from './audit';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 
 export const hashCheckInToken = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -16,7 +16,7 @@ import { DomainError, conflict, invalid, notFound } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
 import { recordAudit } from './audit';
 import { signatureMatches } from '../../x509/certificates';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 import { requireActiveCertificate, spendChallenge, usableChallenge } from './identity';
 import { graceStartedMailToMember } from './mails';
 import {

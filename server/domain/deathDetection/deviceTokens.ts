@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { deviceTokens } from '../../db/schema';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 
 /**
  * A device of the member's, for push. A token is one device: registered again by another

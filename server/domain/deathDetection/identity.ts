@@ -10,7 +10,7 @@ import {
 import { DomainError, invalid, notFound } from '../errors';
 import { areConnected } from '../connections';
 import { checkCertificate, signatureMatches } from '../../x509/certificates';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 
 /** How long the app has to register a certificate after the challenge. */
 export const REGISTRATION_CHALLENGE_TTL_MS = 15 * 60 * 1000;

@@ -5,7 +5,7 @@ import { revokeAllOfUser } from '../accounts/refreshTokens';
 import { notify } from '../social/notifications';
 import { releaseLettersOnDeath } from '../timecapsule/death';
 import { recordAudit } from './audit';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 import { fullName } from './mails';
 
 /** Cases released per transaction; a pass takes batches until none is due. */

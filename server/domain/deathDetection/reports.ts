@@ -4,7 +4,7 @@ import { fposLinks } from '../../db/schema';
 import { DomainError, conflict, notFound } from '../errors';
 import { verifyAccessToken } from '../accessTokens';
 import { deathCaseView } from './confirmation';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 import { isAdministratorOf } from './settings';
 import { raiseSuspicion } from './suspicion';
 

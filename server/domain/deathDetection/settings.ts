@@ -20,7 +20,7 @@ import { enqueueMail } from '../../mail/outbox';
 import { areConnected } from '../connections';
 import { notify } from '../social/notifications';
 import { recordAudit } from './audit';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 import { administratorNamedMail, fullName } from './mails';
 
 export type DeathState = 'alive' | 'suspected' | 'grace' | 'released';

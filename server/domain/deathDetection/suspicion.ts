@@ -17,7 +17,7 @@ import { enqueueMails } from '../../mail/outbox';
 import type { Clock } from '../clock';
 import { notify } from '../social/notifications';
 import { recordAudit } from './audit';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 import {
   cancelledMailToAdministrator,
   fullName,

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-
 import { deathCheckIns, deathSettings, identityVerifications, users } from '../../db/schema';
 import { recordAudits } from './audit';
 import { checkInLink, newCheckInToken } from './checkIns';
-import type { DeathDeps } from './deps';
+import type { DeathDeps } from './deathDeps';
 import { checkInMail } from './mails';
 import { enqueueMails } from '../../mail/outbox';
 import { raiseSuspicion } from './suspicion';

@@ -9,7 +9,7 @@ import { areConnected } from '../connections';
 import { certificatedSql } from '../deathDetection/settings';
 import { isUuid, requireAdmin } from './access';
 import type { Clock } from '../clock';
-import type { MemorialDeps } from './deps';
+import type { MemorialDeps } from './memorialDeps';
 import { viewUrl } from '../../storage/viewUrls';
 
 export interface AdminView {

@@ -9,7 +9,7 @@ import type {
 import type { Db } from '../../db/database';
 import { albumPhotos } from '../../db/schema';
 import { invalid } from '../errors';
-import type { MemorialDeps } from './deps';
+import type { MemorialDeps } from './memorialDeps';
 import { claimItemImage, deleteItemOfPage, imageUrls, itemOfPage } from './pageItems';
 
 /**

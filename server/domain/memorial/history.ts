@@ -7,7 +7,7 @@ import type {
 } from '../../../src/contract/rules/memorial';
 import type { Db } from '../../db/database';
 import { historyEntries } from '../../db/schema';
-import type { MemorialDeps } from './deps';
+import type { MemorialDeps } from './memorialDeps';
 import {
   claimItemImage,
   deleteItemOfPage,

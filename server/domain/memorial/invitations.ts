@@ -5,7 +5,7 @@ import { DomainError } from '../errors';
 import { pendingRequestsBetween } from '../connections';
 import { isUuid } from './access';
 import { makeAdmin } from './admins';
-import type { MemorialDeps } from './deps';
+import type { MemorialDeps } from './memorialDeps';
 
 /** An invitation link stays usable for a week; accepting it ends it (expire_share_token). */
 export const SHARE_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;

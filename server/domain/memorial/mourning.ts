@@ -4,7 +4,7 @@ import type { CondolenceFields } from '../../../src/contract/rules/memorial';
 import { condolences, flowerOfferings, users } from '../../db/schema';
 import { notFound } from '../errors';
 import { isUuid, type PageAccess } from './access';
-import type { MemorialDeps } from './deps';
+import type { MemorialDeps } from './memorialDeps';
 
 export interface CondolenceView extends CondolenceFields<Date> {
   status: 'pending' | 'approved' | 'hidden';

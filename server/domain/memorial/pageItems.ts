@@ -3,7 +3,7 @@ import { albumPhotos, type historyEntries } from '../../db/schema';
 import { notFound } from '../errors';
 import { viewUrl } from '../../storage/viewUrls';
 import { isUuid } from './access';
-import type { MemorialDeps } from './deps';
+import type { MemorialDeps } from './memorialDeps';
 import type { Db } from '../../db/database';
 import { claimUpload, releaseUploads, type ClaimedImage } from '../uploads/uploads';
 

@@ -1,7 +1,7 @@
 import { pageAccess, type PageAccess } from './access';
 import { listAdmins } from './admins';
 import { listAlbum } from './album';
-import type { MemorialDeps } from './deps';
+import type { MemorialDeps } from './memorialDeps';
 import { listHistory } from './history';
 import { pageView } from './pages';
 

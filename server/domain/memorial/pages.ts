@@ -6,7 +6,7 @@ import { memorialPageMembers, memorialPageProfiles, memorialPages } from '../../
 import { invalid } from '../errors';
 import type { PageAccess, PageRow } from './access';
 import { anniversariesOf, type Anniversary } from './anniversaries';
-import type { MemorialDeps } from './deps';
+import type { MemorialDeps } from './memorialDeps';
 import { claimUpload, releaseUploads, thumbnailNameFor } from '../uploads/uploads';
 import { viewUrl } from '../../storage/viewUrls';
 import { flowerCount } from './mourning';

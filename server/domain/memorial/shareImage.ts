@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { pageAccess } from './access';
-import type { MemorialDeps } from './deps';
+import type { MemorialDeps } from './memorialDeps';
 import { MAX_INPUT_PIXELS } from '../uploads/images';
 
 /** The size LINE and X show a large preview at (1.91:1). */

@@ -13,7 +13,7 @@ import {
   confirmEmailChange,
   requestEmailChange,
 } from '../../domain/accounts/credentialChanges';
-import type { AccountDeps } from '../../domain/accounts/deps';
+import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { serverPasswordSchema } from '../../domain/accounts/passwords';
 import { reportChange } from '../../domain/accounts/changeNotices';
 import { currentUserId, requireUser } from '../../http/authenticate';

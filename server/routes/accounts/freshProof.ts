@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { notifySensitiveChange, type SensitiveChange } from '../../domain/accounts/changeNotices';
 import { requireFreshProof } from '../../domain/accounts/freshProof';
 import { currentUserId } from '../../http/authenticate';
-import { accountDepsOf } from './deps';
+import { accountDepsOf } from './accountDepsOf';
 
 /** The body field every sensitive change accepts; required for accounts with a password. */
 export const currentPasswordField = { current_password: z.string().max(1000).optional() };

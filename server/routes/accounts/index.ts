@@ -4,7 +4,7 @@ import { oauthRoutes } from '../auth/oauth';
 import { sessionRoutes } from '../auth/session';
 import { sessionKit } from '../auth/sessionKit';
 import { credentialRoutes } from './credentials';
-import { accountDepsOf } from './deps';
+import { accountDepsOf } from './accountDepsOf';
 import { accountV1Routes } from './v1';
 
 /**

@@ -11,7 +11,7 @@ import {
   requiredText,
   tokyoToday,
 } from '../../../src/contract/rules/account';
-import type { AccountDeps } from '../../domain/accounts/deps';
+import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { activateAccount } from '../../domain/accounts/activation';
 import { deleteAccount } from '../../domain/accounts/deletion';
 import { logIn, logInWithIdentity } from '../../domain/accounts/login';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { AccountDeps } from '../../domain/accounts/deps';
+import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { logInWithIdentity } from '../../domain/accounts/login';
 import {
   oauthClient,

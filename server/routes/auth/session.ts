@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { issueAccessToken, verifyAccessToken } from '../../domain/accessTokens';
-import type { AccountDeps } from '../../domain/accounts/deps';
+import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { logIn } from '../../domain/accounts/login';
 import { revokeFamilyOf, rotateRefreshToken } from '../../domain/accounts/refreshTokens';
 import { csrfTokenOf, newCsrfCookie } from '../../domain/accounts/sessionCookie';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { answerCheckIn } from '../../domain/deathDetection/checkIns';
-import { deathDepsOf } from '../../domain/deathDetection/deps';
+import { deathDepsOf } from '../../domain/deathDetection/deathDeps';
 import { checkInPage } from '../../domain/deathDetection/mails';
 import { DomainError } from '../../domain/errors';
 

@@ -17,7 +17,7 @@ import {
   createSignRequest,
   deathCaseView,
 } from '../../domain/deathDetection/confirmation';
-import { deathDepsOf } from '../../domain/deathDetection/deps';
+import { deathDepsOf } from '../../domain/deathDetection/deathDeps';
 import {
   authenticateClient,
   integrationLinksOf,

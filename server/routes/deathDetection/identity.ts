@@ -7,7 +7,7 @@ import {
   deviceTokenSchema,
 } from '../../../src/contract/rules/deathDetection';
 import type { AppContext } from '../../context';
-import { deathDepsOf } from '../../domain/deathDetection/deps';
+import { deathDepsOf } from '../../domain/deathDetection/deathDeps';
 import { deleteDeviceToken, registerDeviceToken } from '../../domain/deathDetection/deviceTokens';
 import {
   identityStatus,

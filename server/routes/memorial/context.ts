@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { MemorialDeps } from '../../domain/memorial/deps';
+import type { MemorialDeps } from '../../domain/memorial/memorialDeps';
 import { unauthenticated } from '../../http/errors';
 
 export const memorialDeps = (ctx: AppContext): MemorialDeps => ({

@@ -20,7 +20,7 @@ import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
 import { ConfirmationStart } from './ConfirmationStart';
 import { OwnSuspicionBanner, type OwnCase } from './OwnSuspicionBanner';
-import { inspectOption } from '../../services/inspector';
+import { inspectOption } from '../../services/clientState/inspector';
 
 const Actions = styled.div`
   display: flex;

@@ -3,7 +3,7 @@ import { useT } from '../../i18n/useT';
 import {
   useUnsavedChangesGuard,
   type UnsavedChangesGuardOptions,
-} from '../../services/unsavedChanges';
+} from '../../services/navigation/useUnsavedChangesGuard';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
 

@@ -6,7 +6,7 @@ import { Icon } from './icons';
 import { MemberAvatar } from './lazyMemberParts';
 import { entries, otherEntries, serviceEntries, type MenuEntry } from './menu';
 import { MenuLink } from './MenuLink';
-import type { ShellUser } from './session';
+import type { ShellUser } from './shellSession';
 
 const PANEL_WIDTH = 320;
 

@@ -8,7 +8,7 @@ import { Icon } from './icons';
 import { MemberAvatar } from './lazyMemberParts';
 import { headerEntries } from './menu';
 import { MenuLink } from './MenuLink';
-import type { ShellSession } from './session';
+import type { ShellSession } from './shellSession';
 
 const Bar = styled.header`
   position: sticky;

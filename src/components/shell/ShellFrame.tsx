@@ -2,16 +2,15 @@ import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
-import { useSlice } from '../../services/clientState';
+import { useSlice } from '../../services/clientState/clientState';
 import { tokyoYear } from '../../contract/rules/tokyoDate';
-import { ApiGetProvider, type ApiGet } from '../ui/apiGet';
 import { Banner } from './Banner';
 import { BurgerMenu } from './BurgerMenu';
 import { useChromeVisibility } from './chrome';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { UnreadCountPoller } from './lazyMemberParts';
-import type { ShellSession } from './session';
+import type { ShellSession } from './shellSession';
 import { TabBar } from './TabBar';
 import { MenuNavigationProvider } from './useMenuNavigation';
 
@@ -58,12 +57,11 @@ const SkipLink = styled.a`
 
 export interface ShellFrameProps {
   session: ShellSession;
-  apiGet: ApiGet;
   children: ReactNode;
 }
 
 /** Header, burger menu, footer, tab bar and banner around the current screen. */
-export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
+export function ShellFrame({ session, children }: ShellFrameProps) {
   const t = useT();
   const { pathname, search, key: locationKey } = useLocation();
   const chrome = useChromeVisibility(pathname);
@@ -84,42 +82,40 @@ export function ShellFrame({ session, apiGet, children }: ShellFrameProps) {
   const showBanner = chrome.footer && session.status === 'unauthenticated' && !inflow;
 
   return (
-    <ApiGetProvider value={apiGet}>
-      <MenuNavigationProvider session={session} apiGet={apiGet}>
-        <Root $tabBar={showTabBar}>
-          <SkipLink href="#content">{t('app-skip-to-content')}</SkipLink>
-          {chrome.header && (
-            <>
-              <Header
-                session={session}
-                unreadCount={unreadCount}
-                inflow={inflow}
-                burgerOpen={burgerOpen}
-                onToggleBurger={() => setBurgerOpen(!burgerOpen)}
-              />
-              {!inflow && (
-                <BurgerMenu open={burgerOpen} onClose={() => setBurgerOpen(false)} user={user} />
-              )}
-              {user && !inflow && (
-                <Suspense fallback={null}>
-                  <DeathDetectionModals key={user.id} userId={user.id} />
-                </Suspense>
-              )}
-            </>
-          )}
-          {user && (
-            <Suspense fallback={null}>
-              <UnreadCountPoller apiGet={apiGet} />
-            </Suspense>
-          )}
-          <Content id="content" tabIndex={-1}>
-            {children}
-          </Content>
-          {chrome.footer && <Footer year={tokyoYear(new Date())} />}
-          {showTabBar && <TabBar unreadCount={unreadCount} />}
-          {showBanner && <Banner pathname={pathname} />}
-        </Root>
-      </MenuNavigationProvider>
-    </ApiGetProvider>
+    <MenuNavigationProvider session={session}>
+      <Root $tabBar={showTabBar}>
+        <SkipLink href="#content">{t('app-skip-to-content')}</SkipLink>
+        {chrome.header && (
+          <>
+            <Header
+              session={session}
+              unreadCount={unreadCount}
+              inflow={inflow}
+              burgerOpen={burgerOpen}
+              onToggleBurger={() => setBurgerOpen(!burgerOpen)}
+            />
+            {!inflow && (
+              <BurgerMenu open={burgerOpen} onClose={() => setBurgerOpen(false)} user={user} />
+            )}
+            {user && !inflow && (
+              <Suspense fallback={null}>
+                <DeathDetectionModals key={user.id} userId={user.id} />
+              </Suspense>
+            )}
+          </>
+        )}
+        {user && (
+          <Suspense fallback={null}>
+            <UnreadCountPoller />
+          </Suspense>
+        )}
+        <Content id="content" tabIndex={-1}>
+          {children}
+        </Content>
+        {chrome.footer && <Footer year={tokyoYear(new Date())} />}
+        {showTabBar && <TabBar unreadCount={unreadCount} />}
+        {showBanner && <Banner pathname={pathname} />}
+      </Root>
+    </MenuNavigationProvider>
   );
 }

@@ -1,8 +1,7 @@
-import { QueryLayer } from '../../services/queryClient';
-import { useCertificated } from '../deathDetection/useCertificated';
-import type { ApiGet } from '../ui/apiGet';
+import { QueryLayer } from '../../services/queries/queryClient';
+import { useCertificated } from '../../services/frame/useCertificated';
+import { useUnreadCount } from '../../services/frame/useUnreadCount';
 import { Avatar, type AvatarProps } from '../ui/Avatar';
-import { useUnreadCount } from './useUnreadCount';
 
 /*
  * The parts of the frame that only a signed-in member sees and that read the API through
@@ -11,16 +10,16 @@ import { useUnreadCount } from './useUnreadCount';
  */
 
 /** Polls the unread count into the `unreadNotification` slice while mounted. */
-export function UnreadCountPoller({ apiGet }: { apiGet: ApiGet }) {
+export function UnreadCountPoller() {
   return (
     <QueryLayer>
-      <Poll apiGet={apiGet} />
+      <Poll />
     </QueryLayer>
   );
 }
 
-function Poll({ apiGet }: { apiGet: ApiGet }) {
-  useUnreadCount(apiGet);
+function Poll() {
+  useUnreadCount();
   return null;
 }
 

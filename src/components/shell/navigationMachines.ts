@@ -1,14 +1,12 @@
 import { fromPromise } from 'xstate';
 import { memoryNavigationMachine } from '../../machines/memoryNavigation';
 import { timecapsuleNavigationMachine } from '../../machines/timecapsuleNavigation';
-import type { ApiGet } from '../ui/apiGet';
 import type { NavigationRule } from './menu';
-import { loadMemorialPageContents, loadUnsentLetters } from './navigationApi';
+import { loadMemorialPageContents, loadUnsentLetters } from '../../services/frame/frameReads';
 
 export interface NavigationEffects {
   navigate: (to: string) => void;
   goToLogin: (rule: NavigationRule) => void;
-  apiGet: ApiGet;
 }
 
 const reportLoadFailure = (_: unknown, { error }: { error: unknown }) =>
@@ -24,7 +22,7 @@ export function provideNavigationMachines(effects: NavigationEffects) {
     memory: memoryNavigationMachine.provide({
       actors: {
         loadMemorialPageContents: fromPromise(({ input }) =>
-          loadMemorialPageContents(effects.apiGet, input.memorialPageId),
+          loadMemorialPageContents(input.memorialPageId),
         ),
       },
       actions: { navigate, goToLogin: () => effects.goToLogin('memory'), reportLoadFailure },
@@ -32,7 +30,7 @@ export function provideNavigationMachines(effects: NavigationEffects) {
     endingnote: (userId: string | null) =>
       userId === null ? effects.goToLogin('endingnote') : effects.navigate(`/endingnote/${userId}`),
     timecapsule: timecapsuleNavigationMachine.provide({
-      actors: { loadUnsentLetters: fromPromise(() => loadUnsentLetters(effects.apiGet)) },
+      actors: { loadUnsentLetters: fromPromise(loadUnsentLetters) },
       actions: { navigate, goToLogin: () => effects.goToLogin('timecapsule'), reportLoadFailure },
     }),
   };

@@ -9,12 +9,11 @@ import {
   type ReactNode,
 } from 'react';
 import { useNavigate } from 'react-router';
-import { useClientStateSend, useSlice } from '../../services/clientState';
-import type { ApiGet } from '../ui/apiGet';
+import { useClientStateSend, useSlice } from '../../services/clientState/clientState';
 import type { NavigationRule } from './menu';
 import type { NavigationMachines } from './navigationMachines';
-import type { ShellSession } from './session';
-import { inspectOption } from '../../services/inspector';
+import type { ShellSession } from './shellSession';
+import { inspectOption } from '../../services/clientState/inspector';
 
 type OpenRule = (rule: NavigationRule) => void;
 
@@ -58,21 +57,19 @@ const loadNavigationMachines = () => import('./navigationMachines');
  */
 export function MenuNavigationProvider({
   session,
-  apiGet,
   children,
 }: {
   session: ShellSession;
-  apiGet: ApiGet;
   children: ReactNode;
 }) {
   const navigate = useNavigate();
   const nav = useSlice('nav');
   const send = useClientStateSend();
   // The machines are created once; their effects, which run on events only, read the latest
-  // router, client state and API reader through this ref.
-  const latest = useRef({ navigate, nav, send, apiGet });
+  // router and client state through this ref.
+  const latest = useRef({ navigate, nav, send });
   useEffect(() => {
-    latest.current = { navigate, nav, send, apiGet };
+    latest.current = { navigate, nav, send };
   });
   const [machines, setMachines] = useState<NavigationMachines>();
   useEffect(() => {
@@ -91,7 +88,6 @@ export function MenuNavigationProvider({
             });
             void current.navigate('/login');
           },
-          apiGet: (path) => latest.current.apiGet(path),
         }),
       );
     });

@@ -1,39 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
-import { useApiGet } from './apiGet';
+import { useImageUrl } from '../../services/frame/useImageUrl';
 import certificatedIcon from './assets/certificated.svg';
 import defaultProfileImage from './assets/default-profile.svg';
 import uncertificatedIcon from './assets/uncertificated.svg';
-
-/** A full address (or a path of this site) is shown as it is; anything else is an object name. */
-export function isImageAddress(image: string): boolean {
-  return /^(https?:|data:|blob:|\/)/.test(image);
-}
-
-/** Signed GET URLs live 15 minutes on the server; refetch well before that. */
-const SIGNED_URL_STALE_MS = 10 * 60 * 1000;
-
-/** An image address as it is, or an object name exchanged for a signed GET URL. */
-export function useImageUrl(image: string | null | undefined): string | null {
-  const apiGet = useApiGet();
-  const objectName = image && !isImageAddress(image) ? image : null;
-  const signed = useQuery({
-    queryKey: ['signed-url', objectName],
-    enabled: objectName !== null,
-    staleTime: SIGNED_URL_STALE_MS,
-    retry: false,
-    queryFn: async () => {
-      const query = new URLSearchParams({ image_name: objectName ?? '', method: 'GET' });
-      const answer = (await apiGet(`/v1/signed_url?${query}`)) as { url?: unknown };
-      return typeof answer.url === 'string' ? answer.url : null;
-    },
-  });
-  if (!image) return null;
-  if (objectName === null) return image;
-  return signed.data ?? null;
-}
 
 const Frame = styled.span<{ $size: number; $smallSize: number }>`
   position: relative;

@@ -47,7 +47,7 @@ export const screenRoutes: readonly ScreenRoute[] = [
   },
   {
     path: '/memory/:id/mourning',
-    screen: 'memory/MourningScreen',
+    screen: 'memory/MemoryMourningScreen',
     title: 'page-title-memory-mourning',
   },
   { path: '/memory/top/me', screen: 'memory/MemoryTopScreen', title: 'page-title-memory-top' },

@@ -14,7 +14,7 @@ import {
 import { SocialSignIn } from '../login/SocialSignIn';
 import { useSignInForm } from '../login/useSignInAndGo';
 import { liveRegistrationMachine } from '../registerTop/registrationSetup';
-import { inspectOption } from '../../services/inspector';
+import { inspectOption } from '../../services/clientState/inspector';
 
 /**
  * /activate?token=…&email=… — the link of the registration mail. Activates the account

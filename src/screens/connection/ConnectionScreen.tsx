@@ -16,7 +16,7 @@ import {
   type ConnectionRequest,
 } from '../../services/api/social';
 import type { RelationshipValue } from '../../contract/rules/social';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { fullName, MemberList, MemberRow } from './MemberRow';
 import { RelationshipSelect } from './RelationshipSelect';
 

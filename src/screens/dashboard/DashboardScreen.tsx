@@ -8,7 +8,7 @@ import { fetchNote } from '../../services/api/endingnote';
 import { fetchDashboard, fetchTimeCapsuleStatus, homeKeys } from '../../services/api/home';
 import { firstVisit } from '../../services/persistence/firstVisit';
 import { useSession } from '../../services/session/useSession';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { fullName, MemberList, MemberRow } from '../connection/MemberRow';
 import { targetOf, textOf } from '../notification/notificationText';
 import { ItemList, Muted, NextStep } from './homeParts';

@@ -10,7 +10,7 @@ import {
   type AdministeredUser,
 } from '../../services/api/deathDetection';
 import { Muted } from '../dashboard/homeParts';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { formatTokyoDate } from '../deathConfirmation/dates';
 
 const Rows = styled.ul`

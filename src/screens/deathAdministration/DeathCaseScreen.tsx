@@ -6,7 +6,7 @@ import { fromPromise } from 'xstate';
 import { ConfirmationStart } from '../../components/deathDetection/ConfirmationStart';
 import { TextareaField } from '../../components/form/TextFields';
 import { Label } from '../../components/form/FieldFrame';
-import { useImageUrl } from '../../components/ui/Avatar';
+import { useImageUrl } from '../../services/frame/useImageUrl';
 import { Button } from '../../components/ui/Button';
 import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
 import { Notice } from '../../components/ui/Notice';
@@ -25,9 +25,9 @@ import { isAppWebView } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { ItemList, Muted } from '../dashboard/homeParts';
 import { formatTokyoDate } from '../deathConfirmation/dates';
-import { Actions, Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { coded } from './apiFailure';
-import { inspectOption } from '../../services/inspector';
+import { inspectOption } from '../../services/clientState/inspector';
 
 const at = (iso: string) => formatTokyoDateTime(new Date(iso));
 

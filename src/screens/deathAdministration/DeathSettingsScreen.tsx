@@ -22,7 +22,7 @@ import {
   MAX_ADMINISTRATORS,
 } from '../../contract/rules/deathDetection';
 import { ItemList, Muted } from '../dashboard/homeParts';
-import { Actions, Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { PasswordField } from '../login/authFormParts';
 import { formatTokyoDate } from '../deathConfirmation/dates';
 import { codedFailureOf, CodedFailure } from './apiFailure';

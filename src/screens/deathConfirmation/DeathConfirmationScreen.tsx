@@ -19,9 +19,9 @@ import { isAppWebView, startBaseSign } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { tokyoToday } from '../../contract/rules/account';
 import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../contract/rules/social';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { formatTokyoDate } from './dates';
-import { inspectOption } from '../../services/inspector';
+import { inspectOption } from '../../services/clientState/inspector';
 
 const Actions = styled.div`
   display: flex;

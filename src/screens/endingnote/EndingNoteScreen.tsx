@@ -8,7 +8,7 @@ import { formatCount } from '../../i18n/formatCount';
 import { useT } from '../../i18n/useT';
 import { whenSessionConnected } from '../../services/http/connection';
 import { isHttpError } from '../../services/http/lazy';
-import { queryClient } from '../../services/queryClient';
+import { queryClient } from '../../services/queries/queryClient';
 import { useSession } from '../../services/session/useSession';
 import {
   fetchConnectionChoices,
@@ -16,7 +16,7 @@ import {
   type NoteView,
   type SectionView,
 } from '../../services/api/endingnote';
-import { Page, Panel } from './layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { NoteTools, readersQuery } from './NoteTools';
 import { SectionForm } from './SectionForm';
 import { SectionReadOnly } from './SectionReadOnly';

@@ -12,7 +12,7 @@ import {
   type Reader,
 } from '../../services/api/endingnote';
 import { ProofWithdrawn, useFreshProof } from '../login/useFreshProof';
-import { Panel } from './layout';
+import { Panel } from '../../components/ui/pageLayout';
 
 const Actions = styled.div`
   display: flex;

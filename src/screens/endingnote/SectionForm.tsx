@@ -9,7 +9,7 @@ import {
   type FieldValue,
   type SectionValues,
 } from '../../contract/rules/endingnote';
-import { Actions } from './layout';
+import { Actions } from '../../components/ui/pageLayout';
 import { SectionFieldControl } from './SectionFieldControl';
 
 type Status =

@@ -15,8 +15,8 @@ import {
 import { bridge, BridgeError } from '../../services/bridge';
 import { isHandledBySession } from '../../services/http';
 import { formatTokyoDate } from '../deathConfirmation/dates';
-import { Page, Panel } from '../endingnote/layout';
-import { inspectOption } from '../../services/inspector';
+import { Page, Panel } from '../../components/ui/pageLayout';
+import { inspectOption } from '../../services/clientState/inspector';
 
 /** The status, and whether the app answers the bridge's check status (absent: a plain browser). */
 async function loadStatus() {

@@ -8,9 +8,9 @@ import { useT } from '../../i18n/useT';
 import { integrationLinkMachine } from '../../machines/integrationLink';
 import { linkIntegration, unlinkIntegration } from '../../services/api/deathDetection';
 import { connectedSession } from '../../services/http/connection';
-import { Actions, Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { coded, CodedFailure } from '../deathAdministration/apiFailure';
-import { inspectOption } from '../../services/inspector';
+import { inspectOption } from '../../services/clientState/inspector';
 
 /** The member's own access token: the spec's link call carries it in its body. */
 async function linkWithOwnToken(clientId: string, fposUserId: string) {

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { useSlice } from '../../services/clientState';
+import { useSlice } from '../../services/clientState/clientState';
 import { useSession } from '../../services/session/useSession';
 import {
   Actions,

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { sessionApi } from '../../services/api/session';
-import { useClientStateSend, useSlice } from '../../services/clientState';
+import { useClientStateSend, useSlice } from '../../services/clientState/clientState';
 import type { ShinobuTheme } from '../../theme/tokens';
 
 type Brand = keyof ShinobuTheme['social'];

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { useClientStateSend, useSlice } from '../../services/clientState';
-import { takeLetterClaim } from '../../services/pendingLetterClaim';
+import { useClientStateSend, useSlice } from '../../services/clientState/clientState';
+import { takeLetterClaim } from '../../services/persistence/pendingLetterClaim';
 import type { SignInCredentials } from '../../services/api/session';
 import { useSession } from '../../services/session/useSession';
 import { afterLoginTarget } from './redirect';
@@ -10,7 +10,7 @@ import { SIGN_IN_FAILURE_TEXT } from './signInFailure';
 /**
  * Signs in and, on success, goes to the page first asked for (the postLoginRedirectUrl is
  * used up on the way), else to a letter whose link was opened before registering
- * (src/services/pendingLetterClaim.ts). Answers the protocol's sign-in result.
+ * (src/services/persistence/pendingLetterClaim.ts). Answers the protocol's sign-in result.
  */
 export function useSignInAndGo() {
   const { signIn } = useSession();

@@ -1,8 +1,8 @@
 import { useT } from '../../i18n/useT';
 import { MemberList, MemberRow } from '../connection/MemberRow';
-import { Panel } from '../endingnote/layout';
+import { Panel } from '../../components/ui/pageLayout';
 import { useAdmins } from './pageQuery';
-import { Muted, SectionTitle } from './parts';
+import { Muted, SectionTitle } from './sectionLayout';
 
 /** The people who keep the page together (admins, and viewers when there are any). */
 export function AdminsSection({ memorialPageId }: { memorialPageId: string }) {

@@ -17,17 +17,16 @@ import {
   type AlbumPhoto,
 } from '../../services/api/memorial';
 import { useAlbum } from './pageQuery';
-import { EditAndDelete, ListSection, SmallButton } from './sectionParts';
+import { EditAndDelete, ListSection, SmallButton } from './ListSection';
+import { ImageFileField } from './ImageFileField';
 import {
-  Actions,
   checkRequest,
-  ImageFileField,
   memorialSchemas,
   problemsOf,
-  SectionTitle,
   useProblemText,
   type Problems,
-} from './parts';
+} from './inputProblems';
+import { Actions, SectionTitle } from './sectionLayout';
 
 const Grid = styled.ul`
   display: grid;

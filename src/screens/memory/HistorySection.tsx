@@ -18,17 +18,16 @@ import {
 import { uploadImage } from '../../services/api/uploads';
 import { HISTORY_BODY_MAX_LENGTH } from '../../contract/rules/memorialLimits';
 import { useHistories } from './pageQuery';
-import { EditAndDelete, ListSection } from './sectionParts';
+import { EditAndDelete, ListSection } from './ListSection';
+import { ImageFileField } from './ImageFileField';
 import {
-  Actions,
   checkRequest,
-  ImageFileField,
   memorialSchemas,
   problemsOf,
-  SectionTitle,
   useProblemText,
   type Problems,
-} from './parts';
+} from './inputProblems';
+import { Actions, SectionTitle } from './sectionLayout';
 
 const Timeline = styled.ol`
   margin: 0 0 16px;

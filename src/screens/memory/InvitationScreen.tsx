@@ -15,13 +15,14 @@ import {
   memorialPageIdOfInvitation,
   validateShareToken,
 } from '../../services/api/memorial';
-import { useClientStateSend, useSlice } from '../../services/clientState';
-import { usePetAdminSetting } from '../../services/petAdmin';
+import { useClientStateSend, useSlice } from '../../services/clientState/clientState';
+import { usePetAdminSetting } from '../../services/clientState/usePetAdminSetting';
 import { useSession } from '../../services/session/useSession';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { INVITATION_PATH } from './invitationLink';
-import { Actions, memoryPath } from './parts';
-import { inspectOption } from '../../services/inspector';
+import { memoryPath } from './memorialPageNames';
+import { Actions } from './sectionLayout';
+import { inspectOption } from '../../services/clientState/inspector';
 
 const truthy = (value: string | null) => value === 'true';
 

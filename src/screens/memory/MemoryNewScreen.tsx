@@ -11,17 +11,18 @@ import { createPage } from '../../services/api/memorial';
 import { uploadImage } from '../../services/api/uploads';
 import { useSession } from '../../services/session/useSession';
 import { createPageSchema } from '../../contract/rules/memorial';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { PageUnavailable } from './PageUnavailable';
-import { checkRequest, memoryPath, problemsOf, type Problems } from './parts';
+import { checkRequest, problemsOf, type Problems } from './inputProblems';
+import { memoryPath } from './memorialPageNames';
 import {
   emptyProfile,
-  ProfileForm,
+  MemorialProfileForm,
   profileChanged,
   profileRequestOf,
   type ProfileValues,
-} from './ProfileForm';
-import { inspectOption } from '../../services/inspector';
+} from './MemorialProfileForm';
+import { inspectOption } from '../../services/clientState/inspector';
 
 const TypeChoices = styled.div`
   display: grid;
@@ -128,7 +129,7 @@ export function Component() {
       <h1>{t(isPet ? 'memory-new-pet-title' : 'memory-new-other-title')}</h1>
       <Panel>
         <p>{t(isPet ? 'memory-new-pet-lead' : 'memory-new-other-lead')}</p>
-        <ProfileForm
+        <MemorialProfileForm
           idPrefix="memory-new"
           isPet={isPet}
           values={values}

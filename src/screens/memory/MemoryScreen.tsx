@@ -6,13 +6,14 @@ import { ButtonLink } from '../../components/ui/Button';
 import { RouteLoading } from '../../components/shell/RouteLoading';
 import { useT } from '../../i18n/useT';
 import { useSession } from '../../services/session/useSession';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { AdminsSection } from './AdminsSection';
 import { AlbumSection } from './AlbumSection';
 import { HistorySection } from './HistorySection';
 import { startVisitorReads, unavailableReason, usePageLists, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
-import { memoryPath, Actions } from './parts';
+import { memoryPath } from './memorialPageNames';
+import { Actions } from './sectionLayout';
 import { ProfileSection } from './ProfileSection';
 
 // Sharing and privacy are offered to admins only: a visitor's page never loads them.

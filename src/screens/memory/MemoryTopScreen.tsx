@@ -4,10 +4,11 @@ import { RouteLoading } from '../../components/shell/RouteLoading';
 import { ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { useSession } from '../../services/session/useSession';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { unavailableReason, usePageLists, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
-import { memoryPath, pageName, SectionTitle } from './parts';
+import { memoryPath, pageName } from './memorialPageNames';
+import { SectionTitle } from './sectionLayout';
 
 const Steps = styled.ol`
   margin: 0;

@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router';
 import { ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import type { PageUnavailable as Reason } from './pageQuery';
 
 /** What shows instead of a page one may not see: the same for a page that does not exist. */

@@ -6,14 +6,15 @@ import { useT } from '../../i18n/useT';
 import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
 import { uploadImage } from '../../services/api/uploads';
 import { updatePageSchema } from '../../contract/rules/memorial';
-import { checkRequest, problemsOf, SectionTitle, type Problems } from './parts';
+import { checkRequest, problemsOf, type Problems } from './inputProblems';
+import { SectionTitle } from './sectionLayout';
 import {
-  ProfileForm,
+  MemorialProfileForm,
   profileChanged,
   profileRequestOf,
   profileValuesOf,
   type ProfileValues,
-} from './ProfileForm';
+} from './MemorialProfileForm';
 
 /**
  * The admin's edit of the profile, in a chunk of its own (with the wire schemas and zod):
@@ -59,7 +60,7 @@ export function ProfileEditor({ page }: { page: MemorialPage }) {
   return (
     <>
       <SectionTitle>{t('memory-profile-edit-title')}</SectionTitle>
-      <ProfileForm
+      <MemorialProfileForm
         idPrefix="memory-profile"
         isPet={isPet}
         values={values}

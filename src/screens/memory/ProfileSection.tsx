@@ -4,8 +4,9 @@ import styled from 'styled-components';
 import { formatCalendarDate } from '../../components/ui/calendarDate';
 import { useT } from '../../i18n/useT';
 import type { MemorialPage } from '../../services/api/memorial';
-import { Panel } from '../endingnote/layout';
-import { pageKana, pageName, PlainList, SectionTitle } from './parts';
+import { Panel } from '../../components/ui/pageLayout';
+import { pageKana, pageName } from './memorialPageNames';
+import { PlainList, SectionTitle } from './sectionLayout';
 
 // Editing (the form, its wire schemas and zod) is for admins only: a visitor never loads it.
 const ProfileEditor = lazy(() =>

@@ -8,8 +8,9 @@ import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
 import { PRIVACY_SETTINGS, type Privacy } from '../../contract/rules/memorialLimits';
-import { Panel } from '../endingnote/layout';
-import { problemsOf, SectionTitle, useProblemText, type Problems } from './parts';
+import { Panel } from '../../components/ui/pageLayout';
+import { problemsOf, useProblemText, type Problems } from './inputProblems';
+import { SectionTitle } from './sectionLayout';
 
 /** Who may see the page and whether it may appear in user search (admins only). */
 export function SettingsSection({ page }: { page: MemorialPage }) {

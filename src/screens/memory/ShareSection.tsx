@@ -7,9 +7,9 @@ import { Button } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { createShareToken, type MemorialPage } from '../../services/api/memorial';
-import { Panel } from '../endingnote/layout';
+import { Panel } from '../../components/ui/pageLayout';
 import { invitationUrl, lineShareUrl } from './invitationLink';
-import { Actions, Muted, SectionTitle } from './parts';
+import { Actions, Muted, SectionTitle } from './sectionLayout';
 
 const LinkBox = styled.input`
   ${controlLook}

@@ -8,7 +8,7 @@ import { useT } from '../../i18n/useT';
 import { fetchMourning, homeKeys, type MourningPage } from '../../services/api/home';
 import { fullName } from '../connection/MemberRow';
 import { ItemList, Muted, NextStep, useCalendarDate } from '../dashboard/homeParts';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 
 const mourningPath = (memorialPageId: string) =>
   `/memory/${encodeURIComponent(memorialPageId)}/mourning`;

@@ -12,9 +12,9 @@ import { fetchProfile, homeKeys, updateProfile } from '../../services/api/home';
 import { useDeleteAccount } from '../../services/session/useDeleteAccount';
 import { useFreshProof } from '../login/useFreshProof';
 import { ItemList, NextStep } from '../dashboard/homeParts';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { EmailChangeForm, PasswordChangeForm } from './CredentialForms';
-import { ProfileForm } from './ProfileForm';
+import { MemberProfileForm } from './MemberProfileForm';
 
 const POLICY_LINKS = [
   'terms',
@@ -106,7 +106,7 @@ export function Component() {
       <h1>{t('mypage-title')}</h1>
       <Panel aria-labelledby="mypage-profile">
         <h2 id="mypage-profile">{t('mypage-profile-heading')}</h2>
-        <ProfileForm key={profile.dataUpdatedAt} profile={profile.data} />
+        <MemberProfileForm key={profile.dataUpdatedAt} profile={profile.data} />
       </Panel>
       <Panel aria-labelledby="mypage-email">
         <h2 id="mypage-email">{t('mypage-email-heading')}</h2>

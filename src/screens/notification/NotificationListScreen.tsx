@@ -11,7 +11,7 @@ import {
   markNotificationRead,
   socialKeys,
 } from '../../services/api/social';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { targetOf, textOf } from './notificationText';
 
 const Item = styled.li<{ $unread: boolean }>`

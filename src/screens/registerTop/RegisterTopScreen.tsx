@@ -4,8 +4,8 @@ import { Link, useSearchParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { isPetAdminSettingActive } from '../../machines/petAdmin';
-import { useSlice } from '../../services/clientState';
-import { usePetAdminSetting } from '../../services/petAdmin';
+import { useSlice } from '../../services/clientState/clientState';
+import { usePetAdminSetting } from '../../services/clientState/usePetAdminSetting';
 import { auth } from '../../services/api/auth';
 import { Actions, AuthCard, AuthPage, FormMessage, Links } from '../login/authFormParts';
 import { ResendMail } from '../login/ResendMail';
@@ -13,7 +13,7 @@ import { providerLabelId } from '../login/SocialSignIn';
 import { RegistrationConfirm } from './RegistrationConfirm';
 import { RegistrationFields } from './RegistrationFields';
 import { liveRegistrationMachine, registrationSetupFromQuery } from './registrationSetup';
-import { inspectOption } from '../../services/inspector';
+import { inspectOption } from '../../services/clientState/inspector';
 
 /** /register-top — registration: input, confirm, submitting, mail sent (spec §2, §4). */
 export function Component() {

@@ -4,7 +4,8 @@ import {
   type ActivationLink,
   type RegistrationSetup,
 } from '../../machines/registration';
-import { auth, type RegistrationRequest } from '../../services/api/auth';
+import type { RegistrationRequest } from '../../contract/registrationRequest';
+import { auth } from '../../services/api/auth';
 import { firstVisit } from '../../services/persistence/firstVisit';
 
 const truthy = (value: string | null) => value !== null && /^(true|1)$/i.test(value);

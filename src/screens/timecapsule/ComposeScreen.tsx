@@ -14,9 +14,9 @@ import {
   type LetterSaveOutcome,
 } from '../../services/api/timecapsule';
 import type { LetterInput, WriterView } from '../../contract/rules/timecapsule';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { Notice } from '../../components/ui/Notice';
-import { letterPath } from './paths';
+import { letterPath } from './letterPaths';
 import { draftOf, emptyDraft, sameLetter, type FieldProblem } from './letterDraft';
 import { LetterForm } from './LetterForm';
 import { personName } from './letterText';

@@ -3,10 +3,13 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { claimLetter } from '../../services/api/timecapsule';
-import { letterClaimPath, rememberLetterClaim } from '../../services/pendingLetterClaim';
+import {
+  letterClaimPath,
+  rememberLetterClaim,
+} from '../../services/persistence/pendingLetterClaim';
 import { useSession } from '../../services/session/useSession';
-import { Actions, Page, Panel } from '../endingnote/layout';
-import { letterPath } from './paths';
+import { Actions, Page, Panel } from '../../components/ui/pageLayout';
+import { letterPath } from './letterPaths';
 
 type ClaimState = 'claiming' | 'notYours' | 'failed';
 

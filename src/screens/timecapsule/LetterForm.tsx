@@ -21,7 +21,7 @@ import {
   type LetterInput,
 } from '../../contract/rules/timecapsule';
 import { Notice } from '../../components/ui/Notice';
-import { Actions } from '../endingnote/layout';
+import { Actions } from '../../components/ui/pageLayout';
 import {
   checkDraft,
   DELIVERY_RULES,

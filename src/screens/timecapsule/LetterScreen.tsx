@@ -11,11 +11,11 @@ import type {
   RecipientView,
   WriterView,
 } from '../../contract/rules/timecapsule';
-import { Actions, Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { DeleteLetterButton } from './DeleteLetterButton';
-import { editLetterPath } from './paths';
+import { editLetterPath } from './letterPaths';
 import { Notice } from '../../components/ui/Notice';
-import { LetterItem, LetterList } from './layout';
+import { LetterItem, LetterList } from './letterList';
 import {
   adminsOf,
   deliveryText,

@@ -8,10 +8,10 @@ import {
   fetchUnsentLetters,
 } from '../../services/api/timecapsule';
 import { isHandledBySession } from '../../services/http';
-import { Actions, Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { DeleteLetterButton } from './DeleteLetterButton';
-import { editLetterPath, letterPath } from './paths';
-import { LetterItem, LetterLink, LetterList } from './layout';
+import { editLetterPath, letterPath } from './letterPaths';
+import { LetterItem, LetterLink, LetterList } from './letterList';
 import { adminsOf, deliveryText, japanTime, namesText, personName } from './letterText';
 
 type TimecapsuleListName = 'admin' | 'unsent' | 'received';

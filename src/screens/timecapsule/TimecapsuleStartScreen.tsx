@@ -1,6 +1,6 @@
 import { ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { Actions, Page, Panel } from '../endingnote/layout';
+import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 
 const POINTS = ['when', 'who', 'after'] as const;
 

@@ -14,7 +14,7 @@ import {
 import { SEARCH_QUERY_MAX_LENGTH, type RelationshipValue } from '../../contract/rules/social';
 import { fullName, MemberList, MemberRow } from '../connection/MemberRow';
 import { RelationshipSelect } from '../connection/RelationshipSelect';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 
 const SearchForm = styled.form`
   display: flex;

@@ -5,30 +5,7 @@
  * store new tokens while axios-auth-refresh holds every `/v1` request back.
  */
 
-export interface SessionUser {
-  id: string;
-  username: string;
-  memorialPageId: string | null;
-  iconUrl: string | null;
-}
-
-/**
- * What page script learns of the session: the user and the `/v1` access token. The refresh
- * token stays in the httpOnly cookie (`refreshSession` spends it on the server).
- */
-export interface AuthSession {
-  user: SessionUser;
-  accessToken: string;
-  /** ISO date-time when the session cookie expires. */
-  expires: string;
-}
-
-/** The fields `POST /api/auth/session` may change. */
-export interface SessionUpdate {
-  accessToken?: string;
-  username?: string;
-  iconUrl?: string | null;
-}
+import type { AuthSession, SessionUpdate, SessionUser } from '../../contract/sessionLayer';
 
 export interface WireSession {
   user: SessionUser & { accessToken: string };

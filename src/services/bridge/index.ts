@@ -1,7 +1,7 @@
-import { createBridge, BridgeError, type Bridge } from './client';
+import { createBridge, BridgeError, type Bridge } from './bridge';
 import type { BridgeCalls } from './protocol';
 
-export { BridgeError, type Bridge } from './client';
+export { BridgeError, type Bridge } from './bridge';
 export type { DeviceStatus } from './protocol';
 
 let sequence = 0;

@@ -1,4 +1,4 @@
-import type { HttpSession } from './client';
+import type { HttpSession } from './httpClients';
 
 /**
  * The link between the HTTP client and the live session, apart from the client itself: the

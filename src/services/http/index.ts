@@ -1,4 +1,4 @@
-import { createHttpClients } from './client';
+import { createHttpClients } from './httpClients';
 import { connectedSession } from './connection';
 
 export {
@@ -8,7 +8,7 @@ export {
   type HttpClients,
   type HttpSession,
   type RefreshOutcome,
-} from './client';
+} from './httpClients';
 export { connectHttpSession } from './connection';
 
 /** The product API `/v1` (same origin). */

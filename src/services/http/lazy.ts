@@ -22,3 +22,29 @@ export function isHttpError(error: unknown): error is AxiosError {
     (error as { isAxiosError?: unknown }).isAxiosError === true
   );
 }
+
+/** A GET the product API refused, with its status. */
+export class ApiStatusError extends Error {
+  constructor(
+    readonly status: number,
+    readonly path: string,
+  ) {
+    super(`GET ${path} answered ${status}`);
+  }
+}
+
+/**
+ * A GET of the product API through the client loaded with it (bearer token when a member is
+ * signed in, none for a visitor; one refresh on a 401; camelCase answers): for the parts of
+ * the frame that must not load axios with the entry route. A refused call throws an
+ * ApiStatusError with its status.
+ */
+export async function lazyGet(path: string): Promise<unknown> {
+  const http = await loadHttp();
+  try {
+    return (await http.get<unknown>(path)).data;
+  } catch (error) {
+    if (isHttpError(error) && error.response) throw new ApiStatusError(error.response.status, path);
+    throw error;
+  }
+}

@@ -1,8 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { useClientStateSend, useSlice } from '../clientState';
+import { useClientStateSend, useSlice } from '../clientState/clientState';
 import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
-import { sessionApi, type SessionUser } from '../api/session';
+import type { SessionUser } from '../../contract/sessionLayer';
+import { sessionApi } from '../api/session';
 import { connectHttpSession } from '../http/connection';
 import { browserAuthSessionMachine, connectUserSync } from './browserSession';
 import { httpSessionOf, whenSession, type AuthSessionActor } from './liveSession';
@@ -10,7 +11,7 @@ import { SessionContext, type SessionStatus, type SessionValue } from './Session
 import { rememberOwnMemorialPageId } from '../persistence/firstVisit';
 import { storedUserIdIsInvalid } from './storedUser';
 import { isMemberOnlyPath, takeReturnTo } from '../../contract/pages/memberOnly';
-import { inspectOption } from '../inspector';
+import { inspectOption } from '../clientState/inspector';
 
 const isSettled = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) =>
   snapshot.matches({ authenticated: 'idle' }) || snapshot.matches({ unauthenticated: 'idle' });

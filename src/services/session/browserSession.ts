@@ -1,4 +1,4 @@
-import type { SessionUser } from '../api/session';
+import type { SessionUser } from '../../contract/sessionLayer';
 import { sessionApi } from '../api/session';
 import { onFirstUse } from '../../components/ui/onFirstUse';
 import { authSessionWith } from './liveSession';

@@ -1,12 +1,8 @@
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { authSessionMachine, type AuthSessionEvent } from '../../machines/authSession';
 import { tokenRefreshMachine, type RefreshedTokens } from '../../machines/tokenRefresh';
-import {
-  SessionError,
-  type SessionApi,
-  type SessionUpdate,
-  type SessionUser,
-} from '../api/session';
+import type { SessionUpdate, SessionUser } from '../../contract/sessionLayer';
+import { SessionError, type SessionApi } from '../api/session';
 import type { HttpSession } from '../http';
 
 export type AuthSessionActor = ActorRefFrom<typeof authSessionMachine>;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { jsonForScript } from '../../server/pages/memberPage';
 import { formatCount } from '../../src/i18n/formatCount';
 import { PAGE_DATA_ID } from '../../src/contract/pages/pageHandover';
-import { seedQueryCache, takePageData } from '../../src/services/pageAnswers';
+import { seedQueryCache, takePageData } from '../../src/services/hydration/pageData';
 
 /** Writes the element as the server does (server/pages/visitorPages.ts). */
 function pageCarries(text: string) {

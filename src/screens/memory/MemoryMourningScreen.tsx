@@ -19,21 +19,12 @@ import {
 } from '../../services/api/memorial';
 import { useSession } from '../../services/session/useSession';
 import { CONDOLENCE_MAX_LENGTH, condolenceCreateSchema } from '../../contract/rules/memorial';
-import { Page, Panel } from '../endingnote/layout';
+import { Page, Panel } from '../../components/ui/pageLayout';
 import { unavailableReason, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
-import {
-  Actions,
-  checkRequest,
-  memoryPath,
-  Muted,
-  pageName,
-  PlainList,
-  problemsOf,
-  SectionTitle,
-  useProblemText,
-  type Problems,
-} from './parts';
+import { checkRequest, problemsOf, useProblemText, type Problems } from './inputProblems';
+import { memoryPath, pageName } from './memorialPageNames';
+import { Actions, Muted, PlainList, SectionTitle } from './sectionLayout';
 
 const Message = styled.li`
   padding: 12px 0;

@@ -5,9 +5,9 @@ import {
   clientStateMachine,
   type ClientSlices,
   type ClientStateEvent,
-} from '../machines/clientState';
+} from '../../machines/clientState';
 import { devInspector, inspectOption } from './inspector';
-import { readPersistedSlices, writePersistedSlices } from './persistence/clientStorage';
+import { readPersistedSlices, writePersistedSlices } from '../persistence/clientStorage';
 
 /** Made when the provider starts it: `provide` builds the statechart again (start-up work). */
 const liveClientStateMachine = () =>

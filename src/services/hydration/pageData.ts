@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { HydrationState } from 'react-router';
-import { PAGE_DATA_ID } from '../contract/pages/pageHandover';
-import { toCamelCase } from './http/casing';
+import { PAGE_DATA_ID } from '../../contract/pages/pageHandover';
+import { toCamelCase } from '../http/casing';
 
 /** One read's answer as the API sends it, under the query key the screen reads it with. */
 export interface SeededAnswer {

@@ -1,16 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useClientStateSend } from '../../services/clientState';
-import { ApiStatusError, type ApiGet } from '../ui/apiGet';
+import { useClientStateSend } from '../clientState/clientState';
+import { ApiStatusError } from '../http/lazy';
+import { fetchUnreadCount } from './frameReads';
 
 /** How often the unread count is asked again while a member is logged in. */
 export const UNREAD_POLL_MS = 60_000;
-
-function readCount(answer: unknown): number {
-  if (typeof answer === 'number') return answer;
-  const count = (answer as { count?: unknown } | null)?.count;
-  return typeof count === 'number' ? count : 0;
-}
 
 /**
  * The member's unread notifications, polled from the API into the `unreadNotification`
@@ -18,15 +13,14 @@ function readCount(answer: unknown): number {
  * long as the caller is mounted: the frame mounts it for members only. An API without the
  * endpoint (404) or any failure leaves the last known count.
  */
-export function useUnreadCount(apiGet: ApiGet): void {
+export function useUnreadCount(): void {
   const send = useClientStateSend();
   const polled = useQuery({
     queryKey: ['notification', 'unread-count'],
     refetchInterval: UNREAD_POLL_MS,
     retry: (failures, error) =>
       !(error instanceof ApiStatusError && error.status === 404) && failures < 1,
-    queryFn: async () =>
-      readCount(await apiGet('/v1/notification/user_notifications/unread/count')),
+    queryFn: fetchUnreadCount,
   });
   const { data, dataUpdatedAt } = polled;
   // Only a new answer updates the slice, so a count lowered by a screen is not overwritten.

@@ -1,6 +1,6 @@
 import { useActorRef } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
-import { petAdminMachine } from '../machines/petAdmin';
+import { petAdminMachine } from '../../machines/petAdmin';
 import { useClientStateSend, useSlice } from './clientState';
 import { inspectOption } from './inspector';
 

@@ -2,8 +2,8 @@ import { useState, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { Panel } from '../endingnote/layout';
-import { Muted, SectionTitle } from './parts';
+import { Panel } from '../../components/ui/pageLayout';
+import { Muted, SectionTitle } from './sectionLayout';
 
 export const SmallButton = styled(Button)`
   padding: 6px 12px;

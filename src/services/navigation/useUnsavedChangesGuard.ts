@@ -1,8 +1,11 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { useBlocker, type Blocker, type Location } from 'react-router';
-import { unsavedChangesGuardMachine, type NavigationTarget } from '../machines/unsavedChangesGuard';
-import { inspectOption } from './inspector';
+import {
+  unsavedChangesGuardMachine,
+  type NavigationTarget,
+} from '../../machines/unsavedChangesGuard';
+import { inspectOption } from '../clientState/inspector';
 
 export interface UnsavedChangesGuardOptions {
   /** Told when the unsaved-warning dialog opens and closes (the machine's emitted events). */

@@ -4,7 +4,9 @@ import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import type { MemoryProfile } from '../../machines/memoryCreation';
 import type { MemorialPage } from '../../services/api/memorial';
-import { Actions, ImageFileField, useProblemText, type Problems } from './parts';
+import { ImageFileField } from './ImageFileField';
+import { useProblemText, type Problems } from './inputProblems';
+import { Actions } from './sectionLayout';
 
 /** The profile as typed: every field a string (an empty date is no date). */
 export interface ProfileValues {
@@ -59,7 +61,7 @@ export function profileRequestOf(values: ProfileValues, isPet: boolean): MemoryP
 }
 
 /** Names with their kana (family name first), dates, the kind of animal for a pet, a photo. */
-export function ProfileForm({
+export function MemorialProfileForm({
   idPrefix,
   isPet,
   values,

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context';
 import { memoizePerOwner } from '../../lib/memoizePerOwner';
-import type { AccountDeps } from '../../domain/accounts/deps';
+import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { DEFAULT_LOGIN_THROTTLE, loginThrottle } from '../../domain/accounts/loginThrottle';
 import {
   databaseThrottleStore,

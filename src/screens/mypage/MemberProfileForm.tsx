@@ -146,7 +146,7 @@ function IconField({ profile }: { profile: Profile }) {
 }
 
 /** Names, kana, prefecture, birthdate and sex, checked with the registration's rules. */
-export function ProfileForm({ profile }: { profile: Profile }) {
+export function MemberProfileForm({ profile }: { profile: Profile }) {
   const t = useT();
   const save = useSaveProfile();
   const [form, setForm] = useState<Form>(() => formOf(profile));
