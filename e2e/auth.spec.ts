@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import sharp from 'sharp';
 import { untilHydrated } from './support/hydration';
 import { mailedActivationLink, sessionUser } from './support/members';
 import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/screens';
@@ -35,9 +36,31 @@ test('register, activate from the mail, sign out, fail, sign in to the page firs
   await page.getByLabel('お住まいの都道府県').selectOption('東京都');
   await page.getByLabel('生年月日').fill('1955-05-05');
   await page.getByRole('radio', { name: '女性' }).check();
+
+  // A profile picture, uploaded before there is an account: a file that is not an image is
+  // refused with the reason and nothing typed is lost; a photo shows as a preview.
+  const iconField = page.getByLabel('プロフィール画像（任意）');
+  await iconField.setInputFiles({
+    name: 'me.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('<html>not a picture</html>'),
+  });
+  await expect(page.getByText('画像ファイル(JPEG・PNG・WebP)を選んでください。')).toBeVisible();
+  await expect(page.getByLabel('めい（ひらがな）')).toHaveValue('はなこ');
+  const icon = await sharp({
+    create: { width: 96, height: 96, channels: 3, background: { r: 90, g: 140, b: 200 } },
+  })
+    .png()
+    .toBuffer();
+  await iconField.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: icon });
+  const preview = page.getByRole('img', { name: 'hanako さんのプロフィール画像' });
+  await expect(preview).toHaveAttribute('src', /^blob:/);
+  await expect(page.getByRole('button', { name: 'この画像をやめる' })).toBeVisible();
+
   await page.getByRole('button', { name: '入力内容を確認する' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('入力内容の確認');
   await expect(page.getByText('1955年5月5日')).toBeVisible();
+  await expect(preview).toBeVisible();
   await keepScreenshot(page, 'auth-register-confirm-mobile');
   await expectFitsAndAccessible(page);
   await page.getByRole('button', { name: '登録する' }).click();
@@ -51,6 +74,8 @@ test('register, activate from the mail, sign out, fail, sign in to the page firs
   await page.getByRole('button', { name: 'ログインする' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(await sessionUser(page)).toMatchObject({ username: 'hanako' });
+  // The registration claimed the picture: it is the member's icon now.
+  expect(await sessionUser(page)).toMatchObject({ iconUrl: expect.stringMatching(/uploads\//) });
 
   // A first-time member is welcomed with three first steps until they dismiss it; the spec's
   // memorial_page_id key holds their own page.

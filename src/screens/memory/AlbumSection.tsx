@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ImageFileField } from '../../components/upload/ImageFileField';
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
@@ -21,7 +22,6 @@ import { EditAndDelete, ListSection, SmallButton } from './sectionParts';
 import {
   Actions,
   checkRequest,
-  ImageFileField,
   memorialSchemas,
   problemsOf,
   SectionTitle,

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ImageFileField } from '../../components/upload/ImageFileField';
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { CheckboxField } from '../../components/form/ChoiceFields';
@@ -22,7 +23,6 @@ import { EditAndDelete, ListSection } from './sectionParts';
 import {
   Actions,
   checkRequest,
-  ImageFileField,
   memorialSchemas,
   problemsOf,
   SectionTitle,

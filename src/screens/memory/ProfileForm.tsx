@@ -4,7 +4,8 @@ import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import type { MemoryProfile } from '../../machines/memoryCreation';
 import type { MemorialPage } from '../../services/api/memorial';
-import { Actions, ImageFileField, useProblemText, type Problems } from './parts';
+import { ImageFileField } from '../../components/upload/ImageFileField';
+import { Actions, useProblemText, type Problems } from './parts';
 
 /** The profile as typed: every field a string (an empty date is no date). */
 export interface ProfileValues {

@@ -1,6 +1,5 @@
 import styled from 'styled-components';
 import type { z } from 'zod';
-import { describedBy, FieldFrame, Label } from '../../components/form/FieldFrame';
 import { fieldErrorsOf } from '../../machines/memoryCreation';
 import { useT } from '../../i18n/useT';
 import type { MemorialPage } from '../../services/api/memorial';
@@ -59,41 +58,6 @@ export function useProblemText(problems: Problems): (field: string) => string | 
     if (!code) return undefined;
     return code === 'save_failed' ? t('memory-save-failed') : t(`validation-${code}`);
   };
-}
-
-const FileInput = styled.input`
-  display: block;
-  max-width: 100%;
-  min-height: 44px;
-`;
-
-/** One image file from the device (album, history or page photo); checked by the server. */
-export function ImageFileField({
-  id,
-  label,
-  onChange,
-  error,
-  disabled,
-}: {
-  id: string;
-  label: string;
-  onChange: (file: File | null) => void;
-  error?: string;
-  disabled?: boolean;
-}) {
-  return (
-    <FieldFrame id={id} error={error}>
-      <Label htmlFor={id}>{label}</Label>
-      <FileInput
-        id={id}
-        type="file"
-        accept="image/jpeg,image/png,image/webp"
-        disabled={disabled}
-        onChange={(event) => onChange(event.target.files?.[0] ?? null)}
-        {...describedBy(id, error)}
-      />
-    </FieldFrame>
-  );
 }
 
 export const SectionTitle = styled.h2`
