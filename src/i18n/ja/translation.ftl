@@ -356,9 +356,6 @@ activate-working = 登録を完了しています…
 activate-failed = ユーザーアクティベーションに失敗しました。
 activate-failed-hint = リンクの有効期限（24時間）が切れているか、すでに使われている可能性があります。もう一度ご登録いただくか、ログインをお試しください。
 activate-done = 登録が完了しました。
-activate-sign-in = 続けてパスワードを入力し、ログインしてください。
-activate-sign-in-social = LINEなどほかのサービスの情報で登録した方は、そのサービスでログインしてください。
-activate-email = メールアドレス：{ $email }
 activate-missing-link = URLをご確認ください。
 
 ## Password reset

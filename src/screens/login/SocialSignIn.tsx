@@ -47,11 +47,8 @@ const ProviderButton = styled.button<{ $brand: Brand }>`
   }
 `;
 
-/**
- * Sign-in with each configured social provider; nothing when none is configured.
- * `leadId` names a text shown under the heading.
- */
-export function SocialSignIn({ callbackUrl, leadId }: { callbackUrl: string; leadId?: string }) {
+/** Sign-in with each configured social provider; nothing when none is configured. */
+export function SocialSignIn({ callbackUrl }: { callbackUrl: string }) {
   const t = useT();
   const [leaving, setLeaving] = useState(false);
   const nav = useSlice('nav');
@@ -82,7 +79,6 @@ export function SocialSignIn({ callbackUrl, leadId }: { callbackUrl: string; lea
   return (
     <section aria-labelledby="login-social-heading">
       <h2 id="login-social-heading">{t('login-social-heading')}</h2>
-      {leadId && <p>{t(leadId)}</p>}
       <List>
         {social.map((provider) => (
           <li key={provider.id}>
