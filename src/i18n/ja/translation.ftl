@@ -277,6 +277,8 @@ endingnote-export-text = 印刷用に表示すると、ブラウザの印刷機�
 endingnote-export-json = データとして保存する（JSON）
 endingnote-export-html = 印刷用に保存する（HTML）
 endingnote-print = 印刷用に表示する
+endingnote-print-app = 印刷する
+endingnote-export-text-app = アプリの印刷画面から、印刷やPDFでの保存ができます。ノート全体をファイルとして端末に保存することもできます。
 endingnote-reader-lead = { $name } さんがあなたに公開しているセクションです。
 
 ## Login
@@ -534,6 +536,9 @@ memory-share-copy = リンクをコピーする
 memory-share-copied = リンクをコピーしました。
 memory-share-copy-failed = コピーできませんでした。リンクを長押ししてコピーしてください。
 memory-share-line = LINEで送る
+memory-share-app = LINEやメールで送る
+memory-share-app-title = { $name } さんのメモリアルページへの招待
+memory-share-app-failed = 送る画面を開けませんでした。リンクをコピーして送ってください。
 memory-share-failed = 招待リンクをつくれませんでした。時間をおいてもう一度お試しください。
 memory-new-title = メモリアルページをつくる
 memory-new-lead = どなたのメモリアルページをつくりますか。
