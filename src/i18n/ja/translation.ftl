@@ -671,7 +671,6 @@ timecapsule-form-body = 本文
 timecapsule-form-photos = 写真(任意)
 timecapsule-form-photo-add = 写真を選ぶ(最大{ $max }枚・JPEG、PNG、WebP)
 timecapsule-form-photo-remove = 写真 { $number } を外す
-timecapsule-form-uploading = 写真をアップロードしています…
 timecapsule-form-upload-failed = 写真をアップロードできませんでした。もう一度お試しください。
 timecapsule-form-delivery = 届けるとき
 timecapsule-form-rule = 届け方

@@ -1,4 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { TransferProgress } from '../../components/upload/UploadProgress';
+import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
 import { ImageFileField } from '../../components/upload/ImageFileField';
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
@@ -16,7 +18,6 @@ import {
   type HistoryEntry,
   type HistoryInput,
 } from '../../services/api/memorial';
-import { uploadImage } from '../../services/api/uploads';
 import { HISTORY_BODY_MAX_LENGTH } from '../../validation/memorialLimits';
 import { useHistories } from './pageQuery';
 import { EditAndDelete, ListSection } from './sectionParts';
@@ -90,6 +91,7 @@ function HistoryForm({
     draft.photo !== null ||
     draft.removePhoto;
 
+  const transfer = useUploadProgress();
   const save = useMutation({
     mutationFn: async () => {
       checkRequest((await memorialSchemas()).historyCreateSchema, {
@@ -97,7 +99,7 @@ function HistoryForm({
         body: draft.body,
       });
       const input: HistoryInput = { occurredOn: draft.occurredOn, body: draft.body.trim() };
-      if (draft.photo) input.imageName = await uploadImage(draft.photo);
+      if (draft.photo) input.imageName = await transfer.upload(draft.photo);
       else if (draft.removePhoto) input.imageName = null;
       return entry
         ? updateHistory(memorialPageId, entry.id, input)
@@ -110,7 +112,8 @@ function HistoryForm({
       await queryClient.invalidateQueries({ queryKey: memorialKeys.histories(memorialPageId) });
       onDone?.();
     },
-    onError: (error) => setProblems(problemsOf(error)),
+    // A cancelled upload keeps the form as it was, without a problem to show.
+    onError: (error) => setProblems(error instanceof UploadCancelled ? {} : problemsOf(error)),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -144,6 +147,7 @@ function HistoryForm({
         error={problem('image_name')}
         disabled={busy}
       />
+      <TransferProgress transfer={transfer} />
       {entry?.imageName && (
         <CheckboxField
           id={`${idPrefix}-remove-photo`}

@@ -4,7 +4,8 @@ import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
-import { uploadImage } from '../../services/api/uploads';
+import { TransferProgress } from '../../components/upload/UploadProgress';
+import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
 import { updatePageSchema } from '../../validation/memorial';
 import { checkRequest, problemsOf, SectionTitle, type Problems } from './parts';
 import {
@@ -28,11 +29,12 @@ export function ProfileEditor({ page }: { page: MemorialPage }) {
   const isPet = page.type === 'pet';
   const dirty = editing && profileChanged(values, profileValuesOf(page));
 
+  const transfer = useUploadProgress();
   const save = useMutation({
     mutationFn: async () => {
       const request = profileRequestOf(values, isPet);
       checkRequest(updatePageSchema(), request);
-      const photoName = values.photo ? await uploadImage(values.photo) : undefined;
+      const photoName = values.photo ? await transfer.upload(values.photo) : undefined;
       return updatePage(page.memorialPageId, {
         ...request,
         ...(photoName ? { photo_name: photoName } : {}),
@@ -44,7 +46,7 @@ export function ProfileEditor({ page }: { page: MemorialPage }) {
       setProblems({});
       setEditing(false);
     },
-    onError: (error) => setProblems(problemsOf(error)),
+    onError: (error) => setProblems(error instanceof UploadCancelled ? {} : problemsOf(error)),
   });
 
   if (!editing) {
@@ -66,6 +68,7 @@ export function ProfileEditor({ page }: { page: MemorialPage }) {
         onChange={setValues}
         problems={problems}
         busy={save.isPending}
+        uploadProgress={<TransferProgress transfer={transfer} />}
         submitLabel={t('memory-save')}
         onSubmit={() => save.mutate()}
         onCancel={() => {

@@ -1,4 +1,5 @@
 import type { FormEvent } from 'react';
+import type { ReactNode } from 'react';
 import { DateField, InputField } from '../../components/form/TextFields';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
@@ -70,7 +71,10 @@ export function ProfileForm({
   submitLabel,
   onSubmit,
   onCancel,
+  uploadProgress,
 }: {
+  /** The photo's upload while it is under way (its progress and cancel). */
+  uploadProgress?: ReactNode;
   idPrefix: string;
   isPet: boolean;
   values: ProfileValues;
@@ -128,6 +132,7 @@ export function ProfileForm({
         error={problem('photo_name') ?? problem('image_name')}
         disabled={busy}
       />
+      {uploadProgress}
       <Actions>
         <Button type="submit" disabled={busy}>
           {busy ? t('memory-saving') : submitLabel}
