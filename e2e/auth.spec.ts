@@ -152,3 +152,17 @@ test('an inflow link without its inflowId asks to check the URL', async ({ page 
   await page.goto('/register-top?register=true&inflow=True');
   await expect(page.getByRole('alert')).toHaveText('URLをご確認ください。');
 });
+
+test('providers that cannot be fetched lead to the error page', async ({ page }) => {
+  await page.route('**/api/auth/providers', (route) => route.abort());
+  // The failure is logged with the spec's code.
+  const logged = page.waitForRequest(
+    (request) =>
+      request.url().endsWith('/api/auth/_log') &&
+      (request.postData() ?? '').includes('"code":"CLIENT_FETCH_ERROR"'),
+  );
+  await page.goto('/login');
+  await logged;
+  await expect(page).toHaveURL(/\/login\?error=Configuration$/);
+  await expect(page.getByRole('alert')).toContainText('想定外のエラーが発生しました。');
+});

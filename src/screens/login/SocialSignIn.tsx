@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { sessionApi } from '../../services/api/session';
@@ -57,6 +58,14 @@ export function SocialSignIn({ callbackUrl }: { callbackUrl: string }) {
     queryKey: ['auth', 'providers'],
     queryFn: sessionApi.fetchProviders,
   });
+  const [search] = useSearchParams();
+  // Spec §8: providers that cannot be fetched are logged and lead to the error page (which
+  // shows the unexpected-error text on /login); once there, it is not left again.
+  useEffect(() => {
+    if (!providers.isError) return;
+    void sessionApi.logClientError('CLIENT_FETCH_ERROR', providers.error);
+    if (!search.has('error')) window.location.assign('/api/auth/error?error=Configuration');
+  }, [providers.isError, providers.error, search]);
   const social = (providers.data ?? []).filter(
     (provider) => provider.type === 'oauth' && isBrand(provider.id),
   );
