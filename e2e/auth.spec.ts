@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
+import sharp from 'sharp';
 import { untilHydrated } from './support/hydration';
 import { mailedActivationLink, sessionUser } from './support/members';
 import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/screens';
 
 /**
- * Accounts end to end: register → the activation link from the mail outbox →
- * signed in → log out → a wrong password shows the 401 text → sign in → the page first
+ * Accounts end to end: register with a profile picture → the activation link from the mail
+ * outbox signs in → log out → a wrong password shows the 401 text → sign in → the page first
  * asked for. At 360 px, with axe on every screen on the way.
  */
 
@@ -35,22 +36,42 @@ test('register, activate from the mail, sign out, fail, sign in to the page firs
   await page.getByLabel('お住まいの都道府県').selectOption('東京都');
   await page.getByLabel('生年月日').fill('1955-05-05');
   await page.getByRole('radio', { name: '女性' }).check();
+
+  // A profile picture, uploaded before there is an account: a file that is not an image is
+  // refused with the reason and nothing typed is lost; a photo shows as a preview.
+  const iconField = page.getByLabel('プロフィール画像（任意）');
+  await iconField.setInputFiles({
+    name: 'me.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('<html>not a picture</html>'),
+  });
+  await expect(page.getByText('画像ファイル(JPEG・PNG・WebP)を選んでください。')).toBeVisible();
+  await expect(page.getByLabel('めい（ひらがな）')).toHaveValue('はなこ');
+  const icon = await sharp({
+    create: { width: 96, height: 96, channels: 3, background: { r: 90, g: 140, b: 200 } },
+  })
+    .png()
+    .toBuffer();
+  await iconField.setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: icon });
+  const preview = page.getByRole('img', { name: 'hanako さんのプロフィール画像' });
+  await expect(preview).toHaveAttribute('src', /^blob:/);
+  await expect(page.getByRole('button', { name: 'この画像をやめる' })).toBeVisible();
+
   await page.getByRole('button', { name: '入力内容を確認する' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('入力内容の確認');
   await expect(page.getByText('1955年5月5日')).toBeVisible();
+  await expect(preview).toBeVisible();
   await keepScreenshot(page, 'auth-register-confirm-mobile');
   await expectFitsAndAccessible(page);
   await page.getByRole('button', { name: '登録する' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('メールをお送りしました');
 
-  // The link in the mail activates the account; the member signs in right there.
+  // The link in the mail activates the account and signs the member in: the dashboard.
   await page.goto((await mailedActivationLink(email)).href);
-  await expect(page.getByText('登録が完了しました。')).toBeVisible();
-  await expectFitsAndAccessible(page);
-  await page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'ログインする' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(await sessionUser(page)).toMatchObject({ username: 'hanako' });
+  // The registration claimed the picture: it is the member's icon now.
+  expect(await sessionUser(page)).toMatchObject({ iconUrl: expect.stringMatching(/uploads\//) });
 
   // A first-time member is welcomed with three first steps until they dismiss it; the spec's
   // memorial_page_id key holds their own page.
@@ -130,4 +151,18 @@ test('password reset request and an unusable reset link', async ({ browser }) =>
 test('an inflow link without its inflowId asks to check the URL', async ({ page }) => {
   await page.goto('/register-top?register=true&inflow=True');
   await expect(page.getByRole('alert')).toHaveText('URLをご確認ください。');
+});
+
+test('providers that cannot be fetched lead to the error page', async ({ page }) => {
+  await page.route('**/api/auth/providers', (route) => route.abort());
+  // The failure is logged with the spec's code.
+  const logged = page.waitForRequest(
+    (request) =>
+      request.url().endsWith('/api/auth/_log') &&
+      (request.postData() ?? '').includes('"code":"CLIENT_FETCH_ERROR"'),
+  );
+  await page.goto('/login');
+  await logged;
+  await expect(page).toHaveURL(/\/login\?error=Configuration$/);
+  await expect(page.getByRole('alert')).toContainText('想定外のエラーが発生しました。');
 });

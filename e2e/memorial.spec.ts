@@ -158,8 +158,6 @@ test('a pet page: photo, history, an admin invited by link who registers, an app
   const petSetting = await newcomer.evaluate(() => localStorage.getItem('persist:shinobu'));
   expect(JSON.parse(petSetting ?? '{}')).toMatchObject({ memorialAdmin: { completed: true } });
   await newcomer.goto((await mailedActivationLink(email)).href);
-  await newcomer.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
-  await newcomer.getByRole('button', { name: 'ログインする' }).click();
   await expect(newcomer).toHaveURL(/\/dashboard$/);
   await newcomer.goto(pageUrl);
   await expect(newcomer.getByRole('button', { name: 'プロフィールを編集する' })).toBeVisible();

@@ -204,6 +204,29 @@ test('a letter for a minute ahead is delivered once the clock passes it; read an
     .getByRole('group', { name: 'つながりのある方から選ぶ(最大5人)' })
     .getByRole('checkbox', { name: '管理 守' })
     .check();
+  // An upload under way shows its progress and a cancel; cancelling keeps the letter as typed.
+  const held = '**/files/uploads/**';
+  await page.route(held, () => undefined);
+  await page.getByLabel(/^写真を選ぶ/).setInputFiles({
+    name: 'sakura.png',
+    mimeType: 'image/png',
+    buffer: PHOTO,
+  });
+  await expect(
+    page.getByRole('progressbar', { name: /^sakura\.png を送信中 \d+%$/ }),
+  ).toBeVisible();
+  await page.getByRole('button', { name: '送信をやめる' }).click();
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  await expect(page.getByRole('img', { name: '写真 1' })).toHaveCount(0);
+  await expect(page.getByLabel('件名')).toHaveValue('一分後の手紙');
+  await page.unroute(held);
+  // A file that is not an image is refused with the reason.
+  await page.getByLabel(/^写真を選ぶ/).setInputFiles({
+    name: 'note.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('not a picture'),
+  });
+  await expect(page.getByText('画像ファイル(JPEG・PNG・WebP)を選んでください。')).toBeVisible();
   await page.getByLabel(/^写真を選ぶ/).setInputFiles({
     name: 'sakura.png',
     mimeType: 'image/png',

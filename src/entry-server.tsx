@@ -57,6 +57,7 @@ const sessionBeingLearned: SessionValue = {
   accessToken: () => undefined,
   update: refused,
   signIn: refused,
+  activate: refused,
   signOut: refused,
 };
 

@@ -16,6 +16,8 @@ import {
 export interface NativeHostControl {
   /** The next replies of these types fail (the member cancels in the app). */
   failNext: Set<string>;
+  /** The next replies of these types fail otherwise (the app could not do it). */
+  breakNext: Set<string>;
   requests: { type: string; payload: Record<string, unknown> }[];
 }
 
@@ -30,7 +32,7 @@ function developmentCa(): { certificatePem: string; privateKey: KeyObject; name:
 }
 
 export async function installNativeHost(page: Page): Promise<NativeHostControl> {
-  const control: NativeHostControl = { failNext: new Set(), requests: [] };
+  const control: NativeHostControl = { failNext: new Set(), breakNext: new Set(), requests: [] };
   const keys = newEcKeyPair();
   const deviceToken = `e2e-device-${randomUUID()}`;
   const signText = (text: string) =>
@@ -42,6 +44,7 @@ export async function installNativeHost(page: Page): Promise<NativeHostControl> 
   }): { ok: true; result: unknown } | { ok: false; error: { code: string } } => {
     control.requests.push(request);
     if (control.failNext.delete(request.type)) return { ok: false, error: { code: 'CANCELLED' } };
+    if (control.breakNext.delete(request.type)) return { ok: false, error: { code: 'FAILED' } };
     switch (request.type) {
       case 'checkStatus':
         return {
@@ -72,7 +75,11 @@ export async function installNativeHost(page: Page): Promise<NativeHostControl> 
         return { ok: true, result: { token: deviceToken, platform: 'android' } };
       case 'deleteToken':
         return { ok: true, result: { token: deviceToken } };
+      // The app prints, keeps the file or opens its share sheet; the test reads the request.
       case 'logEvent':
+      case 'print':
+      case 'saveFile':
+      case 'share':
         return { ok: true, result: {} };
       default:
         return { ok: false, error: { code: 'UNKNOWN_TYPE' } };

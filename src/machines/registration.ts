@@ -27,6 +27,8 @@ export interface RegistrationForm {
   birthdate: string;
   /** '1', '2', '3' or '9' (form value), empty until chosen. */
   sexCode: string;
+  /** The uploaded profile picture's object name, empty for none. */
+  userIconUrl: string;
 }
 
 export type RegistrationField = keyof RegistrationForm;
@@ -89,6 +91,7 @@ export const emptyForm: RegistrationForm = {
   address: '',
   birthdate: '',
   sexCode: '',
+  userIconUrl: '',
 };
 
 /** Form field → wire field (server errors name wire fields). */
@@ -103,6 +106,7 @@ const WIRE_FIELDS: Record<RegistrationField, string> = {
   address: 'address',
   birthdate: 'birthdate',
   sexCode: 'sex_code',
+  userIconUrl: 'user_icon_url',
 };
 
 const FORM_FIELDS = Object.fromEntries(
@@ -175,6 +179,7 @@ export function registrationRequestOf({
     address: form.address,
     birthdate: form.birthdate,
     sexCode: Number(form.sexCode),
+    userIconUrl: form.userIconUrl || null,
     adminPetId: setup.adminPetId,
   };
   switch (setup.variant) {

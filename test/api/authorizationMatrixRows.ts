@@ -86,6 +86,11 @@ export const ROWS: Record<string, Row> = {
     request: json('POST', '/api/auth/callback/credentials', {}),
     expect: everyone(403),
   },
+  'POST /api/auth/callback/activation': {
+    request: (w) =>
+      json('POST', '/api/auth/callback/activation', { token: 'x', email: w.owner.email })(),
+    expect: everyone(403),
+  },
   'GET /api/auth/session': { request: json('GET', '/api/auth/session'), expect: everyone(200) },
   'POST /api/auth/session': {
     request: json('POST', '/api/auth/session', {}),

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession } from '../../server/domain/accounts/sessionCookie';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { DEFAULT_LOGIN_THROTTLE } from '../../server/domain/accounts/loginThrottle';
-import { loginFrom, newClient, registerActive } from './accountsSupport';
+import {
+  lastActivationLink,
+  loginFrom,
+  newClient,
+  registerActive,
+  registrationBody,
+} from './accountsSupport';
 
 const ORIGIN = 'http://localhost:3000';
 const SESSION = 'shinobu.session-token';
@@ -93,6 +99,89 @@ describe('GET /api/auth/csrf', () => {
     const token = first.json().csrfToken;
     expect(token).toEqual(expect.any(String));
     expect((await b.get('/api/auth/csrf')).json().csrfToken).toBe(token);
+  });
+});
+
+describe('POST /api/auth/callback/activation', () => {
+  async function registered() {
+    const body = registrationBody();
+    const answer = await t.request({ method: 'POST', url: '/v1/user', body });
+    expect(answer.statusCode).toBe(202);
+    return { body, ...lastActivationLink(t) };
+  }
+
+  it('activates the account from the mailed link and starts its session in the cookie', async () => {
+    const { body, token, email } = await registered();
+    const b = browser();
+    const csrfToken = await b.csrf();
+    const response = await b.form('/api/auth/callback/activation', {
+      csrfToken,
+      token,
+      email,
+      callbackUrl: '/dashboard',
+      json: 'true',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ url: `${ORIGIN}/dashboard` });
+
+    const session = await b.get('/api/auth/session');
+    expect(session.json()).toEqual({
+      user: {
+        id: expect.any(String),
+        username: body.username,
+        memorialPageId: expect.any(String),
+        iconUrl: null,
+        accessToken: expect.any(String),
+      },
+      expires: expect.any(String),
+    });
+    // As for a password sign-in, the refresh token stays in the httpOnly cookie.
+    expect(response.body + session.body).not.toContain((await cookieSession(b))!.refreshToken);
+    // The account is active: the password chosen at registration signs in too.
+    expect((await loginFrom(t, newClient(), body.email, body.password)).statusCode).toBe(200);
+
+    // The link is single use: a second click starts no session.
+    const again = browser();
+    const second = await again.form('/api/auth/callback/activation', {
+      csrfToken: await again.csrf(),
+      token,
+      email,
+      json: 'true',
+    });
+    expect(second.statusCode).toBe(400);
+    expect(second.json()).toMatchObject({ code: 'activation_invalid', detail: expect.any(String) });
+    expect(again.jar[SESSION]).toBeUndefined();
+  });
+
+  it('refuses without the csrf pair, for another address, and leaves the link usable', async () => {
+    const { token, email } = await registered();
+    const b = browser();
+    await b.csrf();
+    const forged = await b.form('/api/auth/callback/activation', {
+      csrfToken: 'forged',
+      token,
+      email,
+      json: 'true',
+    });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json().code).toBe('MissingCSRF');
+    const csrfToken = await b.csrf();
+    const otherAddress = await b.form('/api/auth/callback/activation', {
+      csrfToken,
+      token,
+      email: 'someone-else@example.jp',
+      json: 'true',
+    });
+    expect(otherAddress.statusCode).toBe(400);
+    expect(b.jar[SESSION]).toBeUndefined();
+    const right = await b.form('/api/auth/callback/activation', {
+      csrfToken,
+      token,
+      email,
+      json: 'true',
+    });
+    expect(right.statusCode).toBe(200);
+    expect(b.jar[SESSION]).toBeDefined();
   });
 });
 

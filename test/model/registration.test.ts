@@ -23,6 +23,7 @@ const validForm: RegistrationForm = {
   address: PREFECTURES[12]!.name,
   birthdate: '1955-05-05',
   sexCode: '2',
+  userIconUrl: '',
 };
 
 const setupOf = (overrides: Partial<RegistrationSetup>): RegistrationSetup => ({
@@ -87,6 +88,7 @@ const wireUser = {
   address: PREFECTURES[12]!.name,
   birthdate: '1955-05-05',
   sex_code: 2,
+  user_icon_url: null,
   admin_pet_id: null,
 };
 /** What each variant's register call sends. */
@@ -256,5 +258,19 @@ describe('registration rules', () => {
         { field: 'icon', code: 'required' },
       ]),
     ).toEqual({ email: 'email_invalid' });
+  });
+
+  it('sends the uploaded profile picture as user_icon_url and takes its refusal back to it', () => {
+    const request = registrationRequestOf({
+      setup: standard,
+      form: { ...validForm, userIconUrl: 'uploads/abcdefghijklmnopqrstuv.png' },
+    });
+    expect(toSnakeCase(request)).toEqual({
+      variant: 'standard',
+      user: { ...wireUser, user_icon_url: 'uploads/abcdefghijklmnopqrstuv.png' },
+    });
+    expect(fieldErrorsOf([{ field: 'user_icon_url', code: 'upload_missing' }])).toEqual({
+      userIconUrl: 'upload_missing',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BridgeError, createBridge, type NativeHost } from '../../src/services/bridge/bridge';
 import { BRIDGE_PROTOCOL, BRIDGE_VERSION } from '../../src/services/bridge/protocol';
+import { cancelledInApp, saveFileInApp } from '../../src/services/bridge';
 
 type HostWindow = Window & { ReactNativeWebView?: NativeHost };
 
@@ -75,5 +76,25 @@ describe('native bridge', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     await outcome;
     expect(logError).toHaveBeenCalledTimes(3);
+  });
+
+  it('hands a file to the app as base64 with its name and type, however large', async () => {
+    const { sent, reply } = appHost();
+    const { bridge } = newBridge();
+    const bytes = Uint8Array.from({ length: 100_000 }, (_, index) => index % 256);
+    const saving = saveFileInApp(
+      new Blob([bytes], { type: 'application/json' }),
+      'endingnote-2026-11-25.json',
+      bridge,
+    );
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
+    const payload = sent[0]!.payload as { fileName: string; mimeType: string; base64: string };
+    expect(sent[0]!.type).toBe('saveFile');
+    expect(payload.fileName).toBe('endingnote-2026-11-25.json');
+    expect(payload.mimeType).toBe('application/json');
+    expect(new Uint8Array(Buffer.from(payload.base64, 'base64'))).toEqual(bytes);
+    reply(window, { replyTo: sent[0]!.id, ok: false, error: { code: 'CANCELLED' } });
+    const refusal = await saving.catch((error: unknown) => error);
+    expect(cancelledInApp(refusal)).toBe(true);
   });
 });

@@ -4,7 +4,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { issueAccessToken, verifyAccessToken } from '../../domain/accessTokens';
 import type { AccountDeps } from '../../domain/accounts/accountDeps';
+import { activateAccount } from '../../domain/accounts/activation';
 import { logIn } from '../../domain/accounts/login';
+import type { SignInResult } from '../../domain/accounts/signIn';
 import { revokeFamilyOf, rotateRefreshToken } from '../../domain/accounts/refreshTokens';
 import { csrfTokenOf, newCsrfCookie } from '../../domain/accounts/sessionCookie';
 import { DomainError } from '../../domain/errors';
@@ -18,6 +20,10 @@ const credentialsForm = callbackForm.extend({
   username: z.string().max(1000).optional(),
   password: z.string().max(1000).optional(),
   unlockToken: z.string().max(200).optional(),
+});
+const activationForm = callbackForm.extend({
+  token: z.string().max(200),
+  email: z.string().max(254),
 });
 const sessionUpdate = z.object({
   csrfToken: z.string().max(200).optional(),
@@ -50,6 +56,18 @@ export async function sessionRoutes(
 
   const sendNull = (reply: FastifyReply) => reply.type('application/json').send('null');
 
+  const startSession = (reply: FastifyReply, result: SignInResult) =>
+    writeSession(reply, {
+      user: {
+        id: result.userId,
+        username: result.username,
+        memorialPageId: result.memorialPageId,
+        iconUrl: result.userIconUrl,
+      },
+      accessToken: result.accessToken,
+      refreshToken: result.refreshToken,
+    });
+
   app.get('/api/auth/csrf', async (request, reply) => {
     let token = csrfTokenOf(request.cookies[cookies.csrf], authSecret);
     if (!token) {
@@ -73,16 +91,7 @@ export async function sessionRoutes(
           client: request.ip,
           unlockToken: request.body.unlockToken,
         });
-        await writeSession(reply, {
-          user: {
-            id: result.userId,
-            username: result.username,
-            memorialPageId: result.memorialPageId,
-            iconUrl: result.userIconUrl,
-          },
-          accessToken: result.accessToken,
-          refreshToken: result.refreshToken,
-        });
+        await startSession(reply, result);
         return { url };
       } catch (error) {
         const code =
@@ -95,6 +104,26 @@ export async function sessionRoutes(
         const query = new URLSearchParams({ error: 'CredentialsSignin', code });
         return reply.status(401).send({ url: `${publicUrl}/api/auth/error?${query.toString()}` });
       }
+    },
+  );
+
+  /**
+   * The browser's side of the activation link: the same activation as
+   * GET /v1/user/confirm/{token}/{email}, whose login session goes into the cookie instead of
+   * the answer (decision 123), so the new member arrives signed in. The CSRF pair keeps another
+   * site from signing a visitor into an account of its own (login CSRF).
+   */
+  app.post(
+    '/api/auth/callback/activation',
+    { schema: { body: activationForm } },
+    async (request, reply) => {
+      const url = checkedCallbackUrl(request.body.callbackUrl);
+      requireCsrf(request, request.body.csrfToken);
+      await startSession(
+        reply,
+        await activateAccount(deps, request.body.token, request.body.email),
+      );
+      return { url };
     },
   );
 

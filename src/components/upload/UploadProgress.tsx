@@ -1,6 +1,7 @@
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { Button } from '../ui/Button';
+import type { UploadTransfer } from './useUploadProgress';
 
 const Row = styled.div`
   display: flex;
@@ -35,4 +36,15 @@ export function UploadProgress({
       </Button>
     </Row>
   );
+}
+
+/** The progress of a transfer of `useUploadProgress` while one is under way; nothing else. */
+export function TransferProgress({ transfer }: { transfer: UploadTransfer }) {
+  return transfer.progress ? (
+    <UploadProgress
+      fileName={transfer.progress.fileName}
+      percent={transfer.progress.percent}
+      onCancel={transfer.cancel}
+    />
+  ) : null;
 }

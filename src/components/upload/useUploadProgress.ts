@@ -35,3 +35,5 @@ export function useUploadProgress() {
   const cancel = useCallback(() => controller.current?.abort(), []);
   return { progress, upload, cancel };
 }
+
+export type UploadTransfer = ReturnType<typeof useUploadProgress>;

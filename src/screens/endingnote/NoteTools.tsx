@@ -4,15 +4,11 @@ import styled from 'styled-components';
 import { UserSelectField, type Choice } from '../../components/form/ChoiceFields';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import {
-  downloadExport,
-  fetchReaders,
-  openPrintView,
-  replaceReaders,
-  type Reader,
-} from '../../services/api/endingnote';
+import { fetchReaders, replaceReaders, type Reader } from '../../services/api/endingnote';
+import { cancelledInApp, isAppWebView } from '../../services/bridge';
 import { ProofWithdrawn, useFreshProof } from '../login/useFreshProof';
 import { Panel } from '../../components/ui/pageLayout';
+import { printNote, saveNote } from './noteExport';
 
 const Actions = styled.div`
   display: flex;
@@ -80,10 +76,12 @@ export function NoteTools({ userId, connections }: { userId: string; connections
   const t = useT();
   const readers = useQuery(readersQuery(userId));
   const [exportFailed, setExportFailed] = useState(false);
+  // In the app, the app itself prints and keeps the files (noteExport.ts).
+  const [inApp] = useState(isAppWebView);
   const settle = (work: Promise<void>) =>
     work.then(
       () => setExportFailed(false),
-      () => setExportFailed(true),
+      (error: unknown) => setExportFailed(!cancelledInApp(error)),
     );
   return (
     <>
@@ -97,22 +95,22 @@ export function NoteTools({ userId, connections }: { userId: string; connections
       </Panel>
       <Panel aria-labelledby="endingnote-export-title">
         <h2 id="endingnote-export-title">{t('endingnote-export')}</h2>
-        <p>{t('endingnote-export-text')}</p>
+        <p>{t(inApp ? 'endingnote-export-text-app' : 'endingnote-export-text')}</p>
         <Actions>
-          <Button type="button" onClick={() => void settle(openPrintView(userId))}>
-            {t('endingnote-print')}
+          <Button type="button" onClick={() => void settle(printNote(userId))}>
+            {t(inApp ? 'endingnote-print-app' : 'endingnote-print')}
           </Button>
           <Button
             type="button"
             $variant="secondary"
-            onClick={() => void settle(downloadExport(userId, 'json'))}
+            onClick={() => void settle(saveNote(userId, 'json'))}
           >
             {t('endingnote-export-json')}
           </Button>
           <Button
             type="button"
             $variant="secondary"
-            onClick={() => void settle(downloadExport(userId, 'html'))}
+            onClick={() => void settle(saveNote(userId, 'html'))}
           >
             {t('endingnote-export-html')}
           </Button>

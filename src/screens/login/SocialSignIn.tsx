@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { sessionApi } from '../../services/api/session';
@@ -47,11 +48,8 @@ const ProviderButton = styled.button<{ $brand: Brand }>`
   }
 `;
 
-/**
- * Sign-in with each configured social provider; nothing when none is configured.
- * `leadId` names a text shown under the heading.
- */
-export function SocialSignIn({ callbackUrl, leadId }: { callbackUrl: string; leadId?: string }) {
+/** Sign-in with each configured social provider; nothing when none is configured. */
+export function SocialSignIn({ callbackUrl }: { callbackUrl: string }) {
   const t = useT();
   const [leaving, setLeaving] = useState(false);
   const nav = useSlice('nav');
@@ -60,6 +58,14 @@ export function SocialSignIn({ callbackUrl, leadId }: { callbackUrl: string; lea
     queryKey: ['auth', 'providers'],
     queryFn: sessionApi.fetchProviders,
   });
+  const [search] = useSearchParams();
+  // Spec §8: providers that cannot be fetched are logged and lead to the error page (which
+  // shows the unexpected-error text on /login); once there, it is not left again.
+  useEffect(() => {
+    if (!providers.isError) return;
+    void sessionApi.logClientError('CLIENT_FETCH_ERROR', providers.error);
+    if (!search.has('error')) window.location.assign('/api/auth/error?error=Configuration');
+  }, [providers.isError, providers.error, search]);
   const social = (providers.data ?? []).filter(
     (provider) => provider.type === 'oauth' && isBrand(provider.id),
   );
@@ -82,7 +88,6 @@ export function SocialSignIn({ callbackUrl, leadId }: { callbackUrl: string; lea
   return (
     <section aria-labelledby="login-social-heading">
       <h2 id="login-social-heading">{t('login-social-heading')}</h2>
-      {leadId && <p>{t(leadId)}</p>}
       <List>
         {social.map((provider) => (
           <li key={provider.id}>

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ImageFileField } from '../../components/upload/ImageFileField';
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
 import { DateField, InputField } from '../../components/form/TextFields';
 import { Button } from '../../components/ui/Button';
 import { formatCalendarDate } from '../../components/ui/calendarDate';
-import { UploadProgress } from '../../components/upload/UploadProgress';
+import { TransferProgress } from '../../components/upload/UploadProgress';
 import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
 import { useT } from '../../i18n/useT';
 import {
@@ -18,7 +19,6 @@ import {
 } from '../../services/api/memorial';
 import { useAlbum } from './pageQuery';
 import { EditAndDelete, ListSection, SmallButton } from './ListSection';
-import { ImageFileField } from './ImageFileField';
 import {
   checkRequest,
   memorialSchemas,
@@ -138,13 +138,7 @@ function UploadForm({ memorialPageId }: { memorialPageId: string }) {
         error={problem('taken_on')}
         disabled={busy}
       />
-      {transfer.progress && (
-        <UploadProgress
-          fileName={transfer.progress.fileName}
-          percent={transfer.progress.percent}
-          onCancel={transfer.cancel}
-        />
-      )}
+      <TransferProgress transfer={transfer} />
       <Button type="submit" disabled={busy}>
         {busy ? t('memory-uploading') : t('memory-album-add')}
       </Button>

@@ -1,4 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { TransferProgress } from '../../components/upload/UploadProgress';
+import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
+import { ImageFileField } from '../../components/upload/ImageFileField';
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { CheckboxField } from '../../components/form/ChoiceFields';
@@ -15,11 +18,9 @@ import {
   type HistoryEntry,
   type HistoryInput,
 } from '../../services/api/memorial';
-import { uploadImage } from '../../services/api/uploads';
 import { HISTORY_BODY_MAX_LENGTH } from '../../contract/rules/memorialLimits';
 import { useHistories } from './pageQuery';
 import { EditAndDelete, ListSection } from './ListSection';
-import { ImageFileField } from './ImageFileField';
 import {
   checkRequest,
   memorialSchemas,
@@ -89,6 +90,7 @@ function HistoryForm({
     draft.photo !== null ||
     draft.removePhoto;
 
+  const transfer = useUploadProgress();
   const save = useMutation({
     mutationFn: async () => {
       checkRequest((await memorialSchemas()).historyCreateSchema, {
@@ -96,7 +98,7 @@ function HistoryForm({
         body: draft.body,
       });
       const input: HistoryInput = { occurredOn: draft.occurredOn, body: draft.body.trim() };
-      if (draft.photo) input.imageName = await uploadImage(draft.photo);
+      if (draft.photo) input.imageName = await transfer.upload(draft.photo);
       else if (draft.removePhoto) input.imageName = null;
       return entry
         ? updateHistory(memorialPageId, entry.id, input)
@@ -109,7 +111,8 @@ function HistoryForm({
       await queryClient.invalidateQueries({ queryKey: memorialKeys.histories(memorialPageId) });
       onDone?.();
     },
-    onError: (error) => setProblems(problemsOf(error)),
+    // A cancelled upload keeps the form as it was, without a problem to show.
+    onError: (error) => setProblems(error instanceof UploadCancelled ? {} : problemsOf(error)),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -143,6 +146,7 @@ function HistoryForm({
         error={problem('image_name')}
         disabled={busy}
       />
+      <TransferProgress transfer={transfer} />
       {entry?.imageName && (
         <CheckboxField
           id={`${idPrefix}-remove-photo`}

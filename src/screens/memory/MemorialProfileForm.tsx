@@ -1,10 +1,11 @@
 import type { FormEvent } from 'react';
+import type { ReactNode } from 'react';
 import { DateField, InputField } from '../../components/form/TextFields';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import type { MemoryProfile } from '../../machines/memoryCreation';
 import type { MemorialPage } from '../../services/api/memorial';
-import { ImageFileField } from './ImageFileField';
+import { ImageFileField } from '../../components/upload/ImageFileField';
 import { useProblemText, type Problems } from './inputProblems';
 import { Actions } from './sectionLayout';
 
@@ -71,7 +72,10 @@ export function MemorialProfileForm({
   submitLabel,
   onSubmit,
   onCancel,
+  uploadProgress,
 }: {
+  /** The photo's upload while it is under way (its progress and cancel). */
+  uploadProgress?: ReactNode;
   idPrefix: string;
   isPet: boolean;
   values: ProfileValues;
@@ -129,6 +133,7 @@ export function MemorialProfileForm({
         error={problem('photo_name') ?? problem('image_name')}
         disabled={busy}
       />
+      {uploadProgress}
       <Actions>
         <Button type="submit" disabled={busy}>
           {busy ? t('memory-saving') : submitLabel}

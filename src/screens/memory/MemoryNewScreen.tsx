@@ -8,7 +8,8 @@ import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { memoryCreationMachine, type MemoryType } from '../../machines/memoryCreation';
 import { createPage } from '../../services/api/memorial';
-import { uploadImage } from '../../services/api/uploads';
+import { TransferProgress } from '../../components/upload/UploadProgress';
+import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
 import { useSession } from '../../services/session/useSession';
 import { createPageSchema } from '../../contract/rules/memorial';
 import { Page, Panel } from '../../components/ui/pageLayout';
@@ -70,6 +71,7 @@ export function Component() {
   const [values, setValues] = useState<ProfileValues>(emptyProfile);
   const [localProblems, setLocalProblems] = useState<Problems>({});
   const [uploading, setUploading] = useState(false);
+  const transfer = useUploadProgress();
   const { type, fieldErrors, failed } = snapshot.context;
   const isPet = type === 'pet';
   const editing = snapshot.matches('editingProfile');
@@ -85,14 +87,15 @@ export function Component() {
     try {
       checkRequest(createPageSchema(), { ...profile, type: isPet ? 'pet' : 'other' });
       setUploading(true);
-      const photoName = values.photo ? await uploadImage(values.photo) : null;
+      const photoName = values.photo ? await transfer.upload(values.photo) : null;
       setLocalProblems({});
       send({
         type: 'SUBMIT',
         profile: photoName ? { ...profile, photo_name: photoName } : profile,
       });
     } catch (error) {
-      setLocalProblems(problemsOf(error));
+      // A cancelled upload keeps the form as it was, without a problem to show.
+      setLocalProblems(error instanceof UploadCancelled ? {} : problemsOf(error));
     } finally {
       setUploading(false);
     }
@@ -136,6 +139,7 @@ export function Component() {
           onChange={setValues}
           problems={problems}
           busy={uploading || !editing}
+          uploadProgress={<TransferProgress transfer={transfer} />}
           submitLabel={t('memory-new-create')}
           onSubmit={() => void submit()}
           onCancel={() => {

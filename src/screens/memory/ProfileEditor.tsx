@@ -4,7 +4,8 @@ import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
-import { uploadImage } from '../../services/api/uploads';
+import { TransferProgress } from '../../components/upload/UploadProgress';
+import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
 import { updatePageSchema } from '../../contract/rules/memorial';
 import { checkRequest, problemsOf, type Problems } from './inputProblems';
 import { SectionTitle } from './sectionLayout';
@@ -29,11 +30,12 @@ export function ProfileEditor({ page }: { page: MemorialPage }) {
   const isPet = page.type === 'pet';
   const dirty = editing && profileChanged(values, profileValuesOf(page));
 
+  const transfer = useUploadProgress();
   const save = useMutation({
     mutationFn: async () => {
       const request = profileRequestOf(values, isPet);
       checkRequest(updatePageSchema(), request);
-      const photoName = values.photo ? await uploadImage(values.photo) : undefined;
+      const photoName = values.photo ? await transfer.upload(values.photo) : undefined;
       return updatePage(page.memorialPageId, {
         ...request,
         ...(photoName ? { photo_name: photoName } : {}),
@@ -45,7 +47,7 @@ export function ProfileEditor({ page }: { page: MemorialPage }) {
       setProblems({});
       setEditing(false);
     },
-    onError: (error) => setProblems(problemsOf(error)),
+    onError: (error) => setProblems(error instanceof UploadCancelled ? {} : problemsOf(error)),
   });
 
   if (!editing) {
@@ -67,6 +69,7 @@ export function ProfileEditor({ page }: { page: MemorialPage }) {
         onChange={setValues}
         problems={problems}
         busy={save.isPending}
+        uploadProgress={<TransferProgress transfer={transfer} />}
         submitLabel={t('memory-save')}
         onSubmit={() => save.mutate()}
         onCancel={() => {

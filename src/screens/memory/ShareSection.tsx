@@ -7,8 +7,10 @@ import { Button } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { createShareToken, type MemorialPage } from '../../services/api/memorial';
+import { bridge, cancelledInApp, isAppWebView } from '../../services/bridge';
 import { Panel } from '../../components/ui/pageLayout';
 import { invitationUrl, lineShareUrl } from './invitationLink';
+import { pageName } from './memorialPageNames';
 import { Actions, Muted, SectionTitle } from './sectionLayout';
 
 const LinkBox = styled.input`
@@ -30,7 +32,10 @@ const LineLink = styled.a`
   border: 2px solid ${({ theme }) => theme.social.line};
 `;
 
-/** Invitation links: with or without becoming an admin, shared by LINE or copied. */
+/**
+ * Invitation links: with or without becoming an admin, copied, or shared by LINE (a browser)
+ * or the app's share sheet (the app's web view, where a new tab leads nowhere).
+ */
 export function ShareSection({ page }: { page: MemorialPage }) {
   const t = useT();
   const [setAdmin, setSetAdmin] = useState(true);
@@ -48,6 +53,17 @@ export function ShareSection({ page }: { page: MemorialPage }) {
       void showToast(t('memory-share-copied'), 'success');
     } catch {
       void showToast(t('memory-share-copy-failed'), 'error');
+    }
+  };
+  const shareInApp = async () => {
+    if (!url) return;
+    try {
+      await bridge.call('share', {
+        url,
+        title: t('memory-share-app-title', { name: pageName(page) }),
+      });
+    } catch (error) {
+      if (!cancelledInApp(error)) void showToast(t('memory-share-app-failed'), 'error');
     }
   };
   return (
@@ -83,9 +99,15 @@ export function ShareSection({ page }: { page: MemorialPage }) {
             <Button type="button" $variant="secondary" onClick={() => void copy()}>
               {t('memory-share-copy')}
             </Button>
-            <LineLink href={lineShareUrl(url)} target="_blank" rel="noreferrer">
-              {t('memory-share-line')}
-            </LineLink>
+            {isAppWebView() ? (
+              <Button type="button" onClick={() => void shareInApp()}>
+                {t('memory-share-app')}
+              </Button>
+            ) : (
+              <LineLink href={lineShareUrl(url)} target="_blank" rel="noreferrer">
+                {t('memory-share-line')}
+              </LineLink>
+            )}
           </Actions>
         </>
       )}

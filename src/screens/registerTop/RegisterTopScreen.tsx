@@ -12,6 +12,7 @@ import { ResendMail } from '../login/ResendMail';
 import { providerLabelId } from '../login/SocialSignIn';
 import { RegistrationConfirm } from './RegistrationConfirm';
 import { RegistrationFields } from './RegistrationFields';
+import type { ChosenIcon } from './RegistrationIcon';
 import { liveRegistrationMachine, registrationSetupFromQuery } from './registrationSetup';
 import { inspectOption } from '../../services/clientState/inspector';
 
@@ -25,6 +26,7 @@ export function Component() {
     liveRegistrationMachine.provide({ actions: { completePetAdmin: () => petAdmin.complete() } }),
   );
   const [snapshot, send] = useMachine(machine, inspectOption());
+  const [icon, setIcon] = useState<ChosenIcon | null>(null);
   // The pet page being set up here counts while not completed and not expired (spec §4).
   const [now] = useState(() => Date.now());
   const pendingPetPageId = isPetAdminSettingActive(memorialAdmin, now)
@@ -91,13 +93,15 @@ export function Component() {
         {hasErrors && !confirming && <FormMessage>{t('register-invalid')}</FormMessage>}
         <form onSubmit={submit} noValidate>
           {confirming ? (
-            <RegistrationConfirm form={form} variant={setup.variant} />
+            <RegistrationConfirm form={form} variant={setup.variant} icon={icon} />
           ) : (
             <RegistrationFields
               form={form}
               errors={errors}
               variant={setup.variant}
               onEdit={(field, value) => send({ type: 'EDIT', field, value })}
+              icon={icon}
+              onIcon={setIcon}
             />
           )}
           <Actions>

@@ -1,7 +1,9 @@
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { formatCalendarDate } from '../../components/ui/calendarDate';
+import { Avatar } from '../../components/ui/Avatar';
 import type { RegistrationForm, RegistrationVariant } from '../../machines/registration';
+import type { ChosenIcon } from './RegistrationIcon';
 
 const List = styled.dl`
   margin: 0 0 16px;
@@ -21,9 +23,11 @@ const List = styled.dl`
 export function RegistrationConfirm({
   form,
   variant,
+  icon,
 }: {
   form: RegistrationForm;
   variant: RegistrationVariant;
+  icon: ChosenIcon | null;
 }) {
   const t = useT();
   const rows: [string, string][] = [
@@ -48,6 +52,20 @@ export function RegistrationConfirm({
           <dd>{value}</dd>
         </div>
       ))}
+      <dt>{t('register-icon')}</dt>
+      <dd>
+        {icon ? (
+          <Avatar
+            image={icon.preview}
+            name={form.username}
+            size={64}
+            smallSize={64}
+            showBadge={false}
+          />
+        ) : (
+          t('register-icon-none')
+        )}
+      </dd>
     </List>
   );
 }

@@ -16,6 +16,7 @@ import type {
 import { NAME_MAX_LENGTH, SEX_CODES } from '../../contract/rules/account';
 import { PREFECTURES } from '../../contract/rules/prefectures';
 import { EmailField, PasswordField } from '../login/authFormParts';
+import { RegistrationIcon, type ChosenIcon } from './RegistrationIcon';
 
 const PREFECTURE_CHOICES = PREFECTURES.map(({ name }) => ({ value: name, label: name }));
 
@@ -24,10 +25,19 @@ interface RegistrationFieldsProps {
   errors: FieldErrors;
   variant: RegistrationVariant;
   onEdit: (field: RegistrationField, value: string) => void;
+  icon: ChosenIcon | null;
+  onIcon: (icon: ChosenIcon | null) => void;
 }
 
 /** The input step: every field of the registration payload (spec §3), errors per field. */
-export function RegistrationFields({ form, errors, variant, onEdit }: RegistrationFieldsProps) {
+export function RegistrationFields({
+  form,
+  errors,
+  variant,
+  onEdit,
+  icon,
+  onIcon,
+}: RegistrationFieldsProps) {
   const t = useT();
   const error = (field: RegistrationField) =>
     errors[field] ? t(`validation-${errors[field]}`) : undefined;
@@ -100,6 +110,15 @@ export function RegistrationFields({ form, errors, variant, onEdit }: Registrati
           ))}
         </ChoiceGroup>
       </FieldFrame>
+      <RegistrationIcon
+        icon={icon}
+        username={form.username}
+        serverError={errors.userIconUrl}
+        onChange={(chosen) => {
+          onIcon(chosen);
+          onEdit('userIconUrl', chosen?.name ?? '');
+        }}
+      />
     </>
   );
 }

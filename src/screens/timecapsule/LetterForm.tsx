@@ -1,4 +1,4 @@
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { UserSelectField, type Choice } from '../../components/form/ChoiceFields';
 import { ChoiceGroup, ChoiceLabel, FieldFrame, Label } from '../../components/form/FieldFrame';
@@ -11,7 +11,9 @@ import {
 } from '../../components/form/TextFields';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { uploadImage } from '../../services/api/uploads';
+import { UploadRefused } from '../../services/api/uploads';
+import { TransferProgress } from '../../components/upload/UploadProgress';
+import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
 import {
   LETTER_BODY_MAX_LENGTH,
   LETTER_MAX_ANNIVERSARY_YEARS,
@@ -112,7 +114,14 @@ export function LetterForm({
 }: LetterFormProps) {
   const t = useT();
   const [uploading, setUploading] = useState(false);
-  const [uploadFailed, setUploadFailed] = useState(false);
+  // The Fluent id of why the last upload failed.
+  const [uploadProblem, setUploadProblem] = useState<string | null>(null);
+  const transfer = useUploadProgress();
+  // What the member types while photos upload stays: the photos join the latest draft.
+  const latestDraft = useRef(draft);
+  useEffect(() => {
+    latestDraft.current = draft;
+  }, [draft]);
   const [nextGuestKey, setNextGuestKey] = useState(draft.guests.length);
   const errorOf = (field: string) => {
     const problem = problemOf(problems, field);
@@ -131,23 +140,29 @@ export function LetterForm({
     setNextGuestKey(nextGuestKey + 1);
   };
 
+  // One file at a time, each with its progress; a cancel or a refusal keeps those already sent.
   const addPhotos = async (event: ChangeEvent<HTMLInputElement>) => {
     const files = [...(event.target.files ?? [])].slice(0, LETTER_MAX_PHOTOS - draft.photos.length);
     event.target.value = '';
     if (files.length === 0) return;
     setUploading(true);
-    setUploadFailed(false);
+    setUploadProblem(null);
+    const added: { name: string; url: string }[] = [];
     try {
-      const added = await Promise.all(
-        files.map(async (file) => ({
-          name: await uploadImage(file),
-          url: URL.createObjectURL(file),
-        })),
-      );
-      onChange({ ...draft, photos: [...draft.photos, ...added] });
-    } catch {
-      setUploadFailed(true);
+      for (const file of files) {
+        added.push({ name: await transfer.upload(file), url: URL.createObjectURL(file) });
+      }
+    } catch (error) {
+      if (!(error instanceof UploadCancelled)) {
+        setUploadProblem(
+          error instanceof UploadRefused
+            ? `validation-${error.code}`
+            : 'timecapsule-form-upload-failed',
+        );
+      }
     }
+    const current = latestDraft.current;
+    if (added.length > 0) onChange({ ...current, photos: [...current.photos, ...added] });
     setUploading(false);
   };
 
@@ -283,9 +298,9 @@ export function LetterForm({
             />
           </FieldFrame>
         )}
-        <div aria-live="polite">{uploading && <p>{t('timecapsule-form-uploading')}</p>}</div>
+        <TransferProgress transfer={transfer} />
         <div role="alert">
-          {uploadFailed && <Notice $tone="attention">{t('timecapsule-form-upload-failed')}</Notice>}
+          {uploadProblem && <Notice $tone="attention">{t(uploadProblem)}</Notice>}
         </div>
       </Section>
 

@@ -142,12 +142,21 @@ export async function openPrintView(userId: string): Promise<void> {
   }
 }
 
-/** Downloads the whole note as a file the member keeps (JSON) or prints (HTML). */
-export async function downloadExport(userId: string, format: 'json' | 'html'): Promise<void> {
+/** The whole note as a file (JSON to keep, HTML to print) with the server's file name. */
+export async function fetchExportFile(
+  userId: string,
+  format: 'json' | 'html',
+): Promise<{ fileName: string; file: Blob }> {
   const response = await fetchExport(userId, format);
   const disposition = String(response.headers['content-disposition'] ?? '');
   const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `endingnote.${format}`;
-  const url = URL.createObjectURL(response.data);
+  return { fileName, file: response.data };
+}
+
+/** Downloads the whole note as a file the member keeps (JSON) or prints (HTML). */
+export async function downloadExport(userId: string, format: 'json' | 'html'): Promise<void> {
+  const { fileName, file } = await fetchExportFile(userId, format);
+  const url = URL.createObjectURL(file);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

@@ -143,6 +143,23 @@ export function createSessionApi({
       return { ok: response.ok && !error, status: response.status, url, error };
     },
 
+    /**
+     * POST /api/auth/callback/activation: spends the registration mail's link and sets the
+     * session cookie of the new member; rejects with a SessionError when the link is not valid.
+     */
+    signInWithActivation: async (
+      link: { token: string; email: string },
+      callbackUrl: string,
+    ): Promise<void> => {
+      const response = await formPost('/callback/activation', {
+        ...link,
+        csrfToken: await csrfToken(),
+        callbackUrl,
+        json: 'true',
+      });
+      await readJson<{ url: string }>(response);
+    },
+
     /** GET /api/auth/providers: credentials plus each configured social provider. */
     fetchProviders: async (): Promise<SessionProvider[]> =>
       Object.values(await readJson<Record<string, SessionProvider>>(await call('/providers'))),

@@ -48,3 +48,31 @@ export function logAnalyticsEvent(
   if (!on.available()) return;
   on.call('logEvent', { name, params }).catch(() => undefined);
 }
+
+/** The bytes of `file` in base64, read as a data URL (which already is base64). */
+function base64Of(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
+    reader.readAsDataURL(file);
+  });
+}
+
+/** The app keeps `file` on the device under `fileName` (the web view cannot download). */
+export async function saveFileInApp(
+  file: Blob,
+  fileName: string,
+  on: Bridge = bridge,
+): Promise<void> {
+  await on.call('saveFile', {
+    fileName,
+    mimeType: file.type || 'application/octet-stream',
+    base64: await base64Of(file),
+  });
+}
+
+/** The member stopped it in the app: nothing went wrong, so nothing is said. */
+export function cancelledInApp(error: unknown): boolean {
+  return error instanceof BridgeError && error.reason === 'CANCELLED';
+}

@@ -54,6 +54,21 @@ export interface BridgeCalls {
     payload: { name: string; params: Record<string, string | number | boolean> };
     result: Record<string, never>;
   };
+  /** The app prints a whole HTML document (its own print dialog; a web view cannot). */
+  print: {
+    payload: { title: string; html: string };
+    result: Record<string, never>;
+  };
+  /** The app keeps a file on the device (its save or "open in" sheet); base64 bytes. */
+  saveFile: {
+    payload: { fileName: string; mimeType: string; base64: string };
+    result: Record<string, never>;
+  };
+  /** The app's share sheet for a link (LINE, mail, messages…). */
+  share: {
+    payload: { url: string; title: string };
+    result: Record<string, never>;
+  };
 }
 
 export type BridgeCallType = keyof BridgeCalls;
@@ -65,6 +80,9 @@ export const BRIDGE_CALL_TYPES: readonly BridgeCallType[] = [
   'registerDeviceToken',
   'deleteToken',
   'logEvent',
+  'print',
+  'saveFile',
+  'share',
 ];
 
 export interface BridgeRequest<T extends BridgeCallType = BridgeCallType> {
@@ -106,6 +124,9 @@ export const BRIDGE_TIMEOUT_MS: Record<BridgeCallType, number> = {
   registerDeviceToken: 30_000,
   deleteToken: 10_000,
   logEvent: 5_000,
+  print: 10 * 60_000,
+  saveFile: 5 * 60_000,
+  share: 10 * 60_000,
 };
 
 const ERROR_CODES: readonly BridgeErrorCode[] = [
@@ -186,6 +207,9 @@ export function isResultOf<T extends BridgeCallType>(
     case 'deleteToken':
       return result.token === null || text('token');
     case 'logEvent':
+    case 'print':
+    case 'saveFile':
+    case 'share':
       return true;
   }
   return false;

@@ -151,6 +151,11 @@ export function SessionProvider({
         }
         return result;
       },
+      activate: async (link) => {
+        await sessionApi.signInWithActivation(link, window.location.pathname);
+        actor.send({ type: 'SIGNED_IN' });
+        await whenSession(actor, isSettled);
+      },
       signOut: async () => {
         actor.send({ type: 'SIGN_OUT' });
         await whenSession(actor, (snapshot) => snapshot.matches({ unauthenticated: 'idle' }));

@@ -1,5 +1,5 @@
 import styled from 'styled-components';
-import { describedBy, FieldFrame, Label } from '../../components/form/FieldFrame';
+import { describedBy, FieldFrame, Label } from '../form/FieldFrame';
 
 const FileInput = styled.input`
   display: block;
@@ -7,7 +7,7 @@ const FileInput = styled.input`
   min-height: 44px;
 `;
 
-/** One image file from the device (album, history or page photo); checked by the server. */
+/** One image file from the device (a photo or an icon); its bytes are checked by the server. */
 export function ImageFileField({
   id,
   label,
