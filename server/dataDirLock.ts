@@ -1,22 +1,35 @@
+import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { ConfigError } from './config';
 
+/** The lock of a backup, restore or move: minutes of busy work between its refreshes are fine. */
+export const COMMAND_LOCK = { staleMs: 10 * 60_000 };
+
 const say = (line: string) => process.stderr.write(`shinobu: ${line}\n`);
 
 /**
  * Takes the lock that keeps one process at a time on a DATA_DIR's embedded database: a
  * server, a backup or a migration of the store. Answers the function that releases it;
- * throws ConfigError when another running process holds it.
+ * throws ConfigError when another running process holds it. `staleMs` is how late the
+ * holder's own refresh may come before it counts its lock as lost: a command that keeps the
+ * event loop busy for long (PGlite's dump) needs more than a server.
  */
-export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+export async function lockDataDir(
+  dataDir: string,
+  { staleMs = 15_000 } = {},
+): Promise<() => Promise<void>> {
   const lockPath = path.join(dataDir, 'shinobu.lock');
   const take = async () => {
+    // A holder running on this machine keeps its lock however late its refresh comes.
+    if (existsSync(lockPath) && (await holderIsAlive(lockPath))) {
+      throw Object.assign(new Error('locked'), { code: 'ELOCKED' });
+    }
     const unlock = await lockfile.lock(dataDir, {
       lockfilePath: lockPath,
-      stale: 15_000,
+      stale: staleMs,
       update: 5_000,
       onCompromised: () => {
         say(`DATA_DIR: lost the lock on ${dataDir}; stopping to protect the database`);
@@ -69,6 +82,18 @@ async function holderPid(lockPath: string): Promise<string> {
     return ` (process ${(await readLockHolder(lockPath)).pid})`;
   } catch {
     return '';
+  }
+}
+
+/** True when the lock names another process of this machine that still runs. */
+async function holderIsAlive(lockPath: string): Promise<boolean> {
+  try {
+    const holder = await readLockHolder(lockPath);
+    if (holder.host !== hostname() || holder.pid === process.pid) return false;
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { ConfigError, type StoreConfig } from '../config';
-import { lockDataDir } from '../dataDirLock';
+import { COMMAND_LOCK, lockDataDir } from '../dataDirLock';
 import { openDatabase } from '../db/database';
 import { dumpDatabase, restoreDatabase, type DumpSource } from '../db/dump';
 import { queryRows } from '../db/rows';
@@ -39,7 +39,8 @@ function databaseOf(config: StoreConfig): DumpSource {
 export async function writeBackup(config: StoreConfig, file: string): Promise<Manifest> {
   const database = databaseOf(config);
   const staging = await mkdtemp(path.join(tmpdir(), 'shinobu-backup-'));
-  const unlock = database.kind === 'pglite' ? await lockDataDir(config.dataDir) : undefined;
+  const unlock =
+    database.kind === 'pglite' ? await lockDataDir(config.dataDir, COMMAND_LOCK) : undefined;
   try {
     if (database.kind === 'pglite' && !existsSync(path.join(database.dataDir, 'PG_VERSION'))) {
       throw new ConfigError([`DATA_DIR: ${config.dataDir} holds no database to back up`]);
@@ -83,7 +84,8 @@ export async function writeBackup(config: StoreConfig, file: string): Promise<Ma
 export async function restoreBackup(config: StoreConfig, file: string): Promise<Manifest> {
   const database = databaseOf(config);
   const staging = await mkdtemp(path.join(tmpdir(), 'shinobu-restore-'));
-  const unlock = database.kind === 'pglite' ? await lockDataDir(config.dataDir) : undefined;
+  const unlock =
+    database.kind === 'pglite' ? await lockDataDir(config.dataDir, COMMAND_LOCK) : undefined;
   try {
     await runTool('tar', ['--extract', `--file=${path.resolve(file)}`, `--directory=${staging}`]);
     const manifest = JSON.parse(

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { ConfigError, type S3Config } from '../config';
-import { lockDataDir } from '../dataDirLock';
+import { COMMAND_LOCK, lockDataDir } from '../dataDirLock';
 import { openDatabase, type Database } from '../db/database';
 import { migrate } from '../db/migrate';
 import { queryRows } from '../db/rows';
@@ -30,7 +30,7 @@ export interface StoreMoveCounts {
  * A dry run counts what would move and changes nothing, neither here nor there.
  */
 export async function moveStore(move: StoreMove): Promise<StoreMoveCounts> {
-  const unlock = await lockDataDir(move.dataDir);
+  const unlock = await lockDataDir(move.dataDir, COMMAND_LOCK);
   try {
     const pgdata = path.join(move.dataDir, 'pgdata');
     if (!existsSync(path.join(pgdata, 'PG_VERSION'))) {

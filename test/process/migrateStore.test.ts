@@ -16,7 +16,7 @@ import { runScript, startReadyServer, stopServer } from './serverProcess';
 
 const SIZE = { members: 20, photos: 60, letters: 30 };
 // Several processes start one after another, each loading PGlite or the server.
-const SLOW = 240_000;
+const SLOW = 420_000;
 const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const cleanups: (() => Promise<void> | void)[] = [];
