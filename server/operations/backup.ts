@@ -38,9 +38,9 @@ function databaseOf(config: StoreConfig): DumpSource {
  */
 export async function writeBackup(config: StoreConfig, file: string): Promise<Manifest> {
   const database = databaseOf(config);
-  const staging = await mkdtemp(path.join(tmpdir(), 'shinobu-backup-'));
   const unlock =
     database.kind === 'pglite' ? await lockDataDir(config.dataDir, COMMAND_LOCK) : undefined;
+  const staging = await mkdtemp(path.join(tmpdir(), 'shinobu-backup-'));
   try {
     if (database.kind === 'pglite' && !existsSync(path.join(database.dataDir, 'PG_VERSION'))) {
       throw new ConfigError([`DATA_DIR: ${config.dataDir} holds no database to back up`]);
@@ -83,9 +83,9 @@ export async function writeBackup(config: StoreConfig, file: string): Promise<Ma
  */
 export async function restoreBackup(config: StoreConfig, file: string): Promise<Manifest> {
   const database = databaseOf(config);
-  const staging = await mkdtemp(path.join(tmpdir(), 'shinobu-restore-'));
   const unlock =
     database.kind === 'pglite' ? await lockDataDir(config.dataDir, COMMAND_LOCK) : undefined;
+  const staging = await mkdtemp(path.join(tmpdir(), 'shinobu-restore-'));
   try {
     await runTool('tar', ['--extract', `--file=${path.resolve(file)}`, `--directory=${staging}`]);
     const manifest = JSON.parse(
