@@ -1,4 +1,5 @@
 import { accountsBench } from './accounts';
+import { backupBench } from './backup';
 import { bundleBench } from './bundle';
 import { coldStartBench } from './coldStart';
 import { deathDetectionBench } from './deathDetection';
@@ -24,4 +25,5 @@ export const BENCH_MODULES: BenchModule[] = [
   socialBench,
   accountsBench,
   deathDetectionBench,
+  backupBench,
 ];

@@ -206,6 +206,29 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
+/** Where a Shinobu keeps its data: what the operations commands (backup, restore, migrate-store) read. */
+export interface StoreConfig {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  s3: S3Config | undefined;
+}
+
+/** DATA_DIR, DATABASE_URL and S3_* checked as a start checks them, without touching secrets. */
+export function loadStoreConfig(env: Env = process.env): StoreConfig {
+  const problems: string[] = [];
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  checkDataDir(dataDir, problems);
+  const databaseUrl = optionalUrl(
+    'DATABASE_URL',
+    env.DATABASE_URL,
+    ['postgres:', 'postgresql:'],
+    problems,
+  );
+  const s3 = parseS3(env, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { dataDir, databaseUrl, s3 };
+}
+
 /**
  * IDENTITY_TRUST_ANCHORS is PEM text or the path of a PEM file. Production never trusts a
  * generated CA: without it, identity verification answers 503 (and so no death can be

@@ -1,75 +1,15 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
-import lockfile from 'proper-lockfile';
 import { buildApp } from './app';
 import { ensureSpaBuild } from './pages/build';
 import { ConfigError, loadConfig, type Config } from './config';
+import { lockDataDir } from './dataDirLock';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { currentRequestId } from './http/faults';
 import { startJobs } from './jobs';
 
 const say = (line: string) => process.stderr.write(`shinobu: ${line}\n`);
-
-async function lockDataDir(config: Config): Promise<() => Promise<void>> {
-  const lockPath = path.join(config.dataDir, 'shinobu.lock');
-  const take = async () => {
-    const unlock = await lockfile.lock(config.dataDir, {
-      lockfilePath: lockPath,
-      stale: 15_000,
-      update: 5_000,
-      onCompromised: () => {
-        say(`DATA_DIR: lost the lock on ${config.dataDir}; stopping to protect the database`);
-        process.exit(1);
-      },
-    });
-    await writeLockHolder(lockPath);
-    return unlock;
-  };
-  try {
-    try {
-      return await take();
-    } catch (error) {
-      // A holder killed without a chance to unlock (SIGKILL, power loss) is known by its pid.
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || !(await holderIsGone(lockPath)))
-        throw error;
-      say(`DATA_DIR: the previous holder of ${config.dataDir} is gone; taking its lock`);
-      await rm(lockPath, { recursive: true, force: true });
-      return await take();
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new ConfigError([
-        `DATA_DIR: ${config.dataDir} is in use by another running Shinobu; stop it or choose another DATA_DIR`,
-      ]);
-    }
-    throw error;
-  }
-}
-
-// Beside the lock, not in it: proper-lockfile takes a change inside the lock for a compromise.
-const holderFile = (lockPath: string) => `${lockPath}.holder`;
-
-async function writeLockHolder(lockPath: string): Promise<void> {
-  await writeFile(holderFile(lockPath), JSON.stringify({ pid: process.pid, host: hostname() }));
-}
-
-/** True only when the lock names a process on this machine that no longer runs. */
-async function holderIsGone(lockPath: string): Promise<boolean> {
-  try {
-    const holder = JSON.parse(await readFile(holderFile(lockPath), 'utf8')) as {
-      pid: number;
-      host: string;
-    };
-    if (holder.host !== hostname() || holder.pid === process.pid) return false;
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
 
 async function open(config: Config): Promise<Database> {
   if (!config.databaseUrl)
@@ -89,7 +29,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (process.env.SHINOBU_SKIP_BUILD !== 'true') await ensureSpaBuild(say);
   // Only the embedded database needs the lock: PostgreSQL serves any number of instances.
-  const unlock = config.databaseUrl ? async () => undefined : await lockDataDir(config);
+  const unlock = config.databaseUrl ? async () => undefined : await lockDataDir(config.dataDir);
   const database = await open(config);
   const applied = await migrate(database);
   const { app, ctx } = await buildApp(config, database);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileUrls } from './fileUrls';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from './objectStore';
@@ -40,6 +40,17 @@ export function createLocalStore(options: { root: string; urls: FileUrls }): Obj
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
+      }
+    },
+    async *list() {
+      const entries = await readdir(options.root, { recursive: true }).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      });
+      // Type files and unfinished writes sit beside the objects; only objects match the pattern.
+      for (const entry of entries.sort()) {
+        const name = entry.split(path.sep).join('/');
+        if (OBJECT_NAME_PATTERN.test(name)) yield name;
       }
     },
     async probe() {

@@ -8,6 +8,8 @@ export interface ObjectStore {
   put(objectName: string, body: Buffer, contentType: string): Promise<void>;
   get(objectName: string): Promise<{ body: Buffer; contentType: string } | undefined>;
   delete(objectName: string): Promise<void>;
+  /** The names of every stored object (backup, restore and moving the store). */
+  list(): AsyncIterable<string>;
   /** Resolves when the store can take files now (readiness); rejects with why not. */
   probe(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
   S3Client,
@@ -77,6 +78,18 @@ export function createS3Store(
     },
     async delete(objectName) {
       await client.send(new DeleteObjectCommand(key(objectName)));
+    },
+    async *list() {
+      let continuationToken: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: config.bucket, ContinuationToken: continuationToken }),
+        );
+        for (const object of page.Contents ?? []) {
+          if (object.Key && OBJECT_NAME_PATTERN.test(object.Key)) yield object.Key;
+        }
+        continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (continuationToken);
     },
     async probe() {
       await client.send(new HeadBucketCommand({ Bucket: config.bucket }));

@@ -29,6 +29,7 @@ export function withViewUrlCache(store: ObjectStore, clock: Clock): ObjectStore 
     put: (name, body, contentType) => store.put(name, body, contentType),
     get: (name) => store.get(name),
     delete: (name) => store.delete(name),
+    list: () => store.list(),
     probe: () => store.probe(),
     signedUrl: async (name, method, expiresInSeconds) => {
       if (method !== 'GET' || expiresInSeconds !== undefined) {

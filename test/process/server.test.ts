@@ -94,7 +94,7 @@ describe('npm start on a DATA_DIR', () => {
   it('refuses a second start on the same DATA_DIR with one clear line', async () => {
     const second = startServer({ DATA_DIR: dataDir, PORT: '4241' });
     expect(await onlyLine(second)).toEqual([
-      `shinobu: DATA_DIR: ${dataDir} is in use by another running Shinobu; stop it or choose another DATA_DIR`,
+      `shinobu: DATA_DIR: ${dataDir} is in use by another running Shinobu (process ${first.child.pid}); stop it or choose another DATA_DIR`,
     ]);
     expect((await fetch(`${first.baseUrl}/healthz`)).status).toBe(200);
   });

@@ -81,3 +81,21 @@ export async function stopServer(
   if (server.child.exitCode === null) server.child.kill(signal);
   return server.exited;
 }
+
+/**
+ * Runs an operations command (`scripts/<name>.ts`, as its npm script does) to its end with
+ * the given environment; answers its exit code and standard error.
+ */
+export function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
+}
