@@ -231,7 +231,7 @@ export const deathDetectionEndpoints = {
     tag: TAG,
     caller: 'member',
     body: administratorReportSchema.meta({
-      examples: [{ user_id: EXAMPLE_USER, note: '病院から連絡がありました。' }],
+      examples: [{ user_id: EXAMPLE_USER, note: 'The hospital called.' }],
     }),
     responses: { 201: deathCase, 404: errorBody, 409: errorBody },
     rateLimited: true,
