@@ -28,12 +28,30 @@ const SECURITY = {
  */
 type Present<Key extends string, Schema> = Schema extends z.ZodType ? Record<Key, Schema> : unknown;
 
+/**
+ * What a handler may return for a wire value: a Date where the wire carries its ISO string
+ * (the answer is serialised as JSON before it is checked against the schema).
+ */
+type Served<T> = T extends string
+  ? string extends T
+    ? string | Date
+    : T
+  : T extends readonly (infer Item)[]
+    ? Served<Item>[]
+    : T extends object
+      ? { [K in keyof T]: Served<T[K]> }
+      : T;
+
+type ServedResponses<R> = {
+  [Status in keyof R]: R[Status] extends z.ZodType ? z.ZodType<Served<z.output<R[Status]>>> : never;
+};
+
 /** The route's schema keys as Fastify's zod type provider reads them, for the handler's types. */
 type RouteSchema<E extends Endpoint> = {
   summary: string;
   tags: string[];
   security: Record<string, string[]>[];
-  response: E['responses'];
+  response: ServedResponses<E['responses']>;
 } & Present<'params', E['params']> &
   Present<'querystring', E['query']> &
   Present<'body', E['body']>;

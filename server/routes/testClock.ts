@@ -1,15 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { testToolEndpoints } from '../../src/contract/testTools';
 import type { Clock } from '../domain/clock';
-
-const advanceBody = z.object({
-  advance_ms: z
-    .number({ error: 'advance_ms_invalid' })
-    .int()
-    .positive()
-    .max(100 * 365 * 86_400_000),
-});
+import { endpointRoute } from '../http/endpoints';
 
 /**
  * `POST /v1/test/clock` moves the server clock forward, so an e2e test can watch timed work
@@ -20,10 +13,11 @@ export async function testClockRoutes(
   app: FastifyInstance,
   clock: Clock & { advance(ms: number): void },
 ): Promise<void> {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .post('/v1/test/clock', { schema: { body: advanceBody } }, async (request) => {
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...endpointRoute(testToolEndpoints.advanceClock),
+    handler: async (request) => {
       clock.advance(request.body.advance_ms);
       return { now: clock.now().toISOString() };
-    });
+    },
+  });
 }

@@ -62,8 +62,11 @@ export const errorBody = z
 
 export type ErrorBody = z.infer<typeof errorBody>;
 
-/** The answer of a status that carries no body: 204, a redirect. */
-export const noBody = z.null().meta({ description: 'No body' });
+/**
+ * The answer of a status that carries no body: 204, a redirect. Typed as nothing, so that a
+ * handler sends it with `reply.send()`; documented as null.
+ */
+export const noBody = z.null().meta({ description: 'No body' }) as unknown as z.ZodType<void>;
 
 /** An answer that is a file to keep or print rather than a JSON value. */
 export const fileBody = (description: string) => z.unknown().meta({ description });
@@ -94,7 +97,7 @@ export type AnswerOf<E extends Endpoint> = E['responses'] extends infer R
     : never
   : never;
 
-type SuccessStatus = 200 | 201 | 202;
+type SuccessStatus = 200 | 201 | 202 | 204;
 type SuccessBody<R extends Record<number, unknown>> = {
   [S in SuccessStatus]: S extends keyof R
     ? R[S] extends z.ZodType

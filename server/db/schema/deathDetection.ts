@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { RELATIONSHIPS } from './connections';
 import {
   bigserial,
   date,
@@ -132,7 +133,7 @@ export const deathConfirmations = pgTable('death_confirmations', {
     .references(() => deathCases.id, { onDelete: 'cascade' }),
   administratorUserId: userRef('administrator_user_id').notNull(),
   dateOfDeath: date('date_of_death', { mode: 'string' }).notNull(),
-  relationship: text('relationship').notNull(),
+  relationship: text('relationship', { enum: RELATIONSHIPS }).notNull(),
   signTag: uuid('sign_tag').notNull(),
   signContent: text('sign_content').notNull(),
   signature: text('signature').notNull(),

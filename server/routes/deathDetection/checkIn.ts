@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { deathDetectionEndpoints as death } from '../../../src/contract/deathDetection';
 import type { AppContext } from '../../context';
 import { answerCheckIn } from '../../domain/deathDetection/checkIns';
 import { deathDepsOf } from '../../domain/deathDetection/deathDeps';
 import { checkInPage } from '../../domain/deathDetection/mails';
 import { DomainError } from '../../domain/errors';
-
-const tokenParams = z.object({ token: z.string().min(20).max(100) });
+import { endpointRoute } from '../../http/endpoints';
 
 /**
  * The link of a check-in mail. GET only shows a button (mail scanners follow links and must
@@ -19,14 +18,14 @@ export async function checkInRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const html = (reply: FastifyReply, page: string) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page);
 
-  api.get('/v1/fpos/check_in/:token', { schema: { params: tokenParams } }, async (request, reply) =>
-    html(reply, checkInPage('ask', request.params.token)),
-  );
+  api.route({
+    ...endpointRoute(death.checkInPage),
+    handler: async (request, reply) => html(reply, checkInPage('ask', request.params.token)),
+  });
 
-  api.post(
-    '/v1/fpos/check_in/:token',
-    { schema: { params: tokenParams } },
-    async (request, reply) => {
+  api.route({
+    ...endpointRoute(death.answerCheckIn),
+    handler: async (request, reply) => {
       const wantsJson = request.headers.accept?.includes('application/json') ?? false;
       try {
         await answerCheckIn(deps, request.params.token);
@@ -38,5 +37,5 @@ export async function checkInRoutes(app: FastifyInstance, ctx: AppContext): Prom
         ? { answered: true }
         : html(reply, checkInPage('answered', request.params.token));
     },
-  );
+  });
 }

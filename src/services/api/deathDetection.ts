@@ -1,176 +1,44 @@
-import type { DeathCaseAnswer } from '../../contract/rules/deathDetection';
-import type { RelationshipValue } from '../../contract/rules/social';
-import { loadHttp } from '../http/lazy';
+import type { z } from 'zod';
+import {
+  deathDetectionEndpoints as death,
+  type administeredUser,
+  type auditEntry,
+  type deathCase,
+  type deathCaseSignal,
+  type deathSettings,
+  type deathSuspectedUser,
+  type identityStatus,
+  type integrationLink,
+  type signRequest,
+} from '../../contract/deathDetection';
+import type { CallOf } from '../../contract/endpoint';
+import { callEndpoint } from '../http/callEndpoint';
 
-/** The death-detection, identity-verification and device-token calls (docs/death-detection.md). */
+/**
+ * The death-detection, identity-verification and device-token calls (docs/death-detection.md);
+ * the wire's shapes are the contract's.
+ */
 
-export type AuthStatus = 'INITIAL' | 'PROGRESS' | 'ACTIVE' | 'REVOKED';
+export type IdentityStatus = z.infer<typeof identityStatus>;
+export type AuthStatus = IdentityStatus['authStatus'];
+export type DeathSuspectedUserAnswer = z.infer<typeof deathSuspectedUser>;
+export type DeathCase = z.infer<typeof deathCase>;
+export type DeathState = DeathCase['state'];
+export type DeathCaseSignal = z.infer<typeof deathCaseSignal>;
+export type SignRequest = z.infer<typeof signRequest>;
+export type DeathSettings = z.infer<typeof deathSettings>;
+export type AdministeredUser = z.infer<typeof administeredUser>;
+export type AuditEntry = z.infer<typeof auditEntry>;
+export type IntegrationLink = z.infer<typeof integrationLink>;
 
-export interface IdentityStatus {
-  authStatus: AuthStatus;
-  certificate: { fingerprint: string; subjectEmail: string; notAfter: string } | null;
-  revokedReason: 'expired' | 'revoked' | null;
-}
+export type DeathConfirmationFields = CallOf<typeof death.requestConfirmationSign>['body'];
 
-export type DeathState = 'alive' | 'suspected' | 'grace' | 'released';
-
-/** GET /v1/fpos/death_suspected_user: every field null when nobody is suspected. */
-export interface DeathSuspectedUserAnswer {
-  userId: string | null;
-  memorialPageId: string | null;
-  lastName: string | null;
-  firstName: string | null;
-  state: 'suspected' | 'grace' | null;
-}
-
-export interface DeathCase {
-  userId: string;
-  lastName: string;
-  firstName: string;
-  memorialPageId: string | null;
-  state: DeathState;
-  rule: 'any_one' | 'two';
-  confirmationsNeeded: number;
-  suspectedAt: string | null;
-  graceEndsAt: string | null;
-  releasedAt: string | null;
-  dateOfDeath: string | null;
-  confirmations: {
-    administratorUserId: string;
-    lastName: string;
-    firstName: string;
-    relationship: RelationshipValue;
-    dateOfDeath: string;
-    createdAt: string;
-  }[];
-  canConfirm: boolean;
-}
-
-export interface DeathConfirmationFields {
-  deathSuspectedUserId: string;
-  dateOfDeath: string;
-  relationship: RelationshipValue;
-}
-
-export interface SignRequest {
-  signTag: string;
-  signContent: string;
-  expiresAt: string;
-}
-
-export async function fetchDeathSuspectedUser(): Promise<DeathSuspectedUserAnswer> {
-  const http = await loadHttp();
-  return (await http.get<DeathSuspectedUserAnswer>('/v1/fpos/death_suspected_user')).data;
-}
-
-export async function cancelDeathSuspicion(deathSuspectedUserId: string): Promise<void> {
-  const http = await loadHttp();
-  await http.post('/v1/fpos/cancel_death_suspected_at', { deathSuspectedUserId });
-}
-
-export async function fetchIdentityStatus(): Promise<IdentityStatus> {
-  const http = await loadHttp();
-  return (await http.get<IdentityStatus>('/v1/identity_verification/status')).data;
-}
-
-export async function createIdentityChallenge(): Promise<{
-  challengeId: string;
-  challenge: string;
-  mailAddress: string;
-  expiresAt: string;
-}> {
-  const http = await loadHttp();
-  return (await http.post('/v1/identity_verification/challenge')).data;
-}
-
-export async function registerCertificate(registration: {
-  challengeId: string;
-  certificatePem: string;
-  chainPem?: string;
-  signature: string;
-}): Promise<IdentityStatus> {
-  const http = await loadHttp();
-  return (await http.post<IdentityStatus>('/v1/identity_verification/certificate', registration))
-    .data;
-}
-
-export async function requestDeathConfirmationSign(
-  fields: DeathConfirmationFields,
-): Promise<SignRequest> {
-  const http = await loadHttp();
-  return (await http.post<SignRequest>('/v1/fpos/death_confirmation/sign_request', fields)).data;
-}
-
-export async function confirmDeath(
-  fields: DeathConfirmationFields & { signTag: string; signContent: string; signature: string },
-): Promise<DeathCase> {
-  const http = await loadHttp();
-  return (await http.post<DeathCase>('/v1/fpos/death_confirmation', fields)).data;
-}
-
-export async function registerDeviceToken(token: string, platform: 'ios' | 'android') {
-  const http = await loadHttp();
-  await http.post('/v1/device_tokens', { token, platform });
-}
-
-export async function deleteDeviceToken(token: string) {
-  const http = await loadHttp();
-  await http.delete('/v1/device_tokens', { data: { token } });
-}
-
-/** The member's own death settings (GET/PUT /v1/fpos/death_settings). */
-export interface DeathSettings {
-  rule: 'any_one' | 'two';
-  administrators: {
-    userId: string;
-    lastName: string;
-    firstName: string;
-    certificated: boolean;
-    relationship: RelationshipValue | null;
-    acceptedAt: string | null;
-  }[];
-  checkInPeriodDays: number | null;
-  gracePeriodDays: number;
-}
-
-export interface DeathSettingsChange {
-  rule: 'any_one' | 'two';
-  administratorUserIds: string[];
-  checkInPeriodDays: number | null;
-  /**
-   * The member's password, asked again before their administrators or rule change; a member
-   * without one (social login) is let through by a recent sign-in instead.
-   */
-  currentPassword?: string;
-}
-
-/** A member who named the caller as one of their administrators. */
-export interface AdministeredUser {
-  userId: string;
-  lastName: string;
-  firstName: string;
-  memorialPageId: string | null;
-  state: DeathState;
-  acceptedAt: string | null;
-}
-
-export type DeathCaseSignal = DeathCaseAnswer['signals'][number];
-
-export interface AuditEntry {
-  id: string;
-  action: string;
-  createdAt: string;
-  actorUserId: string | null;
-  actorLastName: string | null;
-  actorFirstName: string | null;
-  source: DeathCaseSignal['source'] | null;
-}
-
-export interface IntegrationLink {
-  clientId: string;
-  fposUserId: string;
-  createdAt: string;
-}
+/**
+ * A change of the member's settings. `currentPassword` is asked again before their
+ * administrators or rule change; a member without one (social login) is let through by a
+ * recent sign-in instead.
+ */
+export type DeathSettingsChange = CallOf<typeof death.saveDeathSettings>['body'];
 
 export const deathKeys = {
   settings: ['death', 'settings'] as const,
@@ -180,79 +48,75 @@ export const deathKeys = {
   integrationLinks: ['death', 'integration-links'] as const,
 };
 
-export async function fetchDeathSettings(): Promise<DeathSettings> {
-  const http = await loadHttp();
-  return (await http.get<DeathSettings>('/v1/fpos/death_settings')).data;
+export const fetchDeathSuspectedUser = () => callEndpoint(death.readDeathSuspectedUser, {});
+
+export async function cancelDeathSuspicion(deathSuspectedUserId: string): Promise<void> {
+  await callEndpoint(death.cancelSuspicion, { body: { deathSuspectedUserId } });
 }
 
-export async function saveDeathSettings(change: DeathSettingsChange): Promise<DeathSettings> {
-  const http = await loadHttp();
-  return (await http.put<DeathSettings>('/v1/fpos/death_settings', change)).data;
+export const fetchIdentityStatus = () => callEndpoint(death.identityStatus, {});
+
+export const createIdentityChallenge = () => callEndpoint(death.identityChallenge, {});
+
+export const registerCertificate = (
+  registration: CallOf<typeof death.registerCertificate>['body'],
+) => callEndpoint(death.registerCertificate, { body: registration });
+
+export const requestDeathConfirmationSign = (fields: DeathConfirmationFields) =>
+  callEndpoint(death.requestConfirmationSign, { body: fields });
+
+export const confirmDeath = (fields: CallOf<typeof death.confirmDeath>['body']) =>
+  callEndpoint(death.confirmDeath, { body: fields });
+
+export async function registerDeviceToken(token: string, platform: 'ios' | 'android') {
+  await callEndpoint(death.registerDeviceToken, { body: { token, platform } });
 }
+
+export async function deleteDeviceToken(token: string) {
+  await callEndpoint(death.deleteDeviceToken, { body: { token } });
+}
+
+export const fetchDeathSettings = () => callEndpoint(death.readDeathSettings, {});
+
+export const saveDeathSettings = (change: DeathSettingsChange) =>
+  callEndpoint(death.saveDeathSettings, { body: change });
 
 export async function fetchAdministeredUsers(): Promise<AdministeredUser[]> {
-  const http = await loadHttp();
-  return (await http.get<{ items: AdministeredUser[] }>('/v1/fpos/administered_users')).data.items;
+  return (await callEndpoint(death.listAdministeredUsers, {})).items;
 }
 
 export async function acceptAdministration(userId: string): Promise<void> {
-  const http = await loadHttp();
-  await http.post(`/v1/fpos/administered_users/${encodeURIComponent(userId)}/accept`);
+  await callEndpoint(death.acceptAdministration, { params: { userId } });
 }
 
 /** The header's administrator read: a member still awaiting the caller's confirmation. */
 export async function fetchAdministeredUserWithSuspectedDeath(): Promise<string | null> {
-  const http = await loadHttp();
-  const { data } = await http.get<{ userId: string | null }>(
-    '/v1/fpos/administered_user_with_suspected_death',
-  );
-  return data.userId ?? null;
+  const { userId } = await callEndpoint(death.readAdministeredUserWithSuspectedDeath, {});
+  return userId ?? null;
 }
 
-export async function fetchDeathCase(
-  userId: string,
-): Promise<DeathCase & { signals: DeathCaseSignal[] }> {
-  const http = await loadHttp();
-  return (await http.get(`/v1/fpos/death_case/${encodeURIComponent(userId)}`)).data;
-}
+export const fetchDeathCase = (userId: string) =>
+  callEndpoint(death.readDeathCase, { params: { userId } });
 
 export async function fetchDeathAuditLog(userId: string): Promise<AuditEntry[]> {
-  const http = await loadHttp();
-  return (
-    await http.get<{ items: AuditEntry[] }>(
-      `/v1/fpos/death_audit_log/${encodeURIComponent(userId)}`,
-    )
-  ).data.items;
+  return (await callEndpoint(death.readDeathAuditLog, { params: { userId } })).items;
 }
 
-export async function reportDeathSuspected(report: {
-  userId: string;
-  note?: string;
-  documentImageName?: string;
-}): Promise<DeathCase> {
-  const http = await loadHttp();
-  return (await http.post<DeathCase>('/v1/fpos/report_death_suspected', report)).data;
-}
+export const reportDeathSuspected = (report: CallOf<typeof death.reportDeathSuspected>['body']) =>
+  callEndpoint(death.reportDeathSuspected, { body: report });
 
 export async function fetchIntegrationLinks(): Promise<IntegrationLink[]> {
-  const http = await loadHttp();
-  return (await http.get<{ items: IntegrationLink[] }>('/v1/fpos/integration_links')).data.items;
+  return (await callEndpoint(death.listIntegrationLinks, {})).items;
 }
 
 /**
  * The member consents to be known by an integration as `fposUserId`: the spec's call carries
  * the member's own access token in its body.
  */
-export async function linkIntegration(link: {
-  clientId: string;
-  fposUserId: string;
-  accessToken: string;
-}): Promise<void> {
-  const http = await loadHttp();
-  await http.post('/v1/fpos/verify_my_auth_access_token', link);
+export async function linkIntegration(link: CallOf<typeof death.linkIntegration>['body']) {
+  await callEndpoint(death.linkIntegration, { body: link });
 }
 
 export async function unlinkIntegration(clientId: string): Promise<void> {
-  const http = await loadHttp();
-  await http.delete(`/v1/fpos/integration_links/${encodeURIComponent(clientId)}`);
+  await callEndpoint(death.unlinkIntegration, { params: { clientId } });
 }

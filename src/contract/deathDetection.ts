@@ -1,0 +1,425 @@
+import { z } from 'zod';
+import { currentPasswordField, timestamp, userId } from './common';
+import { endpoint, errorBody, fileBody, noBody } from './endpoint';
+import {
+  administratorReportSchema,
+  cancelSuspicionSchema,
+  certificateRegistrationSchema,
+  CONFIRMATION_RULE_VALUES,
+  DEATH_STATE_VALUES,
+  deathConfirmationSchema,
+  deathSettingsSchema,
+  deviceTokenDeleteSchema,
+  deviceTokenSchema,
+  IDENTITY_STATUS_VALUES,
+  integrationLinkSchema,
+  integrationReportSchema,
+  SIGNAL_SOURCE_VALUES,
+  signRequestSchema,
+} from './rules/deathDetection';
+import { RELATIONSHIP_VALUES } from './rules/social';
+
+/**
+ * Death detection, identity verification, device tokens and the check-in link
+ * (docs/death-detection.md). `/v1/fpos/*` keeps the spec's names.
+ */
+
+const TAG = 'Death detection';
+const IDENTITY_TAG = 'Identity verification';
+
+const relationship = z.enum(RELATIONSHIP_VALUES);
+const calendarDate = z.string().meta({ format: 'date', examples: ['2026-11-20'] });
+
+export const identityStatus = z
+  .object({
+    authStatus: z.enum(IDENTITY_STATUS_VALUES),
+    certificate: z
+      .object({ fingerprint: z.string(), subjectEmail: z.string(), notAfter: timestamp })
+      .nullable(),
+    revokedReason: z.enum(['expired', 'revoked']).nullable(),
+  })
+  .meta({ id: 'IdentityStatus' });
+
+export const registrationChallenge = z.object({
+  challengeId: z.string(),
+  challenge: z.string(),
+  mailAddress: z.string(),
+  expiresAt: timestamp,
+});
+
+/** Every field null when nobody is suspected. */
+export const deathSuspectedUser = z
+  .object({
+    userId: userId.nullable(),
+    memorialPageId: z.string().nullable(),
+    lastName: z.string().nullable(),
+    firstName: z.string().nullable(),
+    state: z.enum(['suspected', 'grace']).nullable(),
+  })
+  .meta({ id: 'DeathSuspectedUser' });
+
+export const deathCaseSignal = z.object({
+  source: z.enum(SIGNAL_SOURCE_VALUES),
+  createdAt: timestamp,
+  reporterUserId: userId.nullable(),
+  reporterLastName: z.string().nullable(),
+  reporterFirstName: z.string().nullable(),
+  note: z.string().nullable(),
+  documentImageName: z.string().nullable(),
+});
+
+export const deathCase = z
+  .object({
+    userId,
+    lastName: z.string(),
+    firstName: z.string(),
+    memorialPageId: z.string().nullable(),
+    state: z.enum(DEATH_STATE_VALUES),
+    rule: z.enum(CONFIRMATION_RULE_VALUES),
+    confirmationsNeeded: z.int(),
+    suspectedAt: timestamp.nullable(),
+    graceEndsAt: timestamp.nullable(),
+    releasedAt: timestamp.nullable(),
+    dateOfDeath: calendarDate.nullable(),
+    signals: z.array(deathCaseSignal),
+    confirmations: z.array(
+      z.object({
+        administratorUserId: userId,
+        lastName: z.string(),
+        firstName: z.string(),
+        relationship,
+        dateOfDeath: calendarDate,
+        createdAt: timestamp,
+      }),
+    ),
+    /** The caller is an administrator who may still confirm. */
+    canConfirm: z.boolean(),
+  })
+  .meta({ id: 'DeathCase' });
+
+export const signRequest = z.object({
+  signTag: z.string(),
+  signContent: z.string(),
+  expiresAt: timestamp,
+});
+
+export const deathSettings = z
+  .object({
+    rule: z.enum(CONFIRMATION_RULE_VALUES),
+    administrators: z.array(
+      z.object({
+        userId,
+        lastName: z.string(),
+        firstName: z.string(),
+        certificated: z.boolean(),
+        /** Null once the connection with the administrator has ended. */
+        relationship: relationship.nullable(),
+        acceptedAt: timestamp.nullable(),
+      }),
+    ),
+    checkInPeriodDays: z.int().nullable(),
+    gracePeriodDays: z.int(),
+  })
+  .meta({ id: 'DeathSettings' });
+
+export const administeredUser = z.object({
+  userId,
+  lastName: z.string(),
+  firstName: z.string(),
+  memorialPageId: z.string().nullable(),
+  state: z.enum(DEATH_STATE_VALUES),
+  acceptedAt: timestamp.nullable(),
+});
+
+export const auditEntry = z.object({
+  id: z.string(),
+  action: z.string(),
+  createdAt: timestamp,
+  actorUserId: userId.nullable(),
+  actorLastName: z.string().nullable(),
+  actorFirstName: z.string().nullable(),
+  source: z.enum(SIGNAL_SOURCE_VALUES).nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+
+export const integrationLink = z.object({
+  clientId: z.string(),
+  fposUserId: z.string(),
+  createdAt: timestamp,
+});
+
+const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
+const clientParams = z.object({ client_id: z.string().min(1).max(100) });
+const tokenParams = z.object({ token: z.string().min(20).max(100) });
+
+const EXAMPLE_USER = '0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14';
+
+export const deathDetectionEndpoints = {
+  readDeathSettings: endpoint({
+    method: 'GET',
+    path: '/v1/fpos/death_settings',
+    summary: "The member's administrators, their confirmation rule and check-in period",
+    tag: TAG,
+    caller: 'member',
+    responses: { 200: deathSettings },
+  }),
+  saveDeathSettings: endpoint({
+    method: 'PUT',
+    path: '/v1/fpos/death_settings',
+    summary: 'Names administrators and the rule (fresh proof when either changes)',
+    tag: TAG,
+    caller: 'member',
+    body: deathSettingsSchema.extend(currentPasswordField).meta({
+      examples: [
+        {
+          rule: 'any_one',
+          administrator_user_ids: [EXAMPLE_USER],
+          check_in_period_days: 180,
+          current_password: '••••••••',
+        },
+      ],
+    }),
+    responses: { 200: deathSettings },
+    freshProof: true,
+  }),
+  listAdministeredUsers: endpoint({
+    method: 'GET',
+    path: '/v1/fpos/administered_users',
+    summary: 'The members who named the caller as an administrator',
+    tag: TAG,
+    caller: 'member',
+    responses: { 200: z.object({ items: z.array(administeredUser) }) },
+  }),
+  readDeathSuspectedUser: endpoint({
+    method: 'GET',
+    path: '/v1/fpos/death_suspected_user',
+    summary: "The header's read: the caller's own open case, else one they administer",
+    tag: TAG,
+    caller: 'member',
+    responses: { 200: deathSuspectedUser },
+  }),
+  readAdministeredUserWithSuspectedDeath: endpoint({
+    method: 'GET',
+    path: '/v1/fpos/administered_user_with_suspected_death',
+    summary: 'A member awaiting the caller’s confirmation, or null',
+    tag: TAG,
+    caller: 'member',
+    responses: { 200: z.object({ userId: userId.nullable() }) },
+  }),
+  cancelSuspicion: endpoint({
+    method: 'POST',
+    path: '/v1/fpos/cancel_death_suspected_at',
+    summary: 'The member says they are alive: their own open case ends',
+    tag: TAG,
+    caller: 'member',
+    body: cancelSuspicionSchema.meta({ examples: [{ death_suspected_user_id: EXAMPLE_USER }] }),
+    responses: { 200: z.object({ state: z.literal('alive') }), 404: errorBody },
+  }),
+  acceptAdministration: endpoint({
+    method: 'POST',
+    path: '/v1/fpos/administered_users/:user_id/accept',
+    summary: 'The administrator accepts being named',
+    tag: TAG,
+    caller: 'member',
+    params: memberParams,
+    responses: { 200: z.object({ acceptedAt: timestamp }), 404: errorBody },
+  }),
+  reportDeathSuspected: endpoint({
+    method: 'POST',
+    path: '/v1/fpos/report_death_suspected',
+    summary: 'An administrator reports a suspected death, with an optional document image',
+    tag: TAG,
+    caller: 'member',
+    body: administratorReportSchema.meta({
+      examples: [{ user_id: EXAMPLE_USER, note: 'The hospital called.' }],
+    }),
+    responses: { 201: deathCase, 404: errorBody, 409: errorBody },
+    rateLimited: true,
+  }),
+  readDeathCase: endpoint({
+    method: 'GET',
+    path: '/v1/fpos/death_case/:user_id',
+    summary: 'The case as its administrators see it',
+    tag: TAG,
+    caller: 'member',
+    params: memberParams,
+    responses: { 200: deathCase, 404: errorBody },
+  }),
+  readDeathAuditLog: endpoint({
+    method: 'GET',
+    path: '/v1/fpos/death_audit_log/:user_id',
+    summary: 'What happened in the member’s death detection, for them and their administrators',
+    tag: TAG,
+    caller: 'member',
+    params: memberParams,
+    responses: { 200: z.object({ items: z.array(auditEntry) }), 404: errorBody },
+  }),
+  requestConfirmationSign: endpoint({
+    method: 'POST',
+    path: '/v1/fpos/death_confirmation/sign_request',
+    summary: 'The text an administrator signs with their certificate to confirm a death',
+    tag: TAG,
+    caller: 'member',
+    body: signRequestSchema.meta({
+      examples: [
+        {
+          death_suspected_user_id: EXAMPLE_USER,
+          date_of_death: '2026-11-20',
+          relationship: 'family',
+        },
+      ],
+    }),
+    responses: { 201: signRequest, 403: errorBody, 404: errorBody, 409: errorBody },
+  }),
+  confirmDeath: endpoint({
+    method: 'POST',
+    path: '/v1/fpos/death_confirmation',
+    summary: 'An administrator confirms the death with the signed text',
+    tag: TAG,
+    caller: 'member',
+    body: deathConfirmationSchema.meta({
+      examples: [
+        {
+          death_suspected_user_id: EXAMPLE_USER,
+          date_of_death: '2026-11-20',
+          relationship: 'family',
+          sign_tag: '5f1c…',
+          sign_content: 'shinobu death confirmation…',
+          signature: 'MEUCIQ…',
+        },
+      ],
+    }),
+    responses: { 201: deathCase, 403: errorBody, 404: errorBody, 409: errorBody },
+    rateLimited: true,
+  }),
+  linkIntegration: endpoint({
+    method: 'POST',
+    path: '/v1/fpos/verify_my_auth_access_token',
+    summary:
+      "The member lets an integration know them by its own id (the body carries the member's token)",
+    tag: TAG,
+    caller: 'public',
+    body: integrationLinkSchema.meta({
+      examples: [{ client_id: 'fpos-demo', fpos_user_id: 'u-42', access_token: 'eyJhbGciOi…' }],
+    }),
+    responses: {
+      200: z.object({
+        userId,
+        clientId: z.string(),
+        fposUserId: z.string(),
+        linked: z.boolean(),
+      }),
+      401: errorBody,
+      404: errorBody,
+      409: errorBody,
+    },
+  }),
+  listIntegrationLinks: endpoint({
+    method: 'GET',
+    path: '/v1/fpos/integration_links',
+    summary: 'The integrations the member is linked to',
+    tag: TAG,
+    caller: 'member',
+    responses: { 200: z.object({ items: z.array(integrationLink) }) },
+  }),
+  unlinkIntegration: endpoint({
+    method: 'DELETE',
+    path: '/v1/fpos/integration_links/:client_id',
+    summary: 'Ends one integration’s link',
+    tag: TAG,
+    caller: 'member',
+    params: clientParams,
+    responses: { 204: noBody, 404: errorBody },
+  }),
+  integrationReport: endpoint({
+    method: 'POST',
+    path: '/v1/fpos/integration/report_death_suspected',
+    summary: 'An integration (client credentials in Authorization) reports a suspected death',
+    tag: TAG,
+    caller: 'public',
+    body: integrationReportSchema.meta({ examples: [{ fpos_user_id: 'u-42', note: '' }] }),
+    responses: { 202: z.object({ accepted: z.literal(true) }), 401: errorBody, 404: errorBody },
+    rateLimited: true,
+  }),
+  checkInPage: endpoint({
+    method: 'GET',
+    path: '/v1/fpos/check_in/:token',
+    summary: "A check-in mail's link: a page with one button (mail scanners answer nothing)",
+    tag: TAG,
+    caller: 'public',
+    params: tokenParams,
+    responses: { 200: fileBody('An HTML page') },
+  }),
+  answerCheckIn: endpoint({
+    method: 'POST',
+    path: '/v1/fpos/check_in/:token',
+    summary: 'The member answers the check-in (JSON with Accept: application/json, else a page)',
+    tag: TAG,
+    caller: 'public',
+    params: tokenParams,
+    responses: {
+      200: fileBody('{"answered": true} as JSON, or an HTML page'),
+      404: fileBody('An error as JSON, or an HTML page saying the link is closed'),
+    },
+  }),
+  identityStatus: endpoint({
+    method: 'GET',
+    path: '/v1/identity_verification/status',
+    summary: "The member's identity verification",
+    tag: IDENTITY_TAG,
+    caller: 'member',
+    responses: { 200: identityStatus },
+  }),
+  identityChallenge: endpoint({
+    method: 'POST',
+    path: '/v1/identity_verification/challenge',
+    summary: 'A challenge to sign with the certificate being registered',
+    tag: IDENTITY_TAG,
+    caller: 'member',
+    responses: { 201: registrationChallenge },
+  }),
+  registerCertificate: endpoint({
+    method: 'POST',
+    path: '/v1/identity_verification/certificate',
+    summary: 'Registers the certificate that signed the challenge',
+    tag: IDENTITY_TAG,
+    caller: 'member',
+    body: certificateRegistrationSchema.meta({
+      examples: [
+        {
+          challenge_id: '9d2e…',
+          certificate_pem: '-----BEGIN CERTIFICATE-----…',
+          signature: 'MEUCIQ…',
+        },
+      ],
+    }),
+    responses: { 201: identityStatus, 409: errorBody },
+  }),
+  isCertificated: endpoint({
+    method: 'GET',
+    path: '/v1/identity_verification/certificated/:user_id',
+    summary: 'Whether a connection has a verified identity',
+    tag: IDENTITY_TAG,
+    caller: 'member',
+    params: memberParams,
+    responses: { 200: z.object({ userId, certificated: z.boolean() }), 404: errorBody },
+  }),
+  registerDeviceToken: endpoint({
+    method: 'POST',
+    path: '/v1/device_tokens',
+    summary: "Registers the app's push token",
+    tag: IDENTITY_TAG,
+    caller: 'member',
+    body: deviceTokenSchema.meta({ examples: [{ token: 'fcm-token…', platform: 'android' }] }),
+    responses: { 204: noBody },
+  }),
+  deleteDeviceToken: endpoint({
+    method: 'DELETE',
+    path: '/v1/device_tokens',
+    summary: "Forgets the app's push token",
+    tag: IDENTITY_TAG,
+    caller: 'member',
+    body: deviceTokenDeleteSchema.meta({ examples: [{ token: 'fcm-token…' }] }),
+    responses: { 204: noBody },
+  }),
+};
