@@ -69,7 +69,7 @@ export async function accountV1Routes(
     today: () => tokyoToday(ctx.clock.now()),
     password: serverPasswordSchema,
   });
-  const mailLimit = { ...endpointRoute(endpoints.register).config, ...limitedAs('mail') };
+  const mailLimit = limitedAs('mail');
 
   routes.route({
     ...endpointRoute(endpoints.logIn),
