@@ -65,6 +65,7 @@ export function endpointRoute<const E extends Endpoint>(endpoint: E) {
     ...(endpoint.params ? { params: endpoint.params } : {}),
     ...(endpoint.query ? { querystring: endpoint.query } : {}),
     ...(endpoint.body ? { body: endpoint.body } : {}),
+    ...(endpoint.consumes ? { consumes: [...endpoint.consumes] } : {}),
     response: endpoint.responses,
   } as RouteSchema<E>;
   return {
@@ -73,6 +74,15 @@ export function endpointRoute<const E extends Endpoint>(endpoint: E) {
     config: { endpoint },
     schema,
   };
+}
+
+/**
+ * The endpoint's route validating its body with the server's own rules of the same shape
+ * (its clock's today, its breached-password list); the API document shows them.
+ */
+export function withServerBody<const E extends Endpoint>(endpoint: E, body: E['body']) {
+  const route = endpointRoute(endpoint);
+  return { ...route, schema: { ...route.schema, body } };
 }
 
 /**

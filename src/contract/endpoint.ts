@@ -30,6 +30,8 @@ export interface Endpoint {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** The body's media types when not only JSON (a form post of the session layer). */
+  consumes?: readonly string[];
   /** Every status the endpoint answers on purpose; 401, 422, 429 and 5xx are added below. */
   responses: Responses;
   /** Answers 429 when a rate-limit group is spent (server/http/rateLimits.ts). */

@@ -1,32 +1,20 @@
+import type { z } from 'zod';
+import type { CamelKeys } from './endpoint';
+import type { externalRegistrationSchema, providerRequestSchema } from './rules/account';
+
 /**
  * What a registration sends (spec §3), in its three variants: built by the registration
- * statechart, sent by the account API (`src/services/api/auth.ts`).
+ * statechart, sent by the account API (`src/services/api/auth.ts`); inferred from the wire's
+ * schemas, camelCase as the browser writes it.
  */
 
-/** The registration payload (spec §3), camelCase here, snake_case on the wire. */
-export interface RegistrationPayload {
-  username: string;
-  email: string;
-  /** Optional only in the external-provider variant (the provider vouches for the person). */
-  password?: string;
-  firstName: string;
-  lastName: string;
-  firstNameKana: string;
-  lastNameKana: string;
-  address: string;
-  birthdate: string;
-  sexCode: number;
-  userIconUrl?: string | null;
-  adminPetId?: string | null;
-}
+/** The registration payload: the password is optional only in the external-provider variant. */
+export type RegistrationPayload = CamelKeys<
+  z.input<ReturnType<typeof externalRegistrationSchema>>['user_request']
+>;
 
 /** The provider identity of the external-provider variant, as the server verified it. */
-export interface ProviderRequest {
-  providerName: string;
-  providerUserId: string;
-  accessToken: string;
-  expiredDate: string | null;
-}
+export type ProviderRequest = CamelKeys<z.input<typeof providerRequestSchema>>;
 
 export type RegistrationRequest =
   | { variant: 'standard'; user: RegistrationPayload }

@@ -70,12 +70,14 @@ describe('the API document', () => {
     expect(document.components?.securitySchemes?.bearer).toMatchObject({ scheme: 'bearer' });
   });
 
-  it('shows an example of every request body, in snake_case', () => {
+  it('shows an example of every request body, in snake_case on /v1', () => {
     for (const route of apiRoutes().filter((r) => r.endpoint?.body)) {
       const op = operation(route.method, route.url);
       const body = op?.requestBody as OpenAPIV3_1.RequestBodyObject;
       const schema = Object.values(body.content)[0]?.schema as { examples?: object[] };
       expect(schema?.examples?.length, `${route.method} ${route.url}`).toBeGreaterThan(0);
+      // The session layer speaks the NextAuth protocol's own field names (csrfToken, callbackUrl).
+      if (route.url.startsWith('/api/auth/')) continue;
       for (const key of Object.keys(schema.examples?.[0] ?? {})) {
         expect(key, route.url).toMatch(/^[a-z0-9_]+$/);
       }

@@ -1,12 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  requiredText,
-  emailChangeConfirmSchema,
-  emailChangeSchema,
-  passwordChangeSchema,
-} from '../../../src/contract/rules/account';
+import { accountEndpoints as endpoints, passwordChangeBody } from '../../../src/contract/accounts';
 import type { AppContext } from '../../context';
 import {
   changePassword,
@@ -17,9 +11,9 @@ import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { serverPasswordSchema } from '../../domain/accounts/passwords';
 import { reportChange } from '../../domain/accounts/changeNotices';
 import { currentUserId, requireUser } from '../../http/authenticate';
+import { endpointRoute, withServerBody } from '../../http/endpoints';
 import { limitedAs } from '../../http/rateLimits';
 import { sessionKit } from '../auth/sessionKit';
-import { currentPasswordField } from './freshProof';
 
 /** The my page's sign-in credentials: password change and e-mail change (docs/accounts.md). */
 export async function credentialRoutes(
@@ -27,14 +21,14 @@ export async function credentialRoutes(
   ctx: AppContext,
   deps: AccountDeps,
 ): Promise<void> {
-  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
 
   const kit = sessionKit(ctx);
 
-  app.post(
-    '/v1/mypage/password',
-    { preHandler: requireUser(ctx), schema: { body: passwordChangeSchema(serverPasswordSchema) } },
-    async (request, reply) => {
+  routes.route({
+    ...withServerBody(endpoints.changePassword, passwordChangeBody(serverPasswordSchema)),
+    preHandler: requireUser(ctx),
+    handler: async (request, reply) => {
       const userId = currentUserId(request);
       const pair = await changePassword(deps, {
         userId,
@@ -49,17 +43,15 @@ export async function credentialRoutes(
       await kit.writeSession(reply, { ...session, ...pair });
       return { accessToken: pair.accessToken };
     },
-  );
+  });
 
-  app.post(
-    '/v1/mypage/email',
+  const requestEmailChangeRoute = endpointRoute(endpoints.requestEmailChange);
+  routes.route({
+    ...requestEmailChangeRoute,
     // An account without a password proves itself by a recent sign-in instead.
-    {
-      preHandler: requireUser(ctx),
-      config: limitedAs('mail'),
-      schema: { body: emailChangeSchema.extend(currentPasswordField) },
-    },
-    async (request, reply) => {
+    preHandler: requireUser(ctx),
+    config: { ...requestEmailChangeRoute.config, ...limitedAs('mail') },
+    handler: async (request, reply) => {
       await requestEmailChange(deps, {
         userId: currentUserId(request),
         currentPassword: request.body.current_password,
@@ -69,18 +61,16 @@ export async function credentialRoutes(
       });
       return reply.status(202).send({ detail: 'accepted; see the mail sent to the new address' });
     },
-  );
+  });
 
-  app.post(
-    '/v1/mypage/email/confirm',
-    { schema: { body: emailChangeConfirmSchema } },
-    async (request) => confirmEmailChange(deps, request.body.token),
-  );
+  routes.route({
+    ...endpointRoute(endpoints.confirmEmailChange),
+    handler: (request) => confirmEmailChange(deps, request.body.token),
+  });
 
   // The link of a change notice proves the mailbox it was sent to: no sign-in needed.
-  app.post(
-    '/v1/account/change_report',
-    { schema: { body: z.object({ token: requiredText(2000) }) } },
-    async (request) => reportChange(deps, request.body.token),
-  );
+  routes.route({
+    ...endpointRoute(endpoints.reportChange),
+    handler: (request) => reportChange(deps, request.body.token),
+  });
 }

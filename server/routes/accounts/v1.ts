@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
-  externalRegistrationSchema,
-  inflowRegistrationSchema,
-  loginSchema,
-  passwordResetConfirmSchema,
-  passwordResetRequestSchema,
-  registrationSchema,
-  requiredText,
-  tokyoToday,
-} from '../../../src/contract/rules/account';
+  accountEndpoints as endpoints,
+  passwordResetConfirmBody,
+  registrationBodies,
+} from '../../../src/contract/accounts';
+import { UUID_PATTERN } from '../../../src/contract/common';
+import { tokyoToday } from '../../../src/contract/rules/account';
 import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { activateAccount } from '../../domain/accounts/activation';
 import { deleteAccount } from '../../domain/accounts/deletion';
@@ -29,35 +26,14 @@ import { userDetail } from '../../domain/accounts/userDetail';
 import { issueAccessToken } from '../../domain/accessTokens';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../http/authenticate';
+import { endpointRoute, withServerBody } from '../../http/endpoints';
 import { ApiError, notFound } from '../../http/errors';
 import { limitedAs } from '../../http/rateLimits';
-import { currentPasswordField, noticeOfChange, proveFreshly } from './freshProof';
+import { noticeOfChange, proveFreshly } from './freshProof';
 
 const ACCEPTED = { detail: 'accepted; see your mail' } as const;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The spec sends `sexCode` as well as `sex_code`; both name the same field. */
-function renameSexCode(user: unknown): unknown {
-  if (!user || typeof user !== 'object') return user;
-  const { sexCode, ...rest } = user as Record<string, unknown>;
-  return rest.sex_code === undefined && sexCode !== undefined
-    ? { ...rest, sex_code: sexCode }
-    : rest;
-}
-
-const withSexCodeAlias = <T extends z.ZodType>(schema: T) => z.preprocess(renameSexCode, schema);
-
-/** The same, inside the external-provider variant's `user_request`. */
-const withNestedSexCodeAlias = <T extends z.ZodType>(schema: T) =>
-  z.preprocess(
-    (body) =>
-      body && typeof body === 'object' && 'user_request' in body
-        ? { ...body, user_request: renameSexCode(body.user_request) }
-        : body,
-    schema,
-  );
-
-type WireRegistration = z.infer<ReturnType<typeof registrationSchema>>;
+type WireRegistration = z.infer<typeof endpoints.register.body>;
 
 function newAccount(
   wire: Omit<WireRegistration, 'password' | 'admin_pet_id'> & {
@@ -81,87 +57,86 @@ function newAccount(
   };
 }
 
-const refreshBody = z.object({ refresh_token: requiredText(200) });
-
 /** The account calls of the product API (docs/accounts.md, "API calls"). */
 export async function accountV1Routes(
   scope: FastifyInstance,
   ctx: AppContext,
   deps: AccountDeps,
 ): Promise<void> {
-  const app = scope.withTypeProvider<ZodTypeProvider>();
-  const schemaOptions = {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
+  // The server's rules: today from the injected clock, and the breached-password list.
+  const serverBodies = registrationBodies({
     today: () => tokyoToday(ctx.clock.now()),
     password: serverPasswordSchema,
-  };
+  });
+  const mailLimit = limitedAs('mail');
 
-  app.post('/v1/login', { schema: { body: loginSchema } }, async (request) =>
-    logIn(deps, {
-      email: request.body.username,
-      password: request.body.password,
-      client: request.ip,
-      unlockToken: request.body.unlock_token,
-    }),
-  );
-
-  app.post('/v1/refresh', { schema: { body: refreshBody } }, async (request) => {
-    const result = await rotateRefreshToken(deps.db, request.body.refresh_token, deps.clock);
-    if (result.outcome === 'reused') {
-      throw new ApiError(401, 'refresh_token_reused', 'refresh token was already used');
-    }
-    if (result.outcome === 'invalid') {
-      throw new ApiError(401, 'invalid_refresh_token', 'refresh token is not valid');
-    }
-    return {
-      accessToken: await issueAccessToken(
-        result.userId,
-        deps.authSecret,
-        deps.clock,
-        result.signedInAt,
-      ),
-      refreshToken: result.refreshToken,
-    };
+  routes.route({
+    ...endpointRoute(endpoints.logIn),
+    handler: (request) =>
+      logIn(deps, {
+        email: request.body.username,
+        password: request.body.password,
+        client: request.ip,
+        unlockToken: request.body.unlock_token,
+      }),
   });
 
-  app.post('/v1/logout', { schema: { body: refreshBody } }, async (request, reply) => {
-    await revokeFamilyOf(deps.db, request.body.refresh_token, deps.clock);
-    return reply.status(204).send();
-  });
-
-  app.post(
-    '/v1/user',
-    {
-      config: limitedAs('mail'),
-      schema: { body: withSexCodeAlias(registrationSchema(schemaOptions)) },
+  routes.route({
+    ...endpointRoute(endpoints.refresh),
+    handler: async (request) => {
+      const result = await rotateRefreshToken(deps.db, request.body.refresh_token, deps.clock);
+      if (result.outcome === 'reused') {
+        throw new ApiError(401, 'refresh_token_reused', 'refresh token was already used');
+      }
+      if (result.outcome === 'invalid') {
+        throw new ApiError(401, 'invalid_refresh_token', 'refresh token is not valid');
+      }
+      return {
+        accessToken: await issueAccessToken(
+          result.userId,
+          deps.authSecret,
+          deps.clock,
+          result.signedInAt,
+        ),
+        refreshToken: result.refreshToken,
+      };
     },
-    async (request, reply) => {
+  });
+
+  routes.route({
+    ...endpointRoute(endpoints.logOut),
+    handler: async (request, reply) => {
+      await revokeFamilyOf(deps.db, request.body.refresh_token, deps.clock);
+      return reply.status(204).send();
+    },
+  });
+
+  routes.route({
+    ...withServerBody(endpoints.register, serverBodies.standard),
+    config: { ...mailLimit, endpoint: endpoints.register },
+    handler: async (request, reply) => {
       await registerAccount(deps, newAccount(request.body));
       return reply.status(202).send(ACCEPTED);
     },
-  );
+  });
 
-  app.post(
-    '/v1/user/create_inflow_user',
-    {
-      config: limitedAs('mail'),
-      schema: { body: withSexCodeAlias(inflowRegistrationSchema(schemaOptions)) },
-    },
-    async (request, reply) => {
+  routes.route({
+    ...withServerBody(endpoints.registerByInflow, serverBodies.inflow),
+    config: { ...mailLimit, endpoint: endpoints.registerByInflow },
+    handler: async (request, reply) => {
       await registerAccount(deps, {
         ...newAccount(request.body),
         inflowId: request.body.inflow_id,
       });
       return reply.status(202).send(ACCEPTED);
     },
-  );
+  });
 
-  app.post(
-    '/v1/user/create_user_with_external_provider',
-    {
-      config: limitedAs('mail'),
-      schema: { body: withNestedSexCodeAlias(externalRegistrationSchema(schemaOptions)) },
-    },
-    async (request, reply) => {
+  routes.route({
+    ...withServerBody(endpoints.registerWithProvider, serverBodies.external),
+    config: { ...mailLimit, endpoint: endpoints.registerWithProvider },
+    handler: async (request, reply) => {
       const { user_request: user, provider_request: provider } = request.body;
       // `access_token` must be the assertion this server issued after its own OAuth callback.
       const identity = await verifyProviderAssertion(
@@ -182,72 +157,68 @@ export async function accountV1Routes(
       await registerAccount(deps, { ...newAccount(user), identity });
       return reply.status(202).send(ACCEPTED);
     },
-  );
+  });
 
-  app.get(
-    '/v1/user/confirm/:token/:email',
-    { schema: { params: z.object({ token: z.string().max(200), email: z.string().max(254) }) } },
-    async (request) => activateAccount(deps, request.params.token, request.params.email),
-  );
+  routes.route({
+    ...endpointRoute(endpoints.activate),
+    handler: (request) => activateAccount(deps, request.params.token, request.params.email),
+  });
 
-  app.post(
-    '/v1/user/resend_activation',
-    { config: limitedAs('mail'), schema: { body: passwordResetRequestSchema } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(endpoints.resendActivation),
+    config: { ...mailLimit, endpoint: endpoints.resendActivation },
+    handler: async (request, reply) => {
       await resendActivation(deps, request.body.email);
       return reply.status(202).send(ACCEPTED);
     },
-  );
+  });
 
-  app.post(
-    '/v1/password_reset',
-    { config: limitedAs('mail'), schema: { body: passwordResetRequestSchema } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(endpoints.requestPasswordReset),
+    config: { ...mailLimit, endpoint: endpoints.requestPasswordReset },
+    handler: async (request, reply) => {
       await requestPasswordReset(deps, request.body.email);
       return reply.status(202).send(ACCEPTED);
     },
-  );
+  });
 
-  app.post(
-    '/v1/password_reset/confirm',
-    { schema: { body: passwordResetConfirmSchema(serverPasswordSchema) } },
-    async (request, reply) => {
+  routes.route({
+    ...withServerBody(
+      endpoints.confirmPasswordReset,
+      passwordResetConfirmBody(serverPasswordSchema),
+    ),
+    handler: async (request, reply) => {
       await confirmPasswordReset(deps, request.body.token, request.body.password);
       return reply.status(204).send();
     },
-  );
+  });
 
-  app.get(
-    '/v1/user/:userId',
-    { preHandler: requireUser(ctx), schema: { params: z.object({ userId: z.string() }) } },
-    async (request) => {
-      const detail = UUID.test(request.params.userId)
+  routes.route({
+    ...endpointRoute(endpoints.readUser),
+    preHandler: requireUser(ctx),
+    handler: async (request) => {
+      const detail = UUID_PATTERN.test(request.params.userId)
         ? await userDetail(deps, request.params.userId)
         : undefined;
       if (!detail) throw notFound('user');
       return detail;
     },
-  );
+  });
 
-  app.delete(
-    '/v1/user',
-    { preHandler: requireUser(ctx), schema: { body: z.object(currentPasswordField).nullish() } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(endpoints.deleteAccount),
+    preHandler: requireUser(ctx),
+    handler: async (request, reply) => {
       const proven = await proveFreshly(ctx, request);
       await deleteAccount(deps, proven.userId);
       await noticeOfChange(ctx, proven, 'account_deleted');
       return reply.status(204).send();
     },
-  );
+  });
 
-  app.get(
-    '/v1/tmp-return-jwt',
-    {
-      schema: {
-        querystring: z.object({ email: z.string().optional(), assertion: z.string().optional() }),
-      },
-    },
-    async (request) => {
+  routes.route({
+    ...endpointRoute(endpoints.signInWithAssertion),
+    handler: async (request) => {
       const identity = request.query.assertion
         ? await verifyProviderAssertion(request.query.assertion, deps.authSecret, deps.clock)
         : undefined;
@@ -255,5 +226,5 @@ export async function accountV1Routes(
         throw new ApiError(401, 'external_login_failed', 'no verified provider identity');
       return logInWithIdentity(deps, identity);
     },
-  );
+  });
 }

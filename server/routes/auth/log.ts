@@ -1,28 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-
-const clientLogBody = z.object({
-  level: z.enum(['error', 'warn', 'debug']),
-  code: z.string().max(100),
-  details: z.unknown().optional(),
-});
+import { authEndpoints } from '../../../src/contract/auth';
+import { endpointRoute } from '../../http/endpoints';
 
 /** POST /api/auth/_log — the session client reports its own errors (auth codes of spec §8). */
 export async function authLogRoute(app: FastifyInstance): Promise<void> {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .post(
-      '/api/auth/_log',
-      { schema: { body: clientLogBody }, bodyLimit: 16 * 1024 },
-      async (request, reply) => {
-        const { level, code, details } = request.body;
-        const detailText = JSON.stringify(details ?? null).slice(0, 2000);
-        request.log[level === 'debug' ? 'debug' : level](
-          { clientCode: code, details: detailText },
-          'client auth log',
-        );
-        return reply.status(204).send();
-      },
-    );
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...endpointRoute(authEndpoints.clientLog),
+    bodyLimit: 16 * 1024,
+    handler: async (request, reply) => {
+      const { level, code, details } = request.body;
+      const detailText = JSON.stringify(details ?? null).slice(0, 2000);
+      request.log[level === 'debug' ? 'debug' : level](
+        { clientCode: code, details: detailText },
+        'client auth log',
+      );
+      return reply.status(204).send();
+    },
+  });
 }

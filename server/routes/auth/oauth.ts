@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { authEndpoints as endpoints, type ProviderAnswer } from '../../../src/contract/auth';
 import type { AppContext } from '../../context';
 import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { logInWithIdentity } from '../../domain/accounts/login';
@@ -12,7 +12,8 @@ import {
 import { issueProviderAssertion } from '../../domain/accounts/providerAssertion';
 import { identityLinked } from '../../domain/accounts/registration';
 import { openCookieValue, sealCookieValue } from '../../domain/accounts/sessionCookie';
-import { callbackForm, type SessionKit } from './sessionKit';
+import { endpointRoute } from '../../http/endpoints';
+import { type SessionKit } from './sessionKit';
 
 /** Time allowed between leaving for the provider and coming back. */
 const ROUND_TRIP_MS = 10 * 60 * 1000;
@@ -34,7 +35,7 @@ export async function oauthRoutes(
   deps: AccountDeps,
   kit: SessionKit,
 ): Promise<void> {
-  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
   const { publicUrl, authSecret } = kit;
   const clients = new Map<string, OAuthClient>(
     ctx.config.oauthProviders.map((config) => [
@@ -44,32 +45,34 @@ export async function oauthRoutes(
   );
   const stateCookie = { ...kit.cookieOptions, path: '/api/auth' };
 
-  app.get('/api/auth/providers', async () => {
-    const providers: Record<string, unknown> = {
-      credentials: {
-        id: 'credentials',
-        name: 'Credentials',
-        type: 'credentials',
-        signinUrl: `${publicUrl}/api/auth/signin/credentials`,
-        callbackUrl: `${publicUrl}/api/auth/callback/credentials`,
-      },
-    };
-    for (const client of clients.values()) {
-      providers[client.id] = {
-        id: client.id,
-        name: client.name,
-        type: 'oauth',
-        signinUrl: `${publicUrl}/api/auth/signin/${client.id}`,
-        callbackUrl: `${publicUrl}/api/auth/callback/${client.id}`,
+  routes.route({
+    ...endpointRoute(endpoints.providers),
+    handler: async () => {
+      const providers: Record<string, ProviderAnswer> = {
+        credentials: {
+          id: 'credentials',
+          name: 'Credentials',
+          type: 'credentials',
+          signinUrl: `${publicUrl}/api/auth/signin/credentials`,
+          callbackUrl: `${publicUrl}/api/auth/callback/credentials`,
+        },
       };
-    }
-    return providers;
+      for (const client of clients.values()) {
+        providers[client.id] = {
+          id: client.id,
+          name: client.name,
+          type: 'oauth',
+          signinUrl: `${publicUrl}/api/auth/signin/${client.id}`,
+          callbackUrl: `${publicUrl}/api/auth/callback/${client.id}`,
+        };
+      }
+      return providers;
+    },
   });
 
-  app.post(
-    '/api/auth/signin/:provider',
-    { schema: { body: callbackForm, params: z.object({ provider: z.string().max(50) }) } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(endpoints.signInWithProvider),
+    handler: async (request, reply) => {
       const callbackUrl = kit.checkedCallbackUrl(request.body.callbackUrl);
       kit.requireCsrf(request, request.body.csrfToken);
       const client = clients.get(request.params.provider);
@@ -91,23 +94,14 @@ export async function oauthRoutes(
       });
       return { url };
     },
-  );
+  });
 
   /** Every failure of the round trip ends on the login screen with the external-provider text. */
   const failed = (reply: FastifyReply) => reply.redirect('/login?error=OAuthCallback');
 
-  app.get(
-    '/api/auth/callback/:provider',
-    {
-      schema: {
-        params: z.object({ provider: z.string().max(50) }),
-        querystring: z.object({
-          code: z.string().max(2000).optional(),
-          state: z.string().max(200).optional(),
-        }),
-      },
-    },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(endpoints.providerCallback),
+    handler: async (request, reply) => {
       const client = clients.get(request.params.provider);
       const claims = await openCookieValue(
         request.cookies[kit.cookies.oauthState],
@@ -166,5 +160,5 @@ export async function oauthRoutes(
       });
       return reply.redirect(`${publicUrl}/register-top?${query}`);
     },
-  );
+  });
 }

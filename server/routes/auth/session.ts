@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { authEndpoints as endpoints } from '../../../src/contract/auth';
 import type { AppContext } from '../../context';
 import { issueAccessToken, verifyAccessToken } from '../../domain/accessTokens';
 import type { AccountDeps } from '../../domain/accounts/accountDeps';
@@ -9,33 +9,13 @@ import { logIn } from '../../domain/accounts/login';
 import type { SignInResult } from '../../domain/accounts/signIn';
 import { revokeFamilyOf, rotateRefreshToken } from '../../domain/accounts/refreshTokens';
 import { csrfTokenOf, newCsrfCookie } from '../../domain/accounts/sessionCookie';
+import { endpointRoute } from '../../http/endpoints';
 import { DomainError } from '../../domain/errors';
 import { ApiError, httpAnswerOf } from '../../http/errors';
-import { callbackForm, sessionWire, type SessionKit } from './sessionKit';
+import { sessionWire, type SessionKit } from './sessionKit';
 
 /** The reasons a credentials sign-in fails, as the `code` of the error URL (client texts). */
 const SIGN_IN_FAILURES = ['invalid_credentials', 'too_many_attempts', 'account_locked'] as const;
-
-const credentialsForm = callbackForm.extend({
-  username: z.string().max(1000).optional(),
-  password: z.string().max(1000).optional(),
-  unlockToken: z.string().max(200).optional(),
-});
-const activationForm = callbackForm.extend({
-  token: z.string().max(200),
-  email: z.string().max(254),
-});
-const sessionUpdate = z.object({
-  csrfToken: z.string().max(200).optional(),
-  data: z
-    .object({
-      accessToken: z.string().max(4096).optional(),
-      refreshToken: z.string().max(200).optional(),
-      username: z.string().max(50).optional(),
-      iconUrl: z.string().max(4096).nullable().optional(),
-    })
-    .optional(),
-});
 
 /**
  * The session layer `/api/auth/*` in the shapes of the NextAuth REST protocol: an encrypted
@@ -48,7 +28,7 @@ export async function sessionRoutes(
   deps: AccountDeps,
   kit: SessionKit,
 ): Promise<void> {
-  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
   const { publicUrl, authSecret, cookies, cookieOptions, checkedCallbackUrl, requireCsrf } = kit;
   const { readSession, writeSession } = kit;
 
@@ -68,20 +48,22 @@ export async function sessionRoutes(
       refreshToken: result.refreshToken,
     });
 
-  app.get('/api/auth/csrf', async (request, reply) => {
-    let token = csrfTokenOf(request.cookies[cookies.csrf], authSecret);
-    if (!token) {
-      const fresh = newCsrfCookie(authSecret);
-      token = fresh.token;
-      reply.setCookie(cookies.csrf, fresh.cookie, cookieOptions);
-    }
-    return { csrfToken: token };
+  routes.route({
+    ...endpointRoute(endpoints.csrfToken),
+    handler: async (request, reply) => {
+      let token = csrfTokenOf(request.cookies[cookies.csrf], authSecret);
+      if (!token) {
+        const fresh = newCsrfCookie(authSecret);
+        token = fresh.token;
+        reply.setCookie(cookies.csrf, fresh.cookie, cookieOptions);
+      }
+      return { csrfToken: token };
+    },
   });
 
-  app.post(
-    '/api/auth/callback/credentials',
-    { schema: { body: credentialsForm } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(endpoints.signInWithCredentials),
+    handler: async (request, reply) => {
       const url = checkedCallbackUrl(request.body.callbackUrl);
       requireCsrf(request, request.body.csrfToken);
       try {
@@ -105,7 +87,7 @@ export async function sessionRoutes(
         return reply.status(401).send({ url: `${publicUrl}/api/auth/error?${query.toString()}` });
       }
     },
-  );
+  });
 
   /**
    * The browser's side of the activation link: the same activation as
@@ -113,10 +95,9 @@ export async function sessionRoutes(
    * the answer (decision 123), so the new member arrives signed in. The CSRF pair keeps another
    * site from signing a visitor into an account of its own (login CSRF).
    */
-  app.post(
-    '/api/auth/callback/activation',
-    { schema: { body: activationForm } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(endpoints.activateAndSignIn),
+    handler: async (request, reply) => {
       const url = checkedCallbackUrl(request.body.callbackUrl);
       requireCsrf(request, request.body.csrfToken);
       await startSession(
@@ -125,35 +106,41 @@ export async function sessionRoutes(
       );
       return { url };
     },
-  );
-
-  app.get('/api/auth/session', async (request, reply) => {
-    const session = await readSession(request);
-    return session ? toWire(session) : sendNull(reply);
   });
 
-  app.post('/api/auth/session', { schema: { body: sessionUpdate } }, async (request, reply) => {
-    requireCsrf(request, request.body.csrfToken);
-    const session = await readSession(request);
-    if (!session) return sendNull(reply);
-    const { accessToken, refreshToken, username, iconUrl } = request.body.data ?? {};
-    if (accessToken !== undefined) {
-      // Only a genuine token of the same member may replace the one in the cookie.
-      const claims = await verifyAccessToken(accessToken, authSecret, ctx.clock);
-      if (claims?.userId !== session.user.id) {
-        throw new ApiError(400, 'session_update_invalid', 'access token is not for this session');
+  routes.route({
+    ...endpointRoute(endpoints.readSession),
+    handler: async (request, reply) => {
+      const session = await readSession(request);
+      return session ? toWire(session) : sendNull(reply);
+    },
+  });
+
+  routes.route({
+    ...endpointRoute(endpoints.updateSession),
+    handler: async (request, reply) => {
+      requireCsrf(request, request.body.csrfToken);
+      const session = await readSession(request);
+      if (!session) return sendNull(reply);
+      const { accessToken, refreshToken, username, iconUrl } = request.body.data ?? {};
+      if (accessToken !== undefined) {
+        // Only a genuine token of the same member may replace the one in the cookie.
+        const claims = await verifyAccessToken(accessToken, authSecret, ctx.clock);
+        if (claims?.userId !== session.user.id) {
+          throw new ApiError(400, 'session_update_invalid', 'access token is not for this session');
+        }
       }
-    }
-    const updated = await writeSession(reply, {
-      user: {
-        ...session.user,
-        username: username ?? session.user.username,
-        iconUrl: iconUrl === undefined ? session.user.iconUrl : iconUrl,
-      },
-      accessToken: accessToken ?? session.accessToken,
-      refreshToken: refreshToken ?? session.refreshToken,
-    });
-    return toWire(updated);
+      const updated = await writeSession(reply, {
+        user: {
+          ...session.user,
+          username: username ?? session.user.username,
+          iconUrl: iconUrl === undefined ? session.user.iconUrl : iconUrl,
+        },
+        accessToken: accessToken ?? session.accessToken,
+        refreshToken: refreshToken ?? session.refreshToken,
+      });
+      return toWire(updated);
+    },
   });
 
   /**
@@ -161,34 +148,45 @@ export async function sessionRoutes(
    * spent and replaced here exactly as POST /v1/refresh does for the app, and the answer is
    * the session without it.
    */
-  app.post('/api/auth/refresh', { schema: { body: callbackForm } }, async (request, reply) => {
-    requireCsrf(request, request.body.csrfToken);
-    const session = await readSession(request);
-    if (!session?.refreshToken) {
-      throw new ApiError(401, 'invalid_refresh_token', 'no session to refresh');
-    }
-    const result = await rotateRefreshToken(deps.db, session.refreshToken, ctx.clock);
-    if (result.outcome !== 'rotated') {
-      reply.clearCookie(cookies.session, cookieOptions);
-      throw result.outcome === 'reused'
-        ? new ApiError(401, 'refresh_token_reused', 'refresh token was already used')
-        : new ApiError(401, 'invalid_refresh_token', 'refresh token is not valid');
-    }
-    const updated = await writeSession(reply, {
-      user: session.user,
-      accessToken: await issueAccessToken(result.userId, authSecret, ctx.clock, result.signedInAt),
-      refreshToken: result.refreshToken,
-    });
-    return toWire(updated);
+  routes.route({
+    ...endpointRoute(endpoints.refreshSession),
+    handler: async (request, reply) => {
+      requireCsrf(request, request.body.csrfToken);
+      const session = await readSession(request);
+      if (!session?.refreshToken) {
+        throw new ApiError(401, 'invalid_refresh_token', 'no session to refresh');
+      }
+      const result = await rotateRefreshToken(deps.db, session.refreshToken, ctx.clock);
+      if (result.outcome !== 'rotated') {
+        reply.clearCookie(cookies.session, cookieOptions);
+        throw result.outcome === 'reused'
+          ? new ApiError(401, 'refresh_token_reused', 'refresh token was already used')
+          : new ApiError(401, 'invalid_refresh_token', 'refresh token is not valid');
+      }
+      const updated = await writeSession(reply, {
+        user: session.user,
+        accessToken: await issueAccessToken(
+          result.userId,
+          authSecret,
+          ctx.clock,
+          result.signedInAt,
+        ),
+        refreshToken: result.refreshToken,
+      });
+      return toWire(updated);
+    },
   });
 
-  app.post('/api/auth/signout', { schema: { body: callbackForm } }, async (request, reply) => {
-    const url = checkedCallbackUrl(request.body.callbackUrl);
-    requireCsrf(request, request.body.csrfToken);
-    const session = await readSession(request);
-    if (session?.refreshToken) await revokeFamilyOf(deps.db, session.refreshToken, ctx.clock);
-    reply.clearCookie(cookies.session, cookieOptions);
-    return { url };
+  routes.route({
+    ...endpointRoute(endpoints.signOut),
+    handler: async (request, reply) => {
+      const url = checkedCallbackUrl(request.body.callbackUrl);
+      requireCsrf(request, request.body.csrfToken);
+      const session = await readSession(request);
+      if (session?.refreshToken) await revokeFamilyOf(deps.db, session.refreshToken, ctx.clock);
+      reply.clearCookie(cookies.session, cookieOptions);
+      return { url };
+    },
   });
 
   /** The protocol's own pages are the SPA's login screen. */
@@ -199,15 +197,15 @@ export async function sessionRoutes(
     const search = new URLSearchParams(kept).toString();
     return `/login${search ? `?${search}` : ''}`;
   };
-  const pageQuery = z.object({
-    error: z.string().max(100).optional(),
-    code: z.string().max(100).optional(),
-    callbackUrl: z.string().max(2000).optional(),
+  routes.route({
+    ...endpointRoute(endpoints.errorPage),
+    handler: async (request, reply) =>
+      reply.redirect(
+        toLogin({ error: request.query.error ?? 'Default', code: request.query.code }),
+      ),
   });
-  app.get('/api/auth/error', { schema: { querystring: pageQuery } }, async (request, reply) =>
-    reply.redirect(toLogin({ error: request.query.error ?? 'Default', code: request.query.code })),
-  );
-  app.get('/api/auth/signin', { schema: { querystring: pageQuery } }, async (request, reply) =>
-    reply.redirect(toLogin(request.query)),
-  );
+  routes.route({
+    ...endpointRoute(endpoints.signInPage),
+    handler: async (request, reply) => reply.redirect(toLogin(request.query)),
+  });
 }

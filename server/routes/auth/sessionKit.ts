@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { SessionAnswer } from '../../../src/contract/auth';
 import type { AppContext } from '../../context';
 import {
   csrfMatches,
@@ -10,19 +10,12 @@ import {
 } from '../../domain/accounts/sessionCookie';
 import { ApiError } from '../../http/errors';
 
-/** The form fields every session-layer POST carries (`json` is the protocol's answer flag). */
-export const callbackForm = z.object({
-  csrfToken: z.string().max(200).optional(),
-  callbackUrl: z.string().max(2000).optional(),
-  json: z.string().max(10).optional(),
-});
-
 /**
  * What `GET /api/auth/session` answers for a session (the NextAuth REST shape), and what a
  * member's page carries inline. The refresh token stays in the httpOnly cookie: page script
  * never sees it, and the browser refreshes through `POST /api/auth/refresh`.
  */
-export function sessionWire(session: Session) {
+export function sessionWire(session: Session): SessionAnswer {
   return {
     user: { ...session.user, accessToken: session.accessToken },
     expires: session.expires.toISOString(),

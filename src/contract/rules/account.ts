@@ -190,14 +190,3 @@ export const emailChangeSchema = z.object({
 });
 
 export const emailChangeConfirmSchema = z.object({ token: requiredText(200) });
-
-/** A member's public profile (`GET /v1/user/{userId}`), the icon as a signed GET URL. */
-export interface UserDetail {
-  id: string;
-  username: string;
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  userIconUrl: string | null;
-}

@@ -1,86 +1,84 @@
-import { httpClients, type HttpClients } from '../http';
-import type { UserDetail } from '../../contract/rules/account';
+import { accountEndpoints as endpoints, type SignInAnswer } from '../../contract/accounts';
 import type { RegistrationRequest } from '../../contract/registrationRequest';
+import { httpClients, type HttpClients } from '../http';
+import { requestEndpoint } from '../http/callEndpoint';
+
+export type { UserDetail } from '../../contract/accounts';
 
 /** Answer of POST /v1/login and of the activation link (GET /v1/user/confirm/…). */
-export interface LoginResponse {
-  userId: string;
-  username: string;
-  memorialPageId: string | null;
-  userIconUrl: string | null;
-  accessToken: string;
-  refreshToken: string;
-}
-
-export type { UserDetail };
+export type LoginResponse = SignInAnswer;
 
 /** The account calls of the product API over given clients (the app's, or a test's). */
 export function authApi({ http: client }: HttpClients) {
+  // These calls are made signed out: they carry no bearer and a 401 starts no refresh.
+  const signedOut = { authenticate: false } as const;
   return {
-    /** POST /v1/login, form-encoded; a 401 here is wrong credentials, never a refresh. */
-    login: async (credentials: { username: string; password: string }) =>
-      (
-        await client.post<LoginResponse>('/v1/login', new URLSearchParams(credentials), {
-          skipAuthRefresh: true,
-          authenticate: false,
-        })
-      ).data,
+    /** POST /v1/login; a 401 here is wrong credentials, never a refresh. */
+    login: (credentials: { username: string; password: string }) =>
+      requestEndpoint(
+        client,
+        endpoints.logIn,
+        { body: credentials },
+        { ...signedOut, skipAuthRefresh: true },
+      ),
 
     /** POST /v1/user and its inflow and external-provider variants: 202 {detail}. */
     register: async (request: RegistrationRequest) => {
       switch (request.variant) {
         case 'standard':
-          await client.post('/v1/user', request.user, { authenticate: false });
+          await requestEndpoint(client, endpoints.register, { body: request.user }, signedOut);
           return;
         case 'inflow':
-          await client.post(
-            '/v1/user/create_inflow_user',
-            { ...request.user, adminPetId: undefined, inflowId: request.inflowId },
-            { authenticate: false },
+          await requestEndpoint(
+            client,
+            endpoints.registerByInflow,
+            { body: { ...request.user, adminPetId: undefined, inflowId: request.inflowId } },
+            signedOut,
           );
           return;
         case 'external':
-          await client.post(
-            '/v1/user/create_user_with_external_provider',
-            { userRequest: request.user, providerRequest: request.provider },
-            { authenticate: false },
+          await requestEndpoint(
+            client,
+            endpoints.registerWithProvider,
+            { body: { userRequest: request.user, providerRequest: request.provider } },
+            signedOut,
           );
           return;
       }
     },
 
     /** GET /v1/user/confirm/{token}/{email}: activates the account, answers a login. */
-    activate: async (token: string, email: string) =>
-      (
-        await client.get<LoginResponse>(
-          `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(email)}`,
-          { authenticate: false },
-        )
-      ).data,
+    activate: (token: string, email: string) =>
+      requestEndpoint(client, endpoints.activate, { params: { token, email } }, signedOut),
 
     /** POST /v1/user/resend_activation: always 202; an account not yet activated gets a link. */
     resendActivation: async (email: string) => {
-      await client.post('/v1/user/resend_activation', { email }, { authenticate: false });
+      await requestEndpoint(client, endpoints.resendActivation, { body: { email } }, signedOut);
     },
 
     /** POST /v1/password_reset: always 202, whether or not the address has an account. */
     requestPasswordReset: async (email: string) => {
-      await client.post('/v1/password_reset', { email }, { authenticate: false });
+      await requestEndpoint(client, endpoints.requestPasswordReset, { body: { email } }, signedOut);
     },
 
     /** POST /v1/password_reset/confirm: sets the new password, signs out everywhere. */
     confirmPasswordReset: async (token: string, password: string) => {
-      await client.post('/v1/password_reset/confirm', { token, password }, { authenticate: false });
+      await requestEndpoint(
+        client,
+        endpoints.confirmPasswordReset,
+        { body: { token, password } },
+        signedOut,
+      );
     },
 
     /** GET /v1/user/{userId}: the profile, icon as a signed GET URL. */
-    userDetail: async (userId: string) =>
-      (await client.get<UserDetail>(`/v1/user/${encodeURIComponent(userId)}`)).data,
+    userDetail: (userId: string) =>
+      requestEndpoint(client, endpoints.readUser, { params: { userId } }),
 
     /** DELETE /v1/user: deletes the signed-in member's account (with the fresh proof). */
     deleteAccount: async (currentPassword?: string) => {
-      await client.delete('/v1/user', {
-        data: currentPassword === undefined ? undefined : { currentPassword },
+      await requestEndpoint(client, endpoints.deleteAccount, {
+        body: currentPassword === undefined ? undefined : { currentPassword },
       });
     },
   };

@@ -1,4 +1,4 @@
-import type { AxiosRequestConfig } from 'axios';
+import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import { pathOf, type AnswerOf, type CallOf, type Endpoint } from '../../contract/endpoint';
 import { loadHttp } from './lazy';
 
@@ -9,22 +9,33 @@ type Provided<Call> = {
 /** The request's parts the endpoint takes: none, or `params`, `query`, `body` as it names. */
 export type CallInput<E extends Endpoint> = Provided<CallOf<E>>;
 
+/** Extra axios options (a response type, an abort signal, the bearer's absence) pass through. */
+type CallOptions = Omit<AxiosRequestConfig, 'url' | 'method' | 'params' | 'data'>;
+
 /**
  * Calls one endpoint of the contract (src/contract) through the product API's client: the
- * path filled from `params`, the answer typed by the endpoint's success schema. Extra axios
- * options (a response type, an abort signal) pass through.
+ * path filled from `params`, the answer typed by the endpoint's success schema.
  */
 export async function callEndpoint<E extends Endpoint>(
   endpoint: E,
   input: CallInput<E>,
-  options: Omit<AxiosRequestConfig, 'url' | 'method' | 'params' | 'data'> = {},
+  options: CallOptions = {},
+): Promise<AnswerOf<E>> {
+  return requestEndpoint(await loadHttp(), endpoint, input, options);
+}
+
+/** The same through a given client (a test's, or one made for another origin). */
+export async function requestEndpoint<E extends Endpoint>(
+  http: AxiosInstance,
+  endpoint: E,
+  input: CallInput<E>,
+  options: CallOptions = {},
 ): Promise<AnswerOf<E>> {
   const { params, query, body } = input as {
     params?: Record<string, unknown>;
     query?: Record<string, unknown>;
     body?: unknown;
   };
-  const http = await loadHttp();
   const { data } = await http.request<AnswerOf<E>>({
     ...options,
     method: endpoint.method,
