@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import type { memorialEndpoints } from '../../../src/contract/memorial';
 import type {
-  albumOrderSchema,
   albumPhotoCreateSchema,
   albumPhotoUpdateSchema,
 } from '../../../src/contract/rules/memorial';
@@ -137,7 +137,7 @@ export async function deletePhoto(
 export async function reorderAlbum(
   deps: MemorialDeps,
   pageId: string,
-  input: z.infer<typeof albumOrderSchema>,
+  input: z.infer<(typeof memorialEndpoints)['reorderAlbum']['body']>,
 ): Promise<void> {
   const wanted = input.photo_ids;
   await deps.db.transaction(async (tx) => {

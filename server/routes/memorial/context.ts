@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { MemorialDeps } from '../../domain/memorial/memorialDeps';
 import { unauthenticated } from '../../http/errors';
@@ -18,6 +17,3 @@ export function signedInCaller(request: FastifyRequest): string {
   if (!request.userId) throw unauthenticated();
   return request.userId;
 }
-
-/** Ids are checked by the domain (a malformed id is simply not found). */
-export const pageParams = z.object({ id: z.string().max(100) });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { invitationSchema, shareTokenCreateSchema } from '../../../src/contract/rules/memorial';
+import { invitationSchema, memorialEndpoints as endpoints } from '../../../src/contract/memorial';
 import type { AppContext } from '../../context';
 import { requireAdmin } from '../../domain/memorial/access';
 import {
@@ -12,6 +12,7 @@ import {
   type Invitation,
 } from '../../domain/memorial/invitations';
 import { optionalUser } from '../../http/authenticate';
+import { endpointRoute, onWire } from '../../http/endpoints';
 import { callerOf, memorialDeps, signedInCaller } from './context';
 
 const invitationOf = (body: { token: string; inviting_user_id: string }): Invitation => ({
@@ -25,13 +26,13 @@ const invitationOf = (body: { token: string; inviting_user_id: string }): Invita
  */
 export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const deps = memorialDeps(ctx);
-  const route = app.withTypeProvider<ZodTypeProvider>();
+  const routes = app.withTypeProvider<ZodTypeProvider>();
   const preHandler = optionalUser(ctx);
 
-  route.post(
-    '/v1/share_token/create_share_token',
-    { preHandler, schema: { body: shareTokenCreateSchema } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(endpoints.createShareToken),
+    preHandler,
+    handler: async (request, reply) => {
       const { body } = request;
       const { page, userId } = await requireAdmin(
         deps.db,
@@ -39,44 +40,48 @@ export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): P
         callerOf(request),
       );
       const created = await createShareToken(deps, page.id, userId, body.set_admin);
-      return reply.status(201).send(created);
+      return reply.status(201).send(onWire(created));
     },
-  );
-
-  // The spec: "isValid; any failure means false" — so a malformed body is simply not valid.
-  route.post('/v1/share_token/validate_share_token', { preHandler }, async (request) => {
-    const parsed = invitationSchema.safeParse(request.body);
-    const isValid =
-      parsed.success &&
-      (await isValidInvitation(deps, invitationOf(parsed.data), callerOf(request)));
-    return { isValid };
   });
 
-  route.patch(
-    '/v1/share_token/expire_share_token',
-    { preHandler, schema: { body: invitationSchema } },
-    async (request, reply) => {
-      await expireShareToken(deps, invitationOf(request.body), callerOf(request));
-      return reply.status(204).send();
+  // The spec: "isValid; any failure means false" — so a malformed body is simply not valid.
+  routes.route({
+    ...endpointRoute(endpoints.validateShareToken),
+    preHandler,
+    handler: async (request) => {
+      const parsed = invitationSchema.safeParse(request.body);
+      const isValid =
+        parsed.success &&
+        (await isValidInvitation(deps, invitationOf(parsed.data), callerOf(request)));
+      return { isValid };
     },
-  );
+  });
+
+  routes.route({
+    ...endpointRoute(endpoints.expireShareToken),
+    preHandler,
+    handler: async (request, reply) => {
+      await expireShareToken(deps, invitationOf(request.body), callerOf(request));
+      return reply.status(204).send(null);
+    },
+  });
 
   // The spec: "body is the memorial page id" — the answer is the bare id as JSON.
-  route.post(
-    '/v1/memorial_page/get_memorial_page_id_from_inviting_user_id',
-    { preHandler, schema: { body: invitationSchema } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(endpoints.pageOfInvitation),
+    preHandler,
+    handler: async (request, reply) => {
       const pageId = await invitationPageId(deps, invitationOf(request.body), callerOf(request));
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(pageId));
     },
-  );
+  });
 
-  route.post(
-    '/v1/connection/create_connection_to_inviting_user',
-    { preHandler, schema: { body: invitationSchema } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(endpoints.acceptInvitation),
+    preHandler,
+    handler: async (request, reply) => {
       await connectToInvitingUser(deps, invitationOf(request.body), signedInCaller(request));
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
-  );
+  });
 }

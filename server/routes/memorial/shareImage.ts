@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { memorialEndpoints } from '../../../src/contract/memorial';
 import type { AppContext } from '../../context';
 import { publicShareImage } from '../../domain/memorial/shareImage';
+import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
-import { memorialDeps, pageParams } from './context';
+import { memorialDeps } from './context';
 
 /** Where a public page's share preview is (og:image): no cookie or signature needed. */
 export const shareImagePath = (pageId: string) =>
@@ -15,15 +17,12 @@ export const shareImagePath = (pageId: string) =>
  */
 export async function shareImageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const deps = memorialDeps(ctx);
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/v1/memorial_page/:id/share_image.jpg',
-      { schema: { params: pageParams } },
-      async (request, reply) => {
-        const image = await publicShareImage(deps, request.params.id);
-        if (!image) throw notFound('memorial page');
-        return reply.type('image/jpeg').header('cache-control', 'public, max-age=300').send(image);
-      },
-    );
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...endpointRoute(memorialEndpoints.shareImage),
+    handler: async (request, reply) => {
+      const image = await publicShareImage(deps, request.params.id);
+      if (!image) throw notFound('memorial page');
+      return reply.type('image/jpeg').header('cache-control', 'public, max-age=300').send(image);
+    },
+  });
 }

@@ -1,11 +1,12 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { signedUrlQuerySchema } from '../../../src/contract/rules/memorial';
+import { memorialEndpoints } from '../../../src/contract/memorial';
 import type { AppContext } from '../../context';
 import { startUpload } from '../../domain/uploads/uploads';
 import { mayViewObject } from '../../domain/uploads/viewing';
 import { optionalUser } from '../../http/authenticate';
+import { endpointRoute } from '../../http/endpoints';
 import { ApiError, invalid, notFound } from '../../http/errors';
 import { createFileUrls } from '../../storage/fileUrls';
 import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
@@ -39,29 +40,28 @@ export async function signedUrlRoutes(app: FastifyInstance, ctx: AppContext): Pr
     await readUser(request);
     return request.userId;
   };
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/v1/signed_url',
-    {
-      schema: { querystring: signedUrlQuerySchema },
-      config: {
-        rateLimit: {
-          timeWindow: SIGNED_URL_WINDOW_MS,
-          keyGenerator: async (request) => {
-            const userId = await memberOf(request);
-            return userId ? `member:${userId}` : `client:${request.ip}`;
-          },
-          max: async (_request, key) =>
-            key.startsWith('member:') ? SIGNED_URL_CALLS_PER_MEMBER : SIGNED_URL_CALLS_PER_CLIENT,
-          errorResponseBuilder: (_request, context) =>
-            new ApiError(
-              429,
-              'rate_limited',
-              `too many signed URL requests; retry in ${context.after}`,
-            ),
+  const route = endpointRoute(memorialEndpoints.signedUrl);
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...route,
+    config: {
+      ...route.config,
+      rateLimit: {
+        timeWindow: SIGNED_URL_WINDOW_MS,
+        keyGenerator: async (request) => {
+          const userId = await memberOf(request);
+          return userId ? `member:${userId}` : `client:${request.ip}`;
         },
+        max: async (_request, key) =>
+          key.startsWith('member:') ? SIGNED_URL_CALLS_PER_MEMBER : SIGNED_URL_CALLS_PER_CLIENT,
+        errorResponseBuilder: (_request, context) =>
+          new ApiError(
+            429,
+            'rate_limited',
+            `too many signed URL requests; retry in ${context.after}`,
+          ),
       },
     },
-    async (request) => {
+    handler: async (request) => {
       const { method, image_name: given } = request.query;
       const userId = request.userId ?? (await memberOf(request));
       if (method === 'PUT') {
@@ -78,5 +78,5 @@ export async function signedUrlRoutes(app: FastifyInstance, ctx: AppContext): Pr
       if (!(await mayViewObject(ctx.database.db, given, userId))) throw notFound('file');
       return { url: await ctx.store.signedUrl(given, 'GET'), imageName: given };
     },
-  );
+  });
 }

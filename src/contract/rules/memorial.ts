@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { kanaSchema, nameSchema, requiredText, tokyoToday } from './account';
 import {
-  ALBUM_MAX_PHOTOS,
   ANIMAL_KIND_MAX_LENGTH,
   CAPTION_MAX_LENGTH,
   CONDOLENCE_MAX_LENGTH,
@@ -22,7 +21,7 @@ const objectName = z.string().max(OBJECT_NAME_MAX_LENGTH, 'too_long');
 const optionalKana = z.union([z.literal(''), kanaSchema]);
 const optionalName = z.union([z.literal(''), nameSchema]);
 
-interface DateOptions {
+export interface DateOptions {
   /** Today's date in Japan; the server passes its injected clock. */
   today?: () => string;
 }
@@ -92,12 +91,6 @@ export const albumPhotoUpdateSchema = z.object({
   taken_on: dateSchema.nullish(),
 });
 
-export const albumOrderSchema = z.object({
-  photo_ids: z
-    .array(z.uuid({ error: 'invalid_type' }), { error: 'required' })
-    .max(ALBUM_MAX_PHOTOS, 'too_long'),
-});
-
 export const historyCreateSchema = z.object({
   occurred_on: dateSchema,
   body: requiredText(HISTORY_BODY_MAX_LENGTH),
@@ -122,23 +115,3 @@ export interface CondolenceFields<At> {
 }
 
 export const condolenceCreateSchema = z.object({ body: requiredText(CONDOLENCE_MAX_LENGTH) });
-
-export const condolenceDecisionSchema = z.object({
-  status: z.enum(['approved', 'hidden'], { error: 'invalid_choice' }),
-});
-
-export const shareTokenCreateSchema = z.object({
-  memorial_page_id: z.uuid({ error: 'invalid_type' }),
-  set_admin: z.boolean({ error: 'invalid_type' }).default(false),
-});
-
-/** The pair a shared invitation link carries. */
-export const invitationSchema = z.object({
-  token: requiredText(200),
-  inviting_user_id: requiredText(100),
-});
-
-export const signedUrlQuerySchema = z.object({
-  method: z.enum(['GET', 'PUT'], { error: 'invalid_choice' }),
-  image_name: z.string().max(OBJECT_NAME_MAX_LENGTH, 'too_long').optional(),
-});

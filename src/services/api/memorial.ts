@@ -1,86 +1,29 @@
-import type { CondolenceFields } from '../../contract/rules/memorial';
-import type { Privacy } from '../../contract/rules/memorialLimits';
+import type { z } from 'zod';
+import type { CallInput } from '../http/callEndpoint';
+import {
+  memorialEndpoints as memorial,
+  type albumPhoto,
+  type anniversary,
+  type condolence,
+  type historyEntry,
+  type memorialPage,
+  type pageAdmin,
+  type shareToken,
+} from '../../contract/memorial';
 import type { MemoryProfile } from '../../machines/memoryCreation';
-import { http } from '../http';
+import { callEndpoint } from '../http/callEndpoint';
 
-/** The memorial-page calls (docs/memorial.md, "API calls"). */
+/** The memorial-page calls (docs/memorial.md, "API calls"); the wire's shapes are the contract's. */
 
-export type PageRole = 'admin' | 'viewer';
-export type PageMode = 'admin_edit' | 'admin_view';
-
-export interface Anniversary {
-  /** `shonanoka` … `sanjusankaiki`; its label is the Fluent id `anniversary-<code>`. */
-  code: string;
-  date: string;
-}
-
-export interface MemorialPage {
-  memorialPageId: string;
-  ownerUserId: string | null;
-  type: 'self' | 'other' | 'pet';
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  photoName: string | null;
-  photoUrl: string | null;
-  photoThumbnailUrl: string | null;
-  birthDate: string | null;
-  deathDate: string | null;
-  animalKind: string | null;
-  privacy: Privacy;
-  searchable: boolean;
-  /** UTC; set once the member's confirmed death was released (the page's mourning view). */
-  mourningSince: string | null;
-  role: PageRole | null;
-  mode: PageMode;
-  anniversaries: Anniversary[];
-  flowerCount: number;
-}
-
-export interface AlbumPhoto {
-  id: string;
-  imageName: string;
-  url: string;
-  thumbnailUrl: string;
-  caption: string;
-  takenOn: string | null;
-  position: number;
-  width: number;
-  height: number;
-}
-
-export interface HistoryEntry {
-  id: string;
-  occurredOn: string;
-  body: string;
-  imageName: string | null;
-  url: string | null;
-  thumbnailUrl: string | null;
-}
-
-export interface PageAdmin {
-  userId: string;
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  iconUrl: string | null;
-  certificated: boolean;
-  role: PageRole;
-}
-
-export interface Condolence extends CondolenceFields<string> {
-  status: 'pending' | 'approved' | 'hidden';
-}
-
-export interface ShareToken {
-  token: string;
-  invitingUserId: string;
-  memorialPageId: string;
-  setAdmin: boolean;
-  expiresAt: string;
-}
+export type Anniversary = z.infer<typeof anniversary>;
+export type MemorialPage = z.infer<typeof memorialPage>;
+export type PageRole = NonNullable<MemorialPage['role']>;
+export type PageMode = MemorialPage['mode'];
+export type AlbumPhoto = z.infer<typeof albumPhoto>;
+export type HistoryEntry = z.infer<typeof historyEntry>;
+export type PageAdmin = z.infer<typeof pageAdmin>;
+export type Condolence = z.infer<typeof condolence>;
+export type ShareToken = z.infer<typeof shareToken>;
 
 /** What every invitation call sends: the pair from the shared link. */
 export interface InvitationCredential {
@@ -90,14 +33,9 @@ export interface InvitationCredential {
 
 export { memorialKeys } from '../../contract/pages/memorialKeys';
 
-const pagePath = (id: string) => `/v1/memorial_page/${encodeURIComponent(id)}`;
-const albumPath = (id: string) => `/v1/album/memorial_page_id/${encodeURIComponent(id)}/album`;
-const historyPath = (id: string) =>
-  `/v1/history/memorial_page_id/${encodeURIComponent(id)}/history`;
-
 /** Album, history and admin lists may answer an object with `detail` instead of [] (spec §7). */
-function listOf<T>(answer: unknown): T[] {
-  return Array.isArray(answer) ? (answer as T[]) : [];
+function listOf<T>(answer: T[]): T[] {
+  return Array.isArray(answer) ? answer : [];
 }
 
 /**
@@ -112,16 +50,19 @@ export interface ReadOptions {
 const readConfig = (options: ReadOptions) => (options.asVisitor ? { authenticate: false } : {});
 
 export async function fetchPage(id: string, options: ReadOptions = {}): Promise<MemorialPage> {
-  const { data } = await http.get<MemorialPage>(pagePath(id), readConfig(options));
-  return data;
+  return callEndpoint(memorial.readPage, { params: { id } }, readConfig(options));
 }
+
+/** The profile as the form holds it (request fields, snake_case, which the client keeps). */
+type PageBody<E extends typeof memorial.createPage | typeof memorial.updatePage> =
+  CallInput<E> extends { body: infer Body } ? Body : never;
 
 export async function createPage(
   type: 'other' | 'pet',
   profile: MemoryProfile,
 ): Promise<MemorialPage> {
-  const { data } = await http.post<MemorialPage>('/v1/memorial_page', { ...profile, type });
-  return data;
+  const body = { ...profile, type } as unknown as PageBody<typeof memorial.createPage>;
+  return callEndpoint(memorial.createPage, { body });
 }
 
 /** Any profile field, `privacy`, `searchable` (request fields, snake_case). */
@@ -129,21 +70,19 @@ export async function updatePage(
   id: string,
   changes: Partial<MemoryProfile>,
 ): Promise<MemorialPage> {
-  const { data } = await http.patch<MemorialPage>(pagePath(id), changes);
-  return data;
+  const body = changes as PageBody<typeof memorial.updatePage>;
+  return callEndpoint(memorial.updatePage, { params: { id }, body });
 }
 
 export async function fetchAlbum(id: string, options: ReadOptions = {}): Promise<AlbumPhoto[]> {
-  const { data } = await http.get<unknown>(albumPath(id), readConfig(options));
-  return listOf<AlbumPhoto>(data);
+  return listOf(await callEndpoint(memorial.listAlbum, { params: { id } }, readConfig(options)));
 }
 
 export async function addAlbumPhoto(
   id: string,
   photo: { imageName: string; caption: string; takenOn: string | null },
 ): Promise<AlbumPhoto> {
-  const { data } = await http.post<AlbumPhoto>(albumPath(id), photo);
-  return data;
+  return callEndpoint(memorial.addPhoto, { params: { id }, body: photo });
 }
 
 export async function updateAlbumPhoto(
@@ -151,31 +90,22 @@ export async function updateAlbumPhoto(
   photoId: string,
   changes: { caption: string; takenOn: string | null },
 ): Promise<AlbumPhoto> {
-  const { data } = await http.patch<AlbumPhoto>(
-    `${albumPath(id)}/${encodeURIComponent(photoId)}`,
-    changes,
-  );
-  return data;
+  return callEndpoint(memorial.updatePhoto, { params: { id, photoId }, body: changes });
 }
 
 export async function deleteAlbumPhoto(id: string, photoId: string): Promise<void> {
-  await http.delete(`${albumPath(id)}/${encodeURIComponent(photoId)}`);
+  await callEndpoint(memorial.deletePhoto, { params: { id, photoId } });
 }
 
 export async function reorderAlbum(id: string, photoIds: string[]): Promise<AlbumPhoto[]> {
-  const { data } = await http.put<unknown>(`${albumPath(id)}/order`, { photoIds });
-  return listOf<AlbumPhoto>(data);
+  return listOf(await callEndpoint(memorial.reorderAlbum, { params: { id }, body: { photoIds } }));
 }
 
 export async function fetchHistories(
   id: string,
   options: ReadOptions = {},
 ): Promise<HistoryEntry[]> {
-  const { data } = await http.get<unknown>(
-    `/v1/history/get_histories_by_memorial_page_id/${encodeURIComponent(id)}`,
-    readConfig(options),
-  );
-  return listOf<HistoryEntry>(data);
+  return listOf(await callEndpoint(memorial.listHistory, { params: { id } }, readConfig(options)));
 }
 
 export interface HistoryInput {
@@ -186,8 +116,7 @@ export interface HistoryInput {
 }
 
 export async function addHistory(id: string, entry: HistoryInput): Promise<HistoryEntry> {
-  const { data } = await http.post<HistoryEntry>(historyPath(id), entry);
-  return data;
+  return callEndpoint(memorial.addHistory, { params: { id }, body: entry });
 }
 
 export async function updateHistory(
@@ -195,39 +124,27 @@ export async function updateHistory(
   entryId: string,
   entry: HistoryInput,
 ): Promise<HistoryEntry> {
-  const { data } = await http.patch<HistoryEntry>(
-    `${historyPath(id)}/${encodeURIComponent(entryId)}`,
-    entry,
-  );
-  return data;
+  return callEndpoint(memorial.updateHistory, { params: { id, entryId }, body: entry });
 }
 
 export async function deleteHistory(id: string, entryId: string): Promise<void> {
-  await http.delete(`${historyPath(id)}/${encodeURIComponent(entryId)}`);
+  await callEndpoint(memorial.deleteHistory, { params: { id, entryId } });
 }
 
 export async function fetchAdmins(id: string, options: ReadOptions = {}): Promise<PageAdmin[]> {
-  const { data } = await http.get<unknown>(
-    `/v1/memorial_page/get_memorial_page_admin/${encodeURIComponent(id)}`,
-    readConfig(options),
-  );
-  return listOf<PageAdmin>(data);
+  return listOf(await callEndpoint(memorial.listAdmins, { params: { id } }, readConfig(options)));
 }
 
 export async function addPageAdmin(id: string, adminUserId: string): Promise<void> {
-  await http.post(
-    `/v1/memorial_page/add_memorial_page_admin/${encodeURIComponent(id)}/${encodeURIComponent(adminUserId)}`,
-  );
+  await callEndpoint(memorial.addAdmin, { params: { id, adminUserId } });
 }
 
 export async function fetchCondolences(id: string): Promise<Condolence[]> {
-  const { data } = await http.get<unknown>(`${pagePath(id)}/condolences`);
-  return listOf<Condolence>(data);
+  return listOf(await callEndpoint(memorial.listCondolences, { params: { id } }));
 }
 
 export async function addCondolence(id: string, body: string): Promise<Condolence> {
-  const { data } = await http.post<Condolence>(`${pagePath(id)}/condolences`, { body });
-  return data;
+  return callEndpoint(memorial.addCondolence, { params: { id }, body: { body } });
 }
 
 export async function decideCondolence(
@@ -235,36 +152,27 @@ export async function decideCondolence(
   condolenceId: string,
   status: 'approved' | 'hidden',
 ): Promise<Condolence> {
-  const { data } = await http.patch<Condolence>(
-    `${pagePath(id)}/condolences/${encodeURIComponent(condolenceId)}`,
-    { status },
-  );
-  return data;
+  return callEndpoint(memorial.decideCondolence, {
+    params: { id, condolenceId },
+    body: { status },
+  });
 }
 
 export async function offerFlower(id: string): Promise<{ flowerCount: number }> {
-  const { data } = await http.post<{ flowerCount: number }>(`${pagePath(id)}/flowers`);
-  return data;
+  return callEndpoint(memorial.offerFlower, { params: { id } });
 }
 
 export async function createShareToken(
   memorialPageId: string,
   setAdmin: boolean,
 ): Promise<ShareToken> {
-  const { data } = await http.post<ShareToken>('/v1/share_token/create_share_token', {
-    memorialPageId,
-    setAdmin,
-  });
-  return data;
+  return callEndpoint(memorial.createShareToken, { body: { memorialPageId, setAdmin } });
 }
 
 /** `{isValid}`; any failure of the call means false (spec §7). */
 export async function validateShareToken(credential: InvitationCredential): Promise<boolean> {
   try {
-    const { data } = await http.post<{ isValid: boolean }>(
-      '/v1/share_token/validate_share_token',
-      credential,
-    );
+    const data = await callEndpoint(memorial.validateShareToken, { body: credential });
     return data.isValid === true;
   } catch {
     return false;
@@ -272,19 +180,15 @@ export async function validateShareToken(credential: InvitationCredential): Prom
 }
 
 export async function expireShareToken(credential: InvitationCredential): Promise<void> {
-  await http.patch('/v1/share_token/expire_share_token', credential);
+  await callEndpoint(memorial.expireShareToken, { body: credential });
 }
 
 export async function memorialPageIdOfInvitation(
   credential: InvitationCredential,
 ): Promise<string> {
-  const { data } = await http.post<string>(
-    '/v1/memorial_page/get_memorial_page_id_from_inviting_user_id',
-    credential,
-  );
-  return data;
+  return callEndpoint(memorial.pageOfInvitation, { body: credential });
 }
 
 export async function connectToInvitingUser(credential: InvitationCredential): Promise<void> {
-  await http.post('/v1/connection/create_connection_to_inviting_user', credential);
+  await callEndpoint(memorial.acceptInvitation, { body: credential });
 }

@@ -1,4 +1,5 @@
-import { http } from '../http';
+import { memorialEndpoints } from '../../contract/memorial';
+import { callEndpoint } from '../http/callEndpoint';
 
 /** The server refused the file itself; `code` is a validation code (`validation-<code>`). */
 export class UploadRefused extends Error {
@@ -25,10 +26,11 @@ export interface UploadOptions {
  * reports upload progress.
  */
 export async function uploadImage(file: File, options: UploadOptions = {}): Promise<string> {
-  const { data } = await http.get<{ url: string; imageName: string }>('/v1/signed_url', {
-    params: { method: 'PUT', image_name: file.name },
-    signal: options.signal,
-  });
+  const data = await callEndpoint(
+    memorialEndpoints.signedUrl,
+    { query: { method: 'PUT', imageName: file.name } },
+    { signal: options.signal },
+  );
   const { default: axios } = await import('axios');
   try {
     await axios.put(data.url, file, {
