@@ -58,6 +58,15 @@ export function endpointRoute<const E extends Endpoint>(endpoint: E) {
 }
 
 /**
+ * The endpoint's route validating its body with the server's own rules of the same shape
+ * (its clock's today, its breached-password list); the API document shows them.
+ */
+export function withServerBody<const E extends Endpoint>(endpoint: E, body: E['body']) {
+  const route = endpointRoute(endpoint);
+  return { ...route, schema: { ...route.schema, body } };
+}
+
+/**
  * Serialises an answer through its response schema, read as the wire carries it (dates as
  * ISO strings): what the schema does not name is dropped, an answer it refuses is a 500.
  */
@@ -104,3 +113,18 @@ export function checkAnswersAgainstContract(app: FastifyInstance, drifts: Contra
     return payload;
   });
 }
+
+/** A value as the wire carries it: dates as ISO strings (JSON.stringify's doing). */
+export type OnWire<T> = T extends Date
+  ? string
+  : T extends readonly (infer Item)[]
+    ? OnWire<Item>[]
+    : T extends object
+      ? { [K in keyof T]: OnWire<T[K]> }
+      : T;
+
+/**
+ * A domain answer typed as its response schema reads it: answerSerializer writes it as JSON
+ * before the schema reads it, so a Date is an ISO string by then. A type's change only.
+ */
+export const onWire = <T>(answer: T): OnWire<T> => answer as OnWire<T>;
