@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import { notProvided } from './notProvided';
-import type { LetterEnvelope, ReceivedLetter, UnsentLetter } from '../contract/rules/timecapsule';
+import type { LetterEnvelope, ReceivedLetter, UnsentLetter } from '../contract/timecapsule';
 
 /**
  * The /timecapsule/list screen's three lists (spec section 4): letters I administer, my unsent
