@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { relationshipBodySchema, sendRequestSchema } from '../../../src/contract/rules/social';
+import { socialEndpoints as social } from '../../../src/contract/social';
 import type { AppContext } from '../../context';
 import {
   acceptRequest,
@@ -14,63 +13,68 @@ import {
   setRelationship,
 } from '../../domain/social/connections';
 import { currentUserId, requireUser } from '../../http/authenticate';
+import { endpointRoute, onWire } from '../../http/endpoints';
 import { withCertificated, withIconUrls, withWireMembers } from './cards';
-
-const requestParams = z.object({ request_id: z.uuid({ error: 'request_id_invalid' }) });
-const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
 
 /** What `GET /v1/connection/connections` answers the member `userId`. */
 export async function connectionsAnswer(ctx: AppContext, userId: string) {
   const db = ctx.database.db;
   const items = await listConnections(db, userId);
-  return {
+  return onWire({
     items: await withCertificated(db, ctx.clock.now(), await withIconUrls(ctx.store, items)),
-  };
+  });
 }
 
 /** つながり: connections and the requests that make them (see docs/social.md). */
 export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.database.db;
-  const preHandler = requireUser(ctx);
+  const member = { preHandler: requireUser(ctx) };
 
-  api.get('/v1/connection/connections', { preHandler }, (request) =>
-    connectionsAnswer(ctx, currentUserId(request)),
-  );
+  routes.route({
+    ...endpointRoute(social.listConnections),
+    ...member,
+    handler: (request) => connectionsAnswer(ctx, currentUserId(request)),
+  });
 
-  api.patch(
-    '/v1/connection/connections/:user_id',
-    { preHandler, schema: { params: memberParams, body: relationshipBodySchema } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(social.setRelationship),
+    ...member,
+    handler: async (request, reply) => {
       await setRelationship(
         db,
         currentUserId(request),
         request.params.user_id,
         request.body.relationship,
       );
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
-  );
-
-  api.delete(
-    '/v1/connection/connections/:user_id',
-    { preHandler, schema: { params: memberParams } },
-    async (request, reply) => {
-      await removeConnection(db, currentUserId(request), request.params.user_id);
-      return reply.status(204).send();
-    },
-  );
-
-  api.get('/v1/connection/requests', { preHandler }, async (request) => {
-    const { received, sent } = await listRequests(db, currentUserId(request));
-    const wire = (items: typeof received) => withWireMembers(db, ctx.store, ctx.clock.now(), items);
-    return { received: await wire(received), sent: await wire(sent) };
   });
 
-  api.post(
-    '/v1/connection/requests',
-    { preHandler, schema: { body: sendRequestSchema } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(social.removeConnection),
+    ...member,
+    handler: async (request, reply) => {
+      await removeConnection(db, currentUserId(request), request.params.user_id);
+      return reply.status(204).send(null);
+    },
+  });
+
+  routes.route({
+    ...endpointRoute(social.listRequests),
+    ...member,
+    handler: async (request) => {
+      const { received, sent } = await listRequests(db, currentUserId(request));
+      const wire = (items: typeof received) =>
+        withWireMembers(db, ctx.store, ctx.clock.now(), items);
+      return onWire({ received: await wire(received), sent: await wire(sent) });
+    },
+  });
+
+  routes.route({
+    ...endpointRoute(social.sendRequest),
+    ...member,
+    handler: async (request, reply) => {
       const outcome = await sendRequest(
         db,
         currentUserId(request),
@@ -80,12 +84,12 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
       );
       return reply.status(outcome.status === 'requested' ? 201 : 200).send(outcome);
     },
-  );
+  });
 
-  api.post(
-    '/v1/connection/requests/:request_id/accept',
-    { preHandler, schema: { params: requestParams, body: relationshipBodySchema } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(social.acceptRequest),
+    ...member,
+    handler: async (request, reply) => {
       await acceptRequest(
         db,
         currentUserId(request),
@@ -93,25 +97,25 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
         request.body.relationship,
         ctx.clock.now(),
       );
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
-  );
+  });
 
-  api.post(
-    '/v1/connection/requests/:request_id/decline',
-    { preHandler, schema: { params: requestParams } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(social.declineRequest),
+    ...member,
+    handler: async (request, reply) => {
       await declineRequest(db, currentUserId(request), request.params.request_id, ctx.clock.now());
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
-  );
+  });
 
-  api.post(
-    '/v1/connection/requests/:request_id/cancel',
-    { preHandler, schema: { params: requestParams } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(social.cancelRequest),
+    ...member,
+    handler: async (request, reply) => {
       await cancelRequest(db, currentUserId(request), request.params.request_id, ctx.clock.now());
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
-  );
+  });
 }
