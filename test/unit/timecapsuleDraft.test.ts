@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { WriterView } from '../../src/contract/rules/timecapsule';
+import type { WriterView } from '../../src/contract/timecapsule';
 import {
   letterClaimPath,
   rememberLetterClaim,

@@ -46,7 +46,7 @@ export type NotificationKind = NotificationKindValue;
 export interface NotificationItem {
   id: string;
   kind: string;
-  payload: unknown;
+  payload: Record<string, unknown>;
   createdAt: Date;
   readAt: Date | null;
 }

@@ -11,14 +11,13 @@ import { DomainError, invalid, notFound, type FieldError } from '../errors';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
-import {
-  parseJapanDateTime,
-  type LetterEnvelope,
-  type LetterInput,
-  type PersonName,
-  type ReceivedLetter,
-  type UnsentLetter,
-} from '../../../src/contract/rules/timecapsule';
+import { parseJapanDateTime, type LetterInput } from '../../../src/contract/rules/timecapsule';
+import type {
+  LetterEnvelope,
+  PersonName,
+  ReceivedLetter,
+  UnsentLetter,
+} from '../../../src/contract/timecapsule';
 import { japanMorningOf } from './rules';
 
 const conflictDelivered = () =>

@@ -1,4 +1,4 @@
-import type { PersonName } from '../../../src/contract/rules/timecapsule';
+import type { PersonName } from '../../../src/contract/timecapsule';
 
 export interface LetterMailInput {
   publicUrl: string;

@@ -16,7 +16,7 @@ import type {
   LetterView,
   RecipientView,
   WriterView,
-} from '../../../src/contract/rules/timecapsule';
+} from '../../../src/contract/timecapsule';
 import { markLetterNotificationRead } from '../social/notifications';
 import { letterEnvelope } from './letters';
 

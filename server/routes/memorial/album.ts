@@ -67,7 +67,7 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
     handler: async (request, reply) => {
       const { page } = await requireAdmin(deps.db, request.params.id, callerOf(request));
       await deletePhoto(deps, page.id, request.params.photoId);
-      return reply.status(204).send(null);
+      return reply.status(204).send();
     },
   });
 }

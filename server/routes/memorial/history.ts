@@ -59,7 +59,7 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
     handler: async (request, reply) => {
       const { page } = await requireAdmin(deps.db, request.params.id, callerOf(request));
       await deleteHistoryEntry(deps, page.id, request.params.entryId);
-      return reply.status(204).send(null);
+      return reply.status(204).send();
     },
   });
 }

@@ -62,7 +62,7 @@ export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): P
     preHandler,
     handler: async (request, reply) => {
       await expireShareToken(deps, invitationOf(request.body), callerOf(request));
-      return reply.status(204).send(null);
+      return reply.status(204).send();
     },
   });
 
@@ -81,7 +81,7 @@ export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): P
     preHandler,
     handler: async (request, reply) => {
       await connectToInvitingUser(deps, invitationOf(request.body), signedInCaller(request));
-      return reply.status(204).send(null);
+      return reply.status(204).send();
     },
   });
 }

@@ -1,40 +1,49 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { profileUpdateSchema } from '../../../src/contract/rules/social';
 import { tokyoToday } from '../../../src/contract/rules/account';
+import { profileUpdateBody, socialEndpoints as social } from '../../../src/contract/social';
 import type { AppContext } from '../../context';
 import { dashboard, mourning } from '../../domain/social/home';
 import { readProfile, updateProfile, type Profile } from '../../domain/social/profile';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { withWireMembers } from '../../domain/social/memberCards';
+import { endpointRoute, onWire, withServerBody } from '../../http/endpoints';
 
 /** The member's home: dashboard (ホーム), mourning tab (偲ぶ) and my page's profile. */
 export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.database.db;
-  const preHandler = requireUser(ctx);
+  const member = { preHandler: requireUser(ctx) };
   const signed = (name: string | null) => (name ? ctx.store.signedUrl(name, 'GET') : null);
 
-  api.get('/v1/dashboard', { preHandler }, async (request) => {
-    const summary = await dashboard(db, currentUserId(request), ctx.clock.now());
-    const connectionsNews = await withWireMembers(
-      db,
-      ctx.store,
-      ctx.clock.now(),
-      summary.connectionsNews,
-    );
-    return { ...summary, connectionsNews };
+  routes.route({
+    ...endpointRoute(social.readDashboard),
+    ...member,
+    handler: async (request) => {
+      const summary = await dashboard(db, currentUserId(request), ctx.clock.now());
+      const connectionsNews = await withWireMembers(
+        db,
+        ctx.store,
+        ctx.clock.now(),
+        summary.connectionsNews,
+      );
+      return onWire({ ...summary, connectionsNews });
+    },
   });
 
-  api.get('/v1/mourning', { preHandler }, async (request) => {
-    const tab = await mourning(db, currentUserId(request), ctx.clock.now());
-    const pages = await Promise.all(
-      tab.pages.map(async ({ photoName, ...page }) => ({
-        ...page,
-        photoUrl: await signed(photoName),
-      })),
-    );
-    return { ...tab, pages };
+  routes.route({
+    ...endpointRoute(social.readMourning),
+    ...member,
+    handler: async (request) => {
+      const tab = await mourning(db, currentUserId(request), ctx.clock.now());
+      const pages = await Promise.all(
+        tab.pages.map(async ({ photoName, ...page }) => ({
+          ...page,
+          photoUrl: await signed(photoName),
+        })),
+      );
+      return onWire({ ...tab, pages });
+    },
   });
 
   const wireProfile = async ({ iconName, ...profile }: Profile) => ({
@@ -43,17 +52,20 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
     iconUrl: await signed(iconName),
   });
 
-  api.get('/v1/mypage/profile', { preHandler }, async (request) =>
-    wireProfile(await readProfile(db, currentUserId(request))),
-  );
+  routes.route({
+    ...endpointRoute(social.readProfile),
+    ...member,
+    handler: async (request) => wireProfile(await readProfile(db, currentUserId(request))),
+  });
 
-  api.patch(
-    '/v1/mypage/profile',
-    {
-      preHandler,
-      schema: { body: profileUpdateSchema({ today: () => tokyoToday(ctx.clock.now()) }) },
-    },
-    async (request) =>
+  routes.route({
+    // A birthdate may not be after today as the server's clock has it (tests move the clock).
+    ...withServerBody(
+      social.updateProfile,
+      profileUpdateBody({ today: () => tokyoToday(ctx.clock.now()) }),
+    ),
+    ...member,
+    handler: async (request) =>
       wireProfile(
         await updateProfile(
           { db, store: ctx.store },
@@ -62,5 +74,5 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
           ctx.clock.now(),
         ),
       ),
-  );
+  });
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { pagingSchema } from '../../../src/contract/rules/social';
+import { socialEndpoints as social } from '../../../src/contract/social';
 import type { AppContext } from '../../context';
 import {
   listNotifications,
@@ -10,40 +9,39 @@ import {
   unreadCount,
 } from '../../domain/social/notifications';
 import { currentUserId, requireUser } from '../../http/authenticate';
+import { endpointRoute, onWire } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
-
-const notificationParams = z.object({
-  notification_id: z.uuid({ error: 'notification_id_invalid' }),
-});
 
 /** お知らせ: a member's own notifications only; anyone else's answers 404. */
 export async function notificationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.database.db;
-  const preHandler = requireUser(ctx);
+  const member = { preHandler: requireUser(ctx) };
 
-  api.get(
-    '/v1/notification/user_notifications',
-    { preHandler, schema: { querystring: pagingSchema } },
-    async (request) => {
+  routes.route({
+    ...endpointRoute(social.listNotifications),
+    ...member,
+    handler: async (request) => {
       const { page, per_page: perPage } = request.query;
       const { items, hasMore } = await listNotifications(db, currentUserId(request), {
         page,
         perPage,
       });
-      return { items, page, perPage, hasMore };
+      return onWire({ items, page, perPage, hasMore });
     },
-  );
+  });
 
   // The header and the tab bar poll this every few seconds: one indexed count, no join.
-  api.get('/v1/notification/user_notifications/unread/count', { preHandler }, async (request) => ({
-    count: await unreadCount(db, currentUserId(request)),
-  }));
+  routes.route({
+    ...endpointRoute(social.unreadCount),
+    ...member,
+    handler: async (request) => ({ count: await unreadCount(db, currentUserId(request)) }),
+  });
 
-  api.post(
-    '/v1/notification/user_notifications/:notification_id/read',
-    { preHandler, schema: { params: notificationParams } },
-    async (request, reply) => {
+  routes.route({
+    ...endpointRoute(social.markRead),
+    ...member,
+    handler: async (request, reply) => {
       const found = await markRead(
         db,
         currentUserId(request),
@@ -53,9 +51,13 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext):
       if (!found) throw notFound('notification');
       return reply.status(204).send();
     },
-  );
+  });
 
-  api.post('/v1/notification/user_notifications/read_all', { preHandler }, async (request) => ({
-    marked: await markAllRead(db, currentUserId(request), ctx.clock.now()),
-  }));
+  routes.route({
+    ...endpointRoute(social.markAllRead),
+    ...member,
+    handler: async (request) => ({
+      marked: await markAllRead(db, currentUserId(request), ctx.clock.now()),
+    }),
+  });
 }

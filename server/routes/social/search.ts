@@ -1,16 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { userSearchSchema } from '../../../src/contract/rules/social';
+import { socialEndpoints as social } from '../../../src/contract/social';
 import type { AppContext } from '../../context';
 import { searchMembers, type SearchCursor } from '../../domain/social/search';
 import { currentUserId, requireUser } from '../../http/authenticate';
+import { endpointRoute } from '../../http/endpoints';
 import { invalid } from '../../http/errors';
 import { withCertificated, withIconUrls } from '../../domain/social/memberCards';
 import { limitedAs } from '../../http/rateLimits';
-
-const searching = limitedAs('search');
-const searchSchema = { querystring: userSearchSchema };
 
 const cursorSchema = z.object({
   group: z.enum(['prefix', 'inner']),
@@ -33,27 +31,27 @@ function decodeCursor(text: string): SearchCursor {
 
 /** ユーザー検索: members by name, written or read, whole or partial (docs/social.md). */
 export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/v1/user_search',
-      { preHandler: requireUser(ctx), config: searching, schema: searchSchema },
-      async (request) => {
-        const { q, cursor, per_page: perPage } = request.query;
-        const { items, nextCursor } = await searchMembers(
+  const search = endpointRoute(social.searchMembers);
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...search,
+    preHandler: requireUser(ctx),
+    config: { ...search.config, ...limitedAs('search') },
+    handler: async (request) => {
+      const { q, cursor, per_page: perPage } = request.query;
+      const { items, nextCursor } = await searchMembers(
+        ctx.database.db,
+        currentUserId(request),
+        q,
+        { cursor: cursor ? decodeCursor(cursor) : undefined, limit: perPage },
+      );
+      return {
+        items: await withCertificated(
           ctx.database.db,
-          currentUserId(request),
-          q,
-          { cursor: cursor ? decodeCursor(cursor) : undefined, limit: perPage },
-        );
-        return {
-          items: await withCertificated(
-            ctx.database.db,
-            ctx.clock.now(),
-            await withIconUrls(ctx.store, items),
-          ),
-          nextCursor: nextCursor ? encodeCursor(nextCursor) : null,
-        };
-      },
-    );
+          ctx.clock.now(),
+          await withIconUrls(ctx.store, items),
+        ),
+        nextCursor: nextCursor ? encodeCursor(nextCursor) : null,
+      };
+    },
+  });
 }

@@ -4,9 +4,8 @@ import {
   letterInputSchema,
   type LetterDelivery,
   type LetterInput,
-  type LetterPhoto,
-  type WriterView,
 } from '../../contract/rules/timecapsule';
+import type { LetterPhoto, WriterView } from '../../contract/timecapsule';
 
 /**
  * The compose form's state and its translation to the wire: what is typed stays text (a

@@ -2,7 +2,7 @@ import { formatCalendarDate } from '../../components/ui/calendarDate';
 import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
 import { onFirstUse } from '../../components/ui/onFirstUse';
 import type { useT } from '../../i18n/useT';
-import type { LetterEnvelope, PersonName } from '../../contract/rules/timecapsule';
+import type { LetterEnvelope, PersonName } from '../../contract/timecapsule';
 
 type Translate = ReturnType<typeof useT>;
 

@@ -12,6 +12,7 @@ import type {
   SectionValues,
   SectionVisibility,
 } from '../../contract/rules/endingnote';
+import { socialEndpoints as social } from '../../contract/social';
 import { snakeCaseKey } from '../http/casing';
 import { callEndpoint } from '../http/callEndpoint';
 import { isHttpError, loadHttp } from '../http/lazy';
@@ -36,8 +37,6 @@ function withFieldCodes(view: SectionView): SectionView {
     ),
   };
 }
-
-const CONNECTIONS_PATH = '/v1/connection/connections';
 
 export async function fetchNote(userId: string): Promise<NoteView> {
   const data = await callEndpoint(note.readNote, { params: { userId } });
@@ -112,9 +111,7 @@ function choicesOf(data: { items: MemberName[] }): MemberName[] {
 
 /** The owner's connections, the only members a user-select or the readers may name. */
 export async function fetchConnectionChoices(): Promise<MemberName[]> {
-  const http = await loadHttp();
-  const { data } = await http.get<{ items: MemberName[] }>(CONNECTIONS_PATH);
-  return choicesOf(data);
+  return choicesOf(await callEndpoint(social.listConnections, {}));
 }
 
 async function fetchExport(userId: string, format: 'json' | 'html') {

@@ -1,40 +1,24 @@
-import type {
-  DashboardOf,
-  MourningOf,
-  MourningPageFields,
-  ProfileFields,
-} from '../../contract/rules/social';
+import type { z } from 'zod';
+import type { CallInput } from '../http/callEndpoint';
+import {
+  socialEndpoints as social,
+  type dashboardView,
+  type mourningPage,
+  type mourningView,
+  type profileView,
+} from '../../contract/social';
+import { timecapsuleEndpoints as letters } from '../../contract/timecapsule';
 import { http } from '../http';
-import type { MemberCard, NotificationItem } from './social';
+import { callEndpoint } from '../http/callEndpoint';
 
 /** The member's home calls (docs/social.md "Dashboard, mourning tab, my page"; docs/accounts.md). */
 
-export type Dashboard = DashboardOf<MemberCard, NotificationItem, string>;
-
-export interface MourningPage extends MourningPageFields {
-  photoUrl: string | null;
-}
-
-export type Mourning = MourningOf<MourningPage, string>;
-
-export interface Profile extends ProfileFields {
-  iconUrl: string | null;
-}
-
-export type ProfileUpdate = Partial<
-  Pick<
-    Profile,
-    | 'lastName'
-    | 'firstName'
-    | 'lastNameKana'
-    | 'firstNameKana'
-    | 'address'
-    | 'birthdate'
-    | 'sexCode'
-    | 'iconName'
-    | 'searchable'
-  >
->;
+export type Dashboard = z.infer<typeof dashboardView>;
+export type MourningPage = z.infer<typeof mourningPage>;
+export type Mourning = z.infer<typeof mourningView>;
+export type Profile = z.infer<typeof profileView>;
+/** The fields to change, in camelCase (the client sends them in snake_case). */
+export type ProfileUpdate = CallInput<typeof social.updateProfile>['body'];
 
 export const homeKeys = {
   dashboard: ['home', 'dashboard'] as const,
@@ -42,20 +26,20 @@ export const homeKeys = {
   profile: ['mypage', 'profile'] as const,
 };
 
-export async function fetchDashboard(): Promise<Dashboard> {
-  return (await http.get<Dashboard>('/v1/dashboard')).data;
+export function fetchDashboard(): Promise<Dashboard> {
+  return callEndpoint(social.readDashboard, {});
 }
 
-export async function fetchMourning(): Promise<Mourning> {
-  return (await http.get<Mourning>('/v1/mourning')).data;
+export function fetchMourning(): Promise<Mourning> {
+  return callEndpoint(social.readMourning, {});
 }
 
-export async function fetchProfile(): Promise<Profile> {
-  return (await http.get<Profile>('/v1/mypage/profile')).data;
+export function fetchProfile(): Promise<Profile> {
+  return callEndpoint(social.readProfile, {});
 }
 
-export async function updateProfile(update: ProfileUpdate): Promise<Profile> {
-  return (await http.patch<Profile>('/v1/mypage/profile', update)).data;
+export function updateProfile(update: ProfileUpdate): Promise<Profile> {
+  return callEndpoint(social.updateProfile, { body: update });
 }
 
 /**
@@ -91,13 +75,13 @@ export interface TimeCapsuleStatus {
 
 export async function fetchTimeCapsuleStatus(): Promise<TimeCapsuleStatus> {
   const [unsent, received] = await Promise.all([
-    http.get<unknown[]>('/v1/time_capsule_letter/get_unsent_letters'),
-    http.get<{ openedAt: string | null }[]>('/v1/time_capsule_letter/get_received_letters'),
+    callEndpoint(letters.listUnsentLetters, {}),
+    callEndpoint(letters.listReceivedLetters, {}),
   ]);
   return {
-    waiting: unsent.data.length,
-    received: received.data.length,
-    unopened: received.data.filter((letter) => !letter.openedAt).length,
+    waiting: unsent.length,
+    received: received.length,
+    unopened: received.filter((letter) => !letter.openedAt).length,
   };
 }
 

@@ -1,47 +1,29 @@
+import type { z } from 'zod';
 import type { RelationshipValue } from '../../contract/rules/social';
-import { http } from '../http';
+import {
+  socialEndpoints as social,
+  type connection,
+  type connectionRequest,
+  type memberCard,
+  type notificationItem,
+  type searchResult,
+} from '../../contract/social';
+import { callEndpoint } from '../http/callEndpoint';
 
-/** The social calls (docs/social.md, "API calls"). */
+/** The social calls (docs/social.md, "API calls"); the wire's shapes are the contract's. */
 
-export interface MemberCard {
-  userId: string;
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  iconUrl: string | null;
-  memorialPageId: string | null;
-  /** The avatar's badge where the list carries it (search, connections, requests, dashboard news); absent: no badge. */
+/**
+ * A member as social lists show them. Lists of other areas that carry no certificated flag
+ * (a page's admins) leave it out, and the avatar then shows no badge.
+ */
+export type MemberCard = Omit<z.infer<typeof memberCard>, 'certificated'> & {
   certificated?: boolean;
-}
-
-export interface Connection extends MemberCard {
-  relationship: RelationshipValue;
-  theirRelationship: RelationshipValue | null;
-  connectedAt: string;
-}
-
-export interface ConnectionRequest {
-  requestId: string;
-  relationship: RelationshipValue;
-  createdAt: string;
-  member: MemberCard;
-}
-
-export type ConnectionState = 'connected' | 'request_sent' | 'request_received' | 'none';
-
-export interface SearchResult extends MemberCard {
-  connection: ConnectionState;
-  requestId: string | null;
-}
-
-export interface NotificationItem {
-  id: string;
-  kind: string;
-  payload: Record<string, unknown>;
-  createdAt: string;
-  readAt: string | null;
-}
+};
+export type Connection = z.infer<typeof connection>;
+export type ConnectionRequest = z.infer<typeof connectionRequest>;
+export type SearchResult = z.infer<typeof searchResult>;
+export type ConnectionState = SearchResult['connection'];
+export type NotificationItem = z.infer<typeof notificationItem>;
 
 export const socialKeys = {
   connections: ['connection', 'connections'] as const,
@@ -52,84 +34,67 @@ export const socialKeys = {
 };
 
 export async function fetchConnections(): Promise<Connection[]> {
-  const { data } = await http.get<{ items: Connection[] }>('/v1/connection/connections');
+  const data = await callEndpoint(social.listConnections, {});
   return data.items;
 }
 
-export async function fetchRequests(): Promise<{
+export function fetchRequests(): Promise<{
   received: ConnectionRequest[];
   sent: ConnectionRequest[];
 }> {
-  const { data } = await http.get<{ received: ConnectionRequest[]; sent: ConnectionRequest[] }>(
-    '/v1/connection/requests',
-  );
-  return data;
+  return callEndpoint(social.listRequests, {});
 }
 
-export async function sendConnectionRequest(
+export function sendConnectionRequest(
   toUserId: string,
   relationship: RelationshipValue,
 ): Promise<{ status: 'requested' | 'connected'; requestId: string }> {
-  const { data } = await http.post<{ status: 'requested' | 'connected'; requestId: string }>(
-    '/v1/connection/requests',
-    { toUserId, relationship },
-  );
-  return data;
+  return callEndpoint(social.sendRequest, { body: { toUserId, relationship } });
 }
 
 export async function acceptConnectionRequest(
   requestId: string,
   relationship: RelationshipValue,
 ): Promise<void> {
-  await http.post(`/v1/connection/requests/${encodeURIComponent(requestId)}/accept`, {
-    relationship,
-  });
+  await callEndpoint(social.acceptRequest, { params: { requestId }, body: { relationship } });
 }
 
 export async function declineConnectionRequest(requestId: string): Promise<void> {
-  await http.post(`/v1/connection/requests/${encodeURIComponent(requestId)}/decline`);
+  await callEndpoint(social.declineRequest, { params: { requestId } });
 }
 
 export async function cancelConnectionRequest(requestId: string): Promise<void> {
-  await http.post(`/v1/connection/requests/${encodeURIComponent(requestId)}/cancel`);
+  await callEndpoint(social.cancelRequest, { params: { requestId } });
 }
 
 export async function changeRelationship(
   userId: string,
   relationship: RelationshipValue,
 ): Promise<void> {
-  await http.patch(`/v1/connection/connections/${encodeURIComponent(userId)}`, { relationship });
+  await callEndpoint(social.setRelationship, { params: { userId }, body: { relationship } });
 }
 
 export async function removeConnection(userId: string): Promise<void> {
-  await http.delete(`/v1/connection/connections/${encodeURIComponent(userId)}`);
+  await callEndpoint(social.removeConnection, { params: { userId } });
 }
 
-export async function searchUsers(
+export function searchUsers(
   q: string,
   cursor: string | null,
 ): Promise<{ items: SearchResult[]; nextCursor: string | null }> {
-  const { data } = await http.get<{ items: SearchResult[]; nextCursor: string | null }>(
-    '/v1/user_search',
-    { params: { q, ...(cursor ? { cursor } : {}) } },
-  );
-  return data;
+  return callEndpoint(social.searchMembers, { query: { q, ...(cursor ? { cursor } : {}) } });
 }
 
-export async function fetchNotifications(
+export function fetchNotifications(
   page: number,
 ): Promise<{ items: NotificationItem[]; hasMore: boolean }> {
-  const { data } = await http.get<{ items: NotificationItem[]; hasMore: boolean }>(
-    '/v1/notification/user_notifications',
-    { params: { page } },
-  );
-  return data;
+  return callEndpoint(social.listNotifications, { query: { page } });
 }
 
 export async function markNotificationRead(id: string): Promise<void> {
-  await http.post(`/v1/notification/user_notifications/${encodeURIComponent(id)}/read`);
+  await callEndpoint(social.markRead, { params: { notificationId: id } });
 }
 
 export async function markAllNotificationsRead(): Promise<void> {
-  await http.post('/v1/notification/user_notifications/read_all');
+  await callEndpoint(social.markAllRead, {});
 }

@@ -1,47 +1,40 @@
-import axios from 'axios';
-import type {
-  LetterEnvelope,
-  LetterInput,
-  LetterView,
-  ReceivedLetter,
-  UnsentLetter,
-} from '../../contract/rules/timecapsule';
-import { http } from '../http';
+import type { CamelKeys, ErrorBody } from '../../contract/endpoint';
+import type { LetterInput } from '../../contract/rules/timecapsule';
+import {
+  timecapsuleEndpoints as letters,
+  type LetterEnvelope,
+  type LetterView,
+  type ReceivedLetter,
+  type UnsentLetter,
+} from '../../contract/timecapsule';
+import { callEndpoint } from '../http/callEndpoint';
+import { toCamelCase } from '../http/casing';
+import { isHttpError } from '../http/lazy';
 
-/** The time-capsule calls (docs/timecapsule.md, "API"). */
-
-const BASE = '/v1/time_capsule_letter';
-const letterPath = (letterId: string) => `${BASE}/${encodeURIComponent(letterId)}`;
+/** The time-capsule calls (docs/timecapsule.md, "API"); the wire's shapes are the contract's. */
 
 export const timecapsuleKeys = {
   letter: (letterId: string) => ['timecapsule', 'letter', letterId] as const,
 };
 
-export async function fetchAdminLetters(): Promise<LetterEnvelope[]> {
-  const { data } = await http.get<LetterEnvelope[]>(`${BASE}/get_admin_letters`);
-  return data;
+export function fetchAdminLetters(): Promise<LetterEnvelope[]> {
+  return callEndpoint(letters.listAdminLetters, {});
 }
 
-export async function fetchUnsentLetters(): Promise<UnsentLetter[]> {
-  const { data } = await http.get<UnsentLetter[]>(`${BASE}/get_unsent_letters`);
-  return data;
+export function fetchUnsentLetters(): Promise<UnsentLetter[]> {
+  return callEndpoint(letters.listUnsentLetters, {});
 }
 
-export async function fetchReceivedLetters(): Promise<ReceivedLetter[]> {
-  const { data } = await http.get<ReceivedLetter[]>(`${BASE}/get_received_letters`);
-  return data;
+export function fetchReceivedLetters(): Promise<ReceivedLetter[]> {
+  return callEndpoint(letters.listReceivedLetters, {});
 }
 
 /** Reads a letter; a recipient's first read marks it opened. */
-export async function fetchLetter(letterId: string): Promise<LetterView> {
-  const { data } = await http.get<LetterView>(letterPath(letterId));
-  return data;
+export function fetchLetter(letterId: string): Promise<LetterView> {
+  return callEndpoint(letters.readLetter, { params: { letterId } });
 }
 
-export interface FieldProblem {
-  field: string;
-  code: string;
-}
+export type FieldProblem = NonNullable<ErrorBody['errors']>[number];
 
 export type LetterSaveOutcome =
   | { kind: 'saved'; letterId: string }
@@ -50,19 +43,19 @@ export type LetterSaveOutcome =
   | { kind: 'delivered' };
 
 function statusOf(error: unknown): number | undefined {
-  return axios.isAxiosError(error) ? error.response?.status : undefined;
+  return isHttpError(error) ? error.response?.status : undefined;
 }
 
 async function saveOutcome(
-  save: () => Promise<{ data: { timeCapsuleLetterId: string } }>,
+  save: () => Promise<{ timeCapsuleLetterId: string }>,
 ): Promise<LetterSaveOutcome> {
   try {
-    const { data } = await save();
+    const data = await save();
     return { kind: 'saved', letterId: data.timeCapsuleLetterId };
   } catch (error) {
     const status = statusOf(error);
     if (status === 409) return { kind: 'delivered' };
-    if (status === 422 && axios.isAxiosError(error)) {
+    if (status === 422 && isHttpError(error)) {
       const problems = (error.response?.data as { errors?: FieldProblem[] }).errors ?? [];
       return { kind: 'invalid', problems };
     }
@@ -70,18 +63,26 @@ async function saveOutcome(
   }
 }
 
+/**
+ * The compose form checks its input with the contract's own schema, so it holds the wire's
+ * snake_case keys; the client writes camelCase and turns it back into snake_case.
+ */
+const bodyOf = (input: LetterInput) => toCamelCase(input) as CamelKeys<LetterInput>;
+
 export function createLetter(input: LetterInput): Promise<LetterSaveOutcome> {
-  return saveOutcome(() => http.post<{ timeCapsuleLetterId: string }>(BASE, input));
+  return saveOutcome(() => callEndpoint(letters.createLetter, { body: bodyOf(input) }));
 }
 
 export function updateLetter(letterId: string, input: LetterInput): Promise<LetterSaveOutcome> {
-  return saveOutcome(() => http.put<{ timeCapsuleLetterId: string }>(letterPath(letterId), input));
+  return saveOutcome(() =>
+    callEndpoint(letters.updateLetter, { params: { letterId }, body: bodyOf(input) }),
+  );
 }
 
 /** Deletes an unsent letter; answers false when it was delivered meanwhile (409). */
 export async function deleteLetter(letterId: string): Promise<boolean> {
   try {
-    await http.delete(letterPath(letterId));
+    await callEndpoint(letters.deleteLetter, { params: { letterId } });
     return true;
   } catch (error) {
     if (statusOf(error) === 409) return false;
@@ -95,7 +96,7 @@ export async function deleteLetter(letterId: string): Promise<boolean> {
  */
 export async function claimLetter(token: string): Promise<string | null> {
   try {
-    const { data } = await http.post<{ timeCapsuleLetterId: string }>(`${BASE}/claim`, { token });
+    const data = await callEndpoint(letters.claimLetter, { body: { token } });
     return data.timeCapsuleLetterId;
   } catch (error) {
     if (statusOf(error) === 404) return null;
