@@ -132,18 +132,3 @@ export function checkAnswersAgainstContract(app: FastifyInstance, drifts: Contra
     return payload;
   });
 }
-
-/** A value as the wire carries it: dates as ISO strings (JSON.stringify's doing). */
-export type OnWire<T> = T extends Date
-  ? string
-  : T extends readonly (infer Item)[]
-    ? OnWire<Item>[]
-    : T extends object
-      ? { [K in keyof T]: OnWire<T[K]> }
-      : T;
-
-/**
- * A domain answer typed as its response schema reads it: answerSerializer writes it as JSON
- * before the schema reads it, so a Date is an ISO string by then. A type's change only.
- */
-export const onWire = <T>(answer: T): OnWire<T> => answer as OnWire<T>;

@@ -12,7 +12,7 @@ import {
 } from '../../domain/memorial/album';
 import { albumAnswer } from '../../domain/memorial/pageReads';
 import { optionalUser } from '../../http/authenticate';
-import { endpointRoute, onWire } from '../../http/endpoints';
+import { endpointRoute } from '../../http/endpoints';
 import { versionedAnswer } from '../../http/versionedAnswer';
 import { urlWindowOf } from '../../storage/viewUrls';
 import { callerOf, memorialDeps } from './context';
@@ -38,7 +38,7 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
     preHandler,
     handler: async (request, reply) => {
       const { page, userId } = await requireAdmin(deps.db, request.params.id, callerOf(request));
-      return reply.status(201).send(onWire(await addPhoto(deps, page.id, userId, request.body)));
+      return reply.status(201).send(await addPhoto(deps, page.id, userId, request.body));
     },
   });
 
@@ -57,7 +57,7 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
     preHandler,
     handler: async (request) => {
       const { page } = await requireAdmin(deps.db, request.params.id, callerOf(request));
-      return onWire(await updatePhoto(deps, page.id, request.params.photoId, request.body));
+      return await updatePhoto(deps, page.id, request.params.photoId, request.body);
     },
   });
 

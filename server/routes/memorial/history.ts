@@ -10,7 +10,7 @@ import {
 } from '../../domain/memorial/history';
 import { historyAnswer } from '../../domain/memorial/pageReads';
 import { optionalUser } from '../../http/authenticate';
-import { endpointRoute, onWire } from '../../http/endpoints';
+import { endpointRoute } from '../../http/endpoints';
 import { versionedAnswer } from '../../http/versionedAnswer';
 import { urlWindowOf } from '../../storage/viewUrls';
 import { callerOf, memorialDeps } from './context';
@@ -36,9 +36,7 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
     preHandler,
     handler: async (request, reply) => {
       const { page, userId } = await requireAdmin(deps.db, request.params.id, callerOf(request));
-      return reply
-        .status(201)
-        .send(onWire(await addHistoryEntry(deps, page.id, userId, request.body)));
+      return reply.status(201).send(await addHistoryEntry(deps, page.id, userId, request.body));
     },
   });
 
@@ -47,9 +45,7 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
     preHandler,
     handler: async (request) => {
       const { page, userId } = await requireAdmin(deps.db, request.params.id, callerOf(request));
-      return onWire(
-        await updateHistoryEntry(deps, page.id, request.params.entryId, userId, request.body),
-      );
+      return await updateHistoryEntry(deps, page.id, request.params.entryId, userId, request.body);
     },
   });
 

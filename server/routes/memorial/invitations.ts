@@ -12,7 +12,7 @@ import {
   type Invitation,
 } from '../../domain/memorial/invitations';
 import { optionalUser } from '../../http/authenticate';
-import { endpointRoute, onWire } from '../../http/endpoints';
+import { endpointRoute } from '../../http/endpoints';
 import { callerOf, memorialDeps, signedInCaller } from './context';
 
 const invitationOf = (body: { token: string; inviting_user_id: string }): Invitation => ({
@@ -40,7 +40,7 @@ export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): P
         callerOf(request),
       );
       const created = await createShareToken(deps, page.id, userId, body.set_admin);
-      return reply.status(201).send(onWire(created));
+      return reply.status(201).send(created);
     },
   });
 

@@ -10,7 +10,7 @@ import {
   offerFlower,
 } from '../../domain/memorial/mourning';
 import { optionalUser } from '../../http/authenticate';
-import { endpointRoute, onWire } from '../../http/endpoints';
+import { endpointRoute } from '../../http/endpoints';
 import { callerOf, memorialDeps } from './context';
 
 /** The mourning page: condolence messages (記帳) moderated by admins, and flowers (献花). */
@@ -25,7 +25,7 @@ export async function mourningRoutes(app: FastifyInstance, ctx: AppContext): Pro
     handler: async (request) => {
       const userId = callerOf(request);
       const access = await requireVisiblePage(deps.db, request.params.id, userId);
-      return onWire(await listCondolences(deps, access, userId));
+      return await listCondolences(deps, access, userId);
     },
   });
 
@@ -35,7 +35,7 @@ export async function mourningRoutes(app: FastifyInstance, ctx: AppContext): Pro
     handler: async (request, reply) => {
       const access = await requireParticipant(deps.db, request.params.id, callerOf(request));
       const created = await addCondolence(deps, access, access.userId, request.body.body);
-      return reply.status(201).send(onWire(created));
+      return reply.status(201).send(created);
     },
   });
 
@@ -44,14 +44,12 @@ export async function mourningRoutes(app: FastifyInstance, ctx: AppContext): Pro
     preHandler,
     handler: async (request) => {
       const { page, userId } = await requireAdmin(deps.db, request.params.id, callerOf(request));
-      return onWire(
-        await decideCondolence(
-          deps,
-          page.id,
-          request.params.condolenceId,
-          userId,
-          request.body.status,
-        ),
+      return await decideCondolence(
+        deps,
+        page.id,
+        request.params.condolenceId,
+        userId,
+        request.body.status,
       );
     },
   });

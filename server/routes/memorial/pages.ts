@@ -12,7 +12,7 @@ import { addAdmin } from '../../domain/memorial/admins';
 import { adminsAnswer, pageAnswer } from '../../domain/memorial/pageReads';
 import { createPage, pageView, updatePage } from '../../domain/memorial/pages';
 import { optionalUser } from '../../http/authenticate';
-import { endpointRoute, onWire } from '../../http/endpoints';
+import { endpointRoute } from '../../http/endpoints';
 import { callerOf, memorialDeps, signedInCaller } from './context';
 
 /** Memorial pages: create, read with the caller's mode, update, and the admin list. */
@@ -32,7 +32,7 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
       const userId = signedInCaller(request);
       const pageId = await createPage(deps, userId, request.body);
       const access = await requireVisiblePage(deps.db, pageId, userId);
-      return reply.status(201).send(onWire(await pageView(deps, access)));
+      return reply.status(201).send(await pageView(deps, access));
     },
   });
 
@@ -41,7 +41,7 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
     preHandler,
     handler: async (request) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
-      return onWire(await pageAnswer(deps, access));
+      return await pageAnswer(deps, access);
     },
   });
 
@@ -54,9 +54,7 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
       const userId = callerOf(request);
       const access = await requireAdmin(deps.db, request.params.id, userId);
       await updatePage(deps, access, request.body);
-      return onWire(
-        await pageView(deps, await requireVisiblePage(deps.db, access.page.id, userId)),
-      );
+      return await pageView(deps, await requireVisiblePage(deps.db, access.page.id, userId));
     },
   });
 

@@ -14,15 +14,15 @@ import {
 } from '../../domain/social/connections';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { withCertificated, withIconUrls, withWireMembers } from '../../domain/social/memberCards';
-import { endpointRoute, onWire } from '../../http/endpoints';
+import { endpointRoute } from '../../http/endpoints';
 
 /** What `GET /v1/connection/connections` answers the member `userId`. */
 export async function connectionsAnswer(ctx: AppContext, userId: string) {
   const db = ctx.database.db;
   const items = await listConnections(db, userId);
-  return onWire({
+  return {
     items: await withCertificated(db, ctx.clock.now(), await withIconUrls(ctx.store, items)),
-  });
+  };
 }
 
 /** つながり: connections and the requests that make them (see docs/social.md). */
@@ -67,7 +67,7 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
       const { received, sent } = await listRequests(db, currentUserId(request));
       const wire = (items: typeof received) =>
         withWireMembers(db, ctx.store, ctx.clock.now(), items);
-      return onWire({ received: await wire(received), sent: await wire(sent) });
+      return { received: await wire(received), sent: await wire(sent) };
     },
   });
 

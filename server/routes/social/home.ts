@@ -7,7 +7,7 @@ import { dashboard, mourning } from '../../domain/social/home';
 import { readProfile, updateProfile, type Profile } from '../../domain/social/profile';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { withWireMembers } from '../../domain/social/memberCards';
-import { endpointRoute, onWire, withServerBody } from '../../http/endpoints';
+import { endpointRoute, withServerBody } from '../../http/endpoints';
 
 /** The member's home: dashboard (ホーム), mourning tab (偲ぶ) and my page's profile. */
 export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -27,7 +27,7 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
         ctx.clock.now(),
         summary.connectionsNews,
       );
-      return onWire({ ...summary, connectionsNews });
+      return { ...summary, connectionsNews };
     },
   });
 
@@ -42,7 +42,7 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
           photoUrl: await signed(photoName),
         })),
       );
-      return onWire({ ...tab, pages });
+      return { ...tab, pages };
     },
   });
 

@@ -9,7 +9,7 @@ import {
   unreadCount,
 } from '../../domain/social/notifications';
 import { currentUserId, requireUser } from '../../http/authenticate';
-import { endpointRoute, onWire } from '../../http/endpoints';
+import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
 
 /** お知らせ: a member's own notifications only; anyone else's answers 404. */
@@ -27,7 +27,7 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext):
         page,
         perPage,
       });
-      return onWire({ items, page, perPage, hasMore });
+      return { items, page, perPage, hasMore };
     },
   });
 
