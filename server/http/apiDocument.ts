@@ -1,6 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
   createJsonSchemaTransform,
   createJsonSchemaTransformObject,
@@ -12,6 +13,17 @@ const VIEWER_PATH = '/v1/docs';
 /** Only the product API and the session layer are documented; pages, files and probes are not. */
 function documented(url: string): boolean {
   return url.startsWith('/v1/') || url.startsWith('/api/auth/');
+}
+
+/**
+ * A body wrapped in a preprocess (a renamed field read before the rules) loses its examples on
+ * the way to JSON Schema; they are put back from the schema's own metadata.
+ */
+function withBodyExamples<T extends { schema: unknown }>(body: unknown, transformed: T): T {
+  const examples = body instanceof z.ZodType ? z.globalRegistry.get(body)?.examples : undefined;
+  const json = (transformed.schema as { body?: { examples?: unknown } } | undefined)?.body;
+  if (examples && json && !json.examples) json.examples = examples;
+  return transformed;
 }
 
 /**
@@ -49,7 +61,7 @@ export async function installApiDocument(
       ) {
         return { schema: { ...route.schema, hide: true }, url: route.url };
       }
-      return transform(route);
+      return withBodyExamples(route.schema?.body, transform(route));
     },
     transformObject: createJsonSchemaTransformObject({}),
   });

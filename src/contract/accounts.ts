@@ -53,24 +53,22 @@ const registrationExample = {
  * breached-password list (server/routes/accounts/v1.ts).
  */
 export const registrationBodies = (options: RegistrationSchemaOptions = {}) => ({
-  // The examples sit on the inner schema: the document shows a preprocessed body as that one.
-  standard: withSexCodeAlias(
-    registrationSchema(options).meta({
-      examples: [{ ...registrationExample, admin_pet_id: null }],
-    }),
-  ),
-  inflow: withSexCodeAlias(
-    inflowRegistrationSchema(options).meta({
-      examples: [{ ...registrationExample, inflow_id: 'partner-42' }],
-    }),
-  ),
+  standard: withSexCodeAlias(registrationSchema(options)).meta({
+    examples: [{ ...registrationExample, admin_pet_id: null }],
+  }),
+  inflow: withSexCodeAlias(inflowRegistrationSchema(options)).meta({
+    examples: [{ ...registrationExample, inflow_id: 'partner-42' }],
+  }),
   // The alias inside the external-provider variant's `user_request`.
-  external: z.preprocess(
-    (body) =>
-      body && typeof body === 'object' && 'user_request' in body
-        ? { ...body, user_request: renameSexCode(body.user_request) }
-        : body,
-    externalRegistrationSchema(options).meta({
+  external: z
+    .preprocess(
+      (body) =>
+        body && typeof body === 'object' && 'user_request' in body
+          ? { ...body, user_request: renameSexCode(body.user_request) }
+          : body,
+      externalRegistrationSchema(options),
+    )
+    .meta({
       examples: [
         {
           user_request: { ...registrationExample, password: undefined },
@@ -83,7 +81,6 @@ export const registrationBodies = (options: RegistrationSchemaOptions = {}) => (
         },
       ],
     }),
-  ),
 });
 
 export const passwordResetConfirmBody = (password?: z.ZodType<string>) =>

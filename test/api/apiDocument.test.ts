@@ -74,11 +74,19 @@ describe('the API document', () => {
     for (const route of apiRoutes().filter((r) => r.endpoint?.body)) {
       const op = operation(route.method, route.url);
       const body = op?.requestBody as OpenAPIV3_1.RequestBodyObject;
-      const schema = Object.values(body.content)[0]?.schema as { examples?: object[] };
-      expect(schema?.examples?.length, `${route.method} ${route.url}`).toBeGreaterThan(0);
+      // @fastify/swagger moves a schema's single example up to the media type as `example`.
+      const media = Object.values(body.content)[0] as OpenAPIV3_1.MediaTypeObject | undefined;
+      const named = (media?.schema as OpenAPIV3_1.ReferenceObject | undefined)?.$ref;
+      const schema = (
+        named
+          ? document.components?.schemas?.[named.replace('#/components/schemas/', '')]
+          : media?.schema
+      ) as { examples?: object[] } | undefined;
+      const example = (media?.example ?? schema?.examples?.[0]) as object | undefined;
+      expect(example, `${route.method} ${route.url}`).toBeDefined();
       // The session layer speaks the NextAuth protocol's own field names (csrfToken, callbackUrl).
       if (route.url.startsWith('/api/auth/')) continue;
-      for (const key of Object.keys(schema.examples?.[0] ?? {})) {
+      for (const key of Object.keys(example ?? {})) {
         expect(key, route.url).toMatch(/^[a-z0-9_]+$/);
       }
     }

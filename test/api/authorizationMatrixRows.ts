@@ -76,6 +76,24 @@ export const ROWS: Record<string, Row> = {
   'GET /files/*': { request: json('GET', '/files/uploads/x.png'), expect: everyone(403) },
   'PUT /files/*': { request: json('PUT', '/files/uploads/x.png', 'x'), expect: everyone(403) },
 
+  // The API document and its viewer: public, the same for everyone.
+  'GET /v1/openapi.json': { request: json('GET', '/v1/openapi.json'), expect: everyone(200) },
+  'GET /v1/docs': { request: json('GET', '/v1/docs'), expect: everyone(200) },
+  'GET /v1/docs/static/index.html': {
+    request: json('GET', '/v1/docs/static/index.html'),
+    expect: everyone(302),
+  },
+  'GET /v1/docs/static/swagger-initializer.js': {
+    request: json('GET', '/v1/docs/static/swagger-initializer.js'),
+    expect: everyone(200),
+  },
+  'GET /v1/docs/json': { request: json('GET', '/v1/docs/json'), expect: everyone(200) },
+  'GET /v1/docs/yaml': { request: json('GET', '/v1/docs/yaml'), expect: everyone(200) },
+  'GET /v1/docs/static/*': {
+    request: json('GET', '/v1/docs/static/swagger-ui.css'),
+    expect: everyone(200),
+  },
+
   // The session layer: public shapes; every POST needs the CSRF double submit first.
   'POST /api/auth/_log': {
     request: json('POST', '/api/auth/_log', { level: 'warn', code: 'matrix' }),
