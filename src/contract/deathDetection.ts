@@ -47,6 +47,16 @@ export const registrationChallenge = z.object({
   expiresAt: timestamp,
 });
 
+/** Spec §3 "Death-suspected user": `grace` when the confirmations are complete already. */
+export const suspectedUser = z.object({
+  userId,
+  memorialPageId: z.string().nullable(),
+  lastName: z.string(),
+  firstName: z.string(),
+  state: z.enum(['suspected', 'grace']),
+});
+export type SuspectedUser = z.infer<typeof suspectedUser>;
+
 /** Every field null when nobody is suspected. */
 export const deathSuspectedUser = z
   .object({

@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
 import { notProvided } from './notProvided';
+import type { SuspectedUser } from '../contract/deathDetection';
 
 /**
  * The header's death-detection flow (spec §4): after load it asks for a death-suspected user.
@@ -13,16 +14,6 @@ import { notProvided } from './notProvided';
  * the edge (localStorage `lastDeathConfirmationStepsModalShowDate`), `rememberShown` writes it.
  * The flow starts when the shell sends LOADED with what it knows once a member is signed in.
  */
-
-/** Spec §3 "Death-suspected user". */
-export interface SuspectedUser {
-  userId: string;
-  memorialPageId: string | null;
-  lastName: string;
-  firstName: string;
-  /** Where the case stands: `grace` when the confirmations are complete already. */
-  state: 'suspected' | 'grace';
-}
 
 export interface DeathDetectionEnvironment {
   currentUserId: string;

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { deathDetectionMachine, type SuspectedUser } from '../../src/machines/deathDetection';
+import type { SuspectedUser } from '../../src/contract/deathDetection';
+import { deathDetectionMachine } from '../../src/machines/deathDetection';
 import { describeModel } from './modelTest';
 import { ownActions } from './navigationSupport';
 

@@ -26,6 +26,7 @@ import {
 } from './mails';
 import { pushToMember } from './push';
 import { administratorsOf } from './settings';
+import type { SuspectedUser } from '../../../src/contract/deathDetection';
 
 export interface Signal {
   source: SignalSource;
@@ -242,14 +243,6 @@ export async function onMemberSignIn(deps: CancelDeps, userId: string): Promise<
     );
   }
   await cancelSuspicion(deps, userId, 'sign_in');
-}
-
-export interface SuspectedUser {
-  userId: string;
-  memorialPageId: string | null;
-  lastName: string;
-  firstName: string;
-  state: 'suspected' | 'grace';
 }
 
 const suspectedColumns = {

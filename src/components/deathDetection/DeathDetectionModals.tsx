@@ -4,7 +4,8 @@ import { Link, useNavigate } from 'react-router';
 import { fromPromise } from 'xstate';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
-import { deathDetectionMachine, type SuspectedUser } from '../../machines/deathDetection';
+import type { SuspectedUser } from '../../contract/deathDetection';
+import { deathDetectionMachine } from '../../machines/deathDetection';
 import {
   cancelDeathSuspicion,
   fetchAdministeredUserWithSuspectedDeath,
