@@ -14,6 +14,7 @@ import {
   requiredText,
   type RegistrationSchemaOptions,
 } from './rules/account';
+import sample from './examples.json';
 
 /** The account calls of the product API (docs/accounts.md, "API calls"). */
 
@@ -34,14 +35,14 @@ function renameSexCode(user: unknown): unknown {
 const withSexCodeAlias = <T extends z.ZodType>(schema: T) => z.preprocess(renameSexCode, schema);
 
 const registrationExample = {
-  username: 'たろう',
+  username: sample.username,
   email: 'taro@example.com',
   password: 'correct horse battery',
-  first_name: '太郎',
-  last_name: '山田',
-  first_name_kana: 'たろう',
-  last_name_kana: 'やまだ',
-  address: '東京都',
+  first_name: sample.firstName,
+  last_name: sample.lastName,
+  first_name_kana: sample.firstNameKana,
+  last_name_kana: sample.lastNameKana,
+  address: sample.address,
   birthdate: '1950-04-01',
   sex_code: 1,
   user_icon_url: null,
@@ -110,7 +111,7 @@ export const signInAnswer = z
     examples: [
       {
         userId: '0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14',
-        username: 'たろう',
+        username: sample.username,
         memorialPageId: null,
         userIconUrl: null,
         accessToken: 'eyJhbGciOiJIUzI1NiJ9…',
@@ -137,11 +138,11 @@ export const userDetail = z
     examples: [
       {
         id: '0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14',
-        username: 'たろう',
-        lastName: '山田',
-        firstName: '太郎',
-        lastNameKana: 'やまだ',
-        firstNameKana: 'たろう',
+        username: sample.username,
+        lastName: sample.lastName,
+        firstName: sample.firstName,
+        lastNameKana: sample.lastNameKana,
+        firstNameKana: sample.firstNameKana,
         userIconUrl: null,
       },
     ],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { timestamp, userId } from './common';
 import { endpoint, errorBody, noBody } from './endpoint';
+import sample from './examples.json';
 
 /**
  * The session layer `/api/auth/*` (docs/client-auth.md) in the shapes of the NextAuth REST
@@ -58,7 +59,7 @@ const sessionUpdate = z
       })
       .optional(),
   })
-  .meta({ examples: [{ csrfToken: '5d2a4c779a513f0e…', data: { username: 'たろう' } }] });
+  .meta({ examples: [{ csrfToken: '5d2a4c779a513f0e…', data: { username: sample.username } }] });
 
 export type SessionUpdateBody = z.infer<typeof sessionUpdate>;
 
@@ -86,7 +87,7 @@ export const sessionAnswer = z
       {
         user: {
           id: '0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14',
-          username: 'たろう',
+          username: sample.username,
           memorialPageId: null,
           iconUrl: null,
           accessToken: 'eyJhbGciOiJIUzI1NiJ9…',

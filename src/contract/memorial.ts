@@ -15,6 +15,7 @@ import {
   updatePageSchema,
 } from './rules/memorial';
 import { requiredText } from './rules/account';
+import sample from './examples.json';
 
 /** The memorial area's endpoints (docs/memorial.md, "API calls"). */
 
@@ -84,15 +85,15 @@ export const memorialPage = z
         ownerUserId: null,
         type: 'pet',
         lastName: '',
-        firstName: 'ポチ',
+        firstName: sample.petName,
         lastNameKana: '',
-        firstNameKana: 'ぽち',
+        firstNameKana: sample.petNameKana,
         photoName: null,
         photoUrl: null,
         photoThumbnailUrl: null,
         birthDate: '2012-04-01',
         deathDate: '2024-03-14',
-        animalKind: '柴犬',
+        animalKind: sample.animalKind,
         privacy: 'connections',
         searchable: false,
         mourningSince: null,
@@ -200,9 +201,9 @@ const invitationExample = {
 /** The profile a page is created or edited with (request, snake_case). */
 const profileExample = {
   type: 'pet',
-  first_name: 'ポチ',
-  first_name_kana: 'ぽち',
-  animal_kind: '柴犬',
+  first_name: sample.petName,
+  first_name_kana: sample.petNameKana,
+  animal_kind: sample.animalKind,
   birth_date: '2012-04-01',
   death_date: '2024-03-14',
   privacy: 'connections',
@@ -215,7 +216,9 @@ const profileExample = {
 export const createPageBody = (options?: DateOptions) =>
   createPageSchema(options).meta({ examples: [profileExample] });
 export const updatePageBody = (options?: DateOptions) =>
-  updatePageSchema(options).meta({ examples: [{ animal_kind: '柴犬', searchable: true }] });
+  updatePageSchema(options).meta({
+    examples: [{ animal_kind: sample.animalKind, searchable: true }],
+  });
 
 export const memorialEndpoints = {
   createPage: endpoint({
@@ -285,7 +288,9 @@ export const memorialEndpoints = {
     caller: 'member',
     params: pageParams,
     body: albumPhotoCreateSchema.meta({
-      examples: [{ image_name: 'f3a9c1d2e4b5.jpg', caption: '桜の下で', taken_on: '2019-04-06' }],
+      examples: [
+        { image_name: 'f3a9c1d2e4b5.jpg', caption: sample.caption, taken_on: '2019-04-06' },
+      ],
     }),
     responses: { 201: albumPhotoView, 403: errorBody, 404: errorBody },
   }),
@@ -322,7 +327,7 @@ export const memorialEndpoints = {
     caller: 'member',
     params: photoParams,
     body: albumPhotoUpdateSchema.meta({
-      examples: [{ caption: '最後の散歩', taken_on: '2024-03-01' }],
+      examples: [{ caption: sample.captionOfLastWalk, taken_on: '2024-03-01' }],
     }),
     responses: { 200: albumPhotoView, 403: errorBody, 404: errorBody },
   }),
@@ -352,7 +357,7 @@ export const memorialEndpoints = {
     caller: 'member',
     params: pageParams,
     body: historyCreateSchema.meta({
-      examples: [{ occurred_on: '2012-04-01', body: 'うちに来た日', image_name: null }],
+      examples: [{ occurred_on: '2012-04-01', body: sample.historyBody, image_name: null }],
     }),
     responses: { 201: historyEntryView, 403: errorBody, 404: errorBody },
   }),
@@ -364,7 +369,7 @@ export const memorialEndpoints = {
     caller: 'member',
     params: entryParams,
     body: historyUpdateSchema.meta({
-      examples: [{ body: 'うちに来た日（雨）', image_name: 'f3a9c1d2e4b5.jpg' }],
+      examples: [{ body: sample.historyBodyEdited, image_name: 'f3a9c1d2e4b5.jpg' }],
     }),
     responses: { 200: historyEntryView, 403: errorBody, 404: errorBody },
   }),
@@ -393,7 +398,7 @@ export const memorialEndpoints = {
     tag: MOURNING,
     caller: 'member',
     params: pageParams,
-    body: condolenceCreateSchema.meta({ examples: [{ body: '安らかにお眠りください。' }] }),
+    body: condolenceCreateSchema.meta({ examples: [{ body: sample.condolence }] }),
     responses: { 201: condolence, 404: errorBody },
   }),
   decideCondolence: endpoint({

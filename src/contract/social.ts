@@ -10,6 +10,7 @@ import {
   sendRequestSchema,
   userSearchSchema,
 } from './rules/social';
+import sample from './examples.json';
 
 /**
  * The social area's endpoints (docs/social.md): connections and their requests, user search,
@@ -45,10 +46,10 @@ export const memberCard = z
     examples: [
       {
         userId: '0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14',
-        lastName: '山田',
-        firstName: '太郎',
-        lastNameKana: 'やまだ',
-        firstNameKana: 'たろう',
+        lastName: sample.lastName,
+        firstName: sample.firstName,
+        lastNameKana: sample.lastNameKana,
+        firstNameKana: sample.username,
         iconUrl: null,
         memorialPageId: null,
         certificated: true,
@@ -119,7 +120,7 @@ export const notificationItem = z
       {
         id: '9e2a4b7c-1d3f-4a5e-8b6c-0f1e2d3c4b5a',
         kind: 'connection_accepted',
-        payload: { userId: '0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14', name: '山田 太郎' },
+        payload: { userId: '0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14', name: sample.fullName },
         createdAt: '2026-11-25T09:30:00.000Z',
         readAt: null,
       },
@@ -208,11 +209,11 @@ export const profileView = z
       {
         userId: '0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14',
         email: 'taro@example.jp',
-        lastName: '山田',
-        firstName: '太郎',
-        lastNameKana: 'やまだ',
-        firstNameKana: 'たろう',
-        address: '東京都',
+        lastName: sample.lastName,
+        firstName: sample.firstName,
+        lastNameKana: sample.lastNameKana,
+        firstNameKana: sample.username,
+        address: sample.address,
         birthdate: '1948-04-01',
         sexCode: 1,
         iconName: null,
@@ -228,7 +229,14 @@ export const profileView = z
  */
 export const profileUpdateBody = (options: { today?: () => string } = {}) =>
   profileUpdateSchema(options).meta({
-    examples: [{ last_name: '山田', first_name: '花子', address: '大阪府', searchable: false }],
+    examples: [
+      {
+        last_name: sample.lastName,
+        first_name: sample.guestFirstName,
+        address: sample.otherPrefecture,
+        searchable: false,
+      },
+    ],
   });
 
 const relationshipBody = relationshipBodySchema.meta({ examples: [{ relationship: 'friend' }] });

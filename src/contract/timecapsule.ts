@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { timestamp, userId } from './common';
 import { endpoint, errorBody, noBody } from './endpoint';
 import { letterClaimSchema, letterInputSchema } from './rules/timecapsule';
+import sample from './examples.json';
 
 /**
  * Time-capsule letters' endpoints (docs/timecapsule.md, "API"): the spec's three lists, and
@@ -42,15 +43,15 @@ export const letterEnvelope = z
     examples: [
       {
         timeCapsuleLetterId: '3f6b1c2d-8e9a-4b0c-9d1e-2f3a4b5c6d7e',
-        receiverFirstName: '花子',
-        receiverLastName: '山田',
-        receivers: [{ firstName: '花子', lastName: '山田' }],
-        title: '二十歳のあなたへ',
+        receiverFirstName: sample.guestFirstName,
+        receiverLastName: sample.lastName,
+        receivers: [{ firstName: sample.guestFirstName, lastName: sample.lastName }],
+        title: sample.title,
         sendDate: null,
         event: 'death',
         createdAt: '2026-11-25T09:30:00.000Z',
-        adminFirstNames: ['一郎'],
-        adminLastNames: ['山田'],
+        adminFirstNames: [sample.adminFirstName],
+        adminLastNames: [sample.lastName],
       },
     ],
   });
@@ -155,10 +156,15 @@ const savedLetter = z
 const letterBody = letterInputSchema.meta({
   examples: [
     {
-      title: '二十歳のあなたへ',
-      body: '二十歳おめでとう。',
+      title: sample.title,
+      body: sample.letterBody,
       recipients: [
-        { kind: 'guest', last_name: '山田', first_name: '花子', email: 'hanako@example.jp' },
+        {
+          kind: 'guest',
+          last_name: sample.lastName,
+          first_name: sample.guestFirstName,
+          email: 'hanako@example.jp',
+        },
       ],
       admin_user_ids: [],
       photo_names: [],
