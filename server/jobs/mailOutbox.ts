@@ -22,8 +22,10 @@ export function startMailOutbox(
   intervalMs = MAIL_OUTBOX_INTERVAL_MS,
 ): PeriodicJob {
   const deps = outboxDepsOf(ctx);
-  return periodic(ctx, 'mails sent', intervalMs, async () => {
-    const result = await sendAllPendingMails(deps);
+  // A backlog (thousands of letters due at once) is sent batch by batch; stopping waits for
+  // the batch in hand only, and the next start sends the rest.
+  return periodic(ctx, 'mails sent', intervalMs, async (stopping) => {
+    const result = await sendAllPendingMails(deps, stopping);
     return result.sent + result.failed === 0 ? 0 : result;
   });
 }

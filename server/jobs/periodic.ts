@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 export interface PeriodicJob {
   /** One pass now, or the running one; never two at once in this process. */
   run(): Promise<void>;
-  /** Stops the timer and waits for a running pass. */
+  /** Stops the timer, tells a running pass to stop between its steps, and waits for it. */
   stop(): Promise<void>;
 }
 
@@ -15,11 +15,12 @@ export function periodic(
   ctx: Pick<AppContext, 'log' | 'metrics'>,
   job: string,
   intervalMs: number,
-  work: () => Promise<object | number>,
+  work: (stopping: AbortSignal) => Promise<object | number>,
 ): PeriodicJob {
   let running: Promise<void> | undefined;
+  const stopping = new AbortController();
   const run = () =>
-    (running ??= work()
+    (running ??= work(stopping.signal)
       .then((result) => {
         ctx.metrics.jobRuns.inc({ job });
         if (typeof result !== 'number' || result > 0) ctx.log.info({ job, result }, job);
@@ -37,6 +38,7 @@ export function periodic(
     run,
     stop: async () => {
       clearInterval(timer);
+      stopping.abort();
       await running;
     },
   };

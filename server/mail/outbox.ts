@@ -159,15 +159,19 @@ export async function sendPendingMails(
   return result;
 }
 
-/** Sends batches until no mail is due now; answers the totals. */
-export async function sendAllPendingMails(deps: OutboxDeps): Promise<MailRunResult> {
+/** Sends batches until no mail is due now, or until `stopping`; answers the totals. */
+export async function sendAllPendingMails(
+  deps: OutboxDeps,
+  stopping?: AbortSignal,
+): Promise<MailRunResult> {
   const total: MailRunResult = { sent: 0, failed: 0 };
-  for (;;) {
+  while (!stopping?.aborted) {
     const run = await sendPendingMails(deps);
     total.sent += run.sent;
     total.failed += run.failed;
     if (run.sent + run.failed < MAIL_BATCH_SIZE) return total;
   }
+  return total;
 }
 
 /** Mails not yet sent nor given up on, and the age in seconds of the oldest (0: none). */

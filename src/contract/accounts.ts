@@ -179,7 +179,13 @@ export const accountEndpoints = {
       examples: [{ username: 'taro@example.com', password: 'correct horse battery' }],
     }),
     consumes: JSON_OR_FORM,
-    responses: { 200: signInAnswer, 401: errorBody, 423: errorBody, 429: errorBody },
+    responses: {
+      200: signInAnswer,
+      401: errorBody,
+      403: errorBody,
+      423: errorBody,
+      429: errorBody,
+    },
   }),
   refresh: endpoint({
     method: 'POST',
