@@ -75,15 +75,17 @@ export const fileBody = (description: string) => z.unknown().meta({ description 
 
 /**
  * Declares an endpoint and adds the statuses any such endpoint may answer: 401 for a member's
- * call, 422 when it takes input, 400/413/415 when it takes a body, 429 when rate limited, the fresh proof's answers, 500 and
+ * call, 422 always, 400/413/415 for a method that may carry a body, 429 when rate limited, the fresh proof's answers, 500 and
  * 503 always (faults).
  */
 export function endpoint<const D extends Endpoint>(definition: D): D {
   const responses: Responses = { ...definition.responses };
   if (definition.caller === 'member') responses[401] ??= errorBody;
-  if (definition.params || definition.query || definition.body) responses[422] ??= errorBody;
-  // The framework's refusals of a body: malformed, too large, of a type no route reads.
-  if (definition.body) {
+  // Text the database cannot keep is refused in one place, for every route (decision 132).
+  responses[422] ??= errorBody;
+  // The framework's refusals of a body, malformed, too large or of a type no route reads,
+  // answer any method that may carry one.
+  if (definition.method !== 'GET') {
     responses[400] ??= errorBody;
     responses[413] ??= errorBody;
     responses[415] ??= errorBody;
