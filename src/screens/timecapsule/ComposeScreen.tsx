@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Choice } from '../../components/form/ChoiceFields';
@@ -60,6 +60,7 @@ function Composer({ letter, connections }: { letter?: WriterView; connections: C
   const t = useT();
   const navigate = useNavigate();
   const lettersChanged = useTimecapsuleLettersChanged();
+  const queryClient = useQueryClient();
   const [initial] = useState(() => (letter ? draftOf(letter) : emptyDraft()));
   const [draft, setDraft] = useState(initial);
   const [problems, setProblems] = useState<FieldProblem[]>([]);
@@ -84,6 +85,7 @@ function Composer({ letter, connections }: { letter?: WriterView; connections: C
       return;
     }
     if (outcome.kind === 'saved') {
+      void queryClient.invalidateQueries({ queryKey: timecapsuleKeys.lists });
       lettersChanged();
       setSavedId(outcome.letterId);
     } else if (outcome.kind === 'invalid') {

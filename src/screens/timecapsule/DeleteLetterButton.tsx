@@ -5,7 +5,8 @@ import { Button } from '../../components/ui/Button';
 import { Modal } from '../../components/ui/Modal';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
-import { deleteLetter } from '../../services/api/timecapsule';
+import { useQueryClient } from '@tanstack/react-query';
+import { deleteLetter, timecapsuleKeys } from '../../services/api/timecapsule';
 
 const Actions = styled.div`
   display: flex;
@@ -31,6 +32,7 @@ export function DeleteLetterButton({
 }) {
   const t = useT();
   const lettersChanged = useTimecapsuleLettersChanged();
+  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
@@ -43,6 +45,7 @@ export function DeleteLetterButton({
         deleted ? 'success' : 'error',
       );
       setConfirming(false);
+      void queryClient.invalidateQueries({ queryKey: timecapsuleKeys.lists });
       lettersChanged();
       onDeleted();
     } catch {

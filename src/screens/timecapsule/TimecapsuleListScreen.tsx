@@ -6,6 +6,7 @@ import {
   fetchAdminLetters,
   fetchReceivedLetters,
   fetchUnsentLetters,
+  timecapsuleKeys,
 } from '../../services/api/timecapsule';
 import { isHandledBySession } from '../../services/http';
 import { Actions, Page, Panel } from '../../components/ui/pageLayout';
@@ -24,7 +25,7 @@ type ListStatus = 'loading' | 'loaded' | 'failed';
  */
 function useLetterList<T>(list: TimecapsuleListName, fetchList: () => Promise<T[]>) {
   return useQuery({
-    queryKey: ['timecapsule', 'list', list],
+    queryKey: [...timecapsuleKeys.lists, list],
     queryFn: async () => {
       try {
         return await fetchList();

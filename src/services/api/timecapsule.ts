@@ -14,6 +14,8 @@ import { isHttpError } from '../http/lazy';
 /** The time-capsule calls (docs/timecapsule.md, "API"); the wire's shapes are the contract's. */
 
 export const timecapsuleKeys = {
+  /** The three lists of the time capsule's screen, read again after a letter changes. */
+  lists: ['timecapsule', 'list'] as const,
   letter: (letterId: string) => ['timecapsule', 'letter', letterId] as const,
 };
 
