@@ -6,7 +6,7 @@ import type {
 } from 'fastify';
 import { ResponseSerializationError } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Endpoint } from '../../src/contract/endpoint';
+import type { Endpoint, Served } from '../../src/contract/endpoint';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,20 +27,6 @@ const SECURITY = {
  * does not name never leaves the server) and what the API document says of it.
  */
 type Present<Key extends string, Schema> = Schema extends z.ZodType ? Record<Key, Schema> : unknown;
-
-/**
- * What a handler may return for a wire value: a Date where the wire carries its ISO string
- * (the answer is serialised as JSON before it is checked against the schema).
- */
-type Served<T> = T extends string
-  ? string extends T
-    ? string | Date
-    : T
-  : T extends readonly (infer Item)[]
-    ? Served<Item>[]
-    : T extends object
-      ? { [K in keyof T]: Served<T[K]> }
-      : T;
 
 type ServedResponses<R> = {
   [Status in keyof R]: R[Status] extends z.ZodType ? z.ZodType<Served<z.output<R[Status]>>> : never;

@@ -9,10 +9,16 @@ export const userId = z
   .string()
   .meta({ format: 'uuid', examples: ['0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14'] });
 
-/** A point in time on the wire: ISO 8601 with its offset. */
+/**
+ * A point in time on the wire: ISO 8601 with its offset. Branded in the types only, so that
+ * the server may build it from a Date (Served) while every other string stays a string.
+ */
 export const timestamp = z
   .string()
+  .brand<'Timestamp'>()
   .meta({ format: 'date-time', examples: ['2026-11-25T09:30:00.000Z'] });
+
+export type Timestamp = z.output<typeof timestamp>;
 
 /** The body field every sensitive change accepts; required for accounts with a password. */
 export const currentPasswordField = {

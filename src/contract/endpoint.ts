@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Timestamp } from './common';
 
 /**
  * One HTTP endpoint of the API as both sides see it: the server registers and validates it
@@ -106,6 +107,21 @@ export type AnswerOf<E extends Endpoint> = E['responses'] extends infer R
     ? SuccessBody<R>
     : never
   : never;
+
+/**
+ * A wire value as the server builds it: a Date may stand where the wire carries a timestamp
+ * (the answer is serialised as JSON before it is checked against the schema).
+ */
+export type Served<T> = T extends Timestamp
+  ? string | Date
+  : T extends readonly (infer Item)[]
+    ? Served<Item>[]
+    : T extends object
+      ? { [K in keyof T]: Served<T[K]> }
+      : T;
+
+/** A schema's value as the server builds it (see Served). */
+export type ServedOf<S extends z.ZodType> = Served<z.output<S>>;
 
 type SuccessStatus = 200 | 201 | 202 | 204;
 type SuccessBody<R extends Record<number, unknown>> = {

@@ -1,14 +1,15 @@
 /**
  * What page script knows of the session layer `/api/auth/*` (docs/client-auth.md): shared by
- * the session services and the session statechart, which imports no services.
+ * the session services and the session statechart, which imports no services. The wire's
+ * shapes are the session endpoints' own (./auth); these are read from them.
  */
+import type { z } from 'zod';
+import type { SessionAnswer, SessionUpdateBody, sessionUser } from './auth';
 
-export interface SessionUser {
-  id: string;
-  username: string;
-  memorialPageId: string | null;
-  iconUrl: string | null;
-}
+export type SessionUser = z.infer<typeof sessionUser>;
+
+/** The session as `GET /api/auth/session` answers it, the access token inside `user`. */
+export type WireSession = SessionAnswer;
 
 /**
  * What page script learns of the session: the user and the `/v1` access token. The refresh
@@ -21,9 +22,5 @@ export interface AuthSession {
   expires: string;
 }
 
-/** The fields `POST /api/auth/session` may change. */
-export interface SessionUpdate {
-  accessToken?: string;
-  username?: string;
-  iconUrl?: string | null;
-}
+/** The fields page script may change with `POST /api/auth/session` (never the refresh token). */
+export type SessionUpdate = Omit<NonNullable<SessionUpdateBody['data']>, 'refreshToken'>;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AxiosError, AxiosHeaders } from 'axios';
 import { describe, expect, it } from 'vitest';
+import type { Timestamp } from '../../src/contract/common';
 import { ANNIVERSARY_RULES } from '../../server/domain/memorial/anniversaries';
 import { bundleFrom } from '../../src/i18n/I18nProvider';
 import type { AlbumPhoto, ShareToken } from '../../src/services/api/memorial';
@@ -72,7 +73,7 @@ describe('invitation links', () => {
     invitingUserId: 'user-1',
     memorialPageId: 'page-1',
     setAdmin: true,
-    expiresAt: '2026-11-29T00:00:00.000Z',
+    expiresAt: '2026-11-29T00:00:00.000Z' as Timestamp,
   };
 
   it('carries the token, the inviting member and setAdmin', () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WriterView } from '../../src/contract/timecapsule';
+import type { Timestamp } from '../../src/contract/common';
 import {
   letterClaimPath,
   rememberLetterClaim,
@@ -37,9 +38,9 @@ const writerView = (changes: Partial<WriterView>): WriterView => ({
   receivers: [],
   title: '春の手紙',
   body: '桜のころに。',
-  sendDate: '2027-03-31T15:30:00.000Z',
+  sendDate: '2027-03-31T15:30:00.000Z' as Timestamp,
   event: null,
-  createdAt: '2026-11-22T03:00:00.000Z',
+  createdAt: '2026-11-22T03:00:00.000Z' as Timestamp,
   adminFirstNames: [],
   adminLastNames: [],
   photos: [{ name: 'uploads/abc.png', url: '/files/uploads/abc.png?sig=1' }],
@@ -71,7 +72,7 @@ const writerView = (changes: Partial<WriterView>): WriterView => ({
     },
   ],
   deliveredAt: null,
-  updatedAt: '2026-11-22T05:05:00.000Z',
+  updatedAt: '2026-11-22T05:05:00.000Z' as Timestamp,
   ...changes,
 });
 

@@ -1,3 +1,5 @@
+import type { deathSettings as settingsAnswer } from '../../../src/contract/deathDetection';
+import type { ServedOf } from '../../../src/contract/endpoint';
 import { and, asc, eq, inArray, ne, sql, type Placeholder } from 'drizzle-orm';
 import {
   CHECK_IN_PERIOD_DAYS_MAX,
@@ -13,7 +15,6 @@ import {
   memorialPages,
   users,
   type ConfirmationRule,
-  type Relationship,
 } from '../../db/schema';
 import { invalid, notFound, type FieldError } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
@@ -25,21 +26,8 @@ import { administratorNamedMail, fullName } from './mails';
 
 export type DeathState = 'alive' | 'suspected' | 'grace' | 'released';
 
-export interface DeathSettingsView {
-  rule: ConfirmationRule;
-  administrators: {
-    userId: string;
-    lastName: string;
-    firstName: string;
-    certificated: boolean;
-    /** How the member relates to this connection; null once the connection ended. */
-    relationship: Relationship | null;
-    acceptedAt: Date | null;
-  }[];
-  checkInPeriodDays: number | null;
-  /** Days between the confirmation that reaches the rule and the release (the screens say it). */
-  gracePeriodDays: number;
-}
+/** The member's death-detection settings as my page shows them (the contract's `deathSettings`). */
+export type DeathSettingsView = ServedOf<typeof settingsAnswer>;
 
 /** SQL: true when the member's identity certificate is ACTIVE and not expired at `now`. */
 export function certificatedSql(userIdColumn: unknown, now: Date | Placeholder) {

@@ -2,12 +2,11 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { connections, endingNoteReaders, users } from '../../db/schema';
 import { invalid } from '../errors';
-import type { MemberName } from './sections';
+import type { reader } from '../../../src/contract/endingnote';
+import type { ServedOf } from '../../../src/contract/endpoint';
 
-export interface Reader extends MemberName {
-  /** False once the connection has ended: the reader then reads nothing until reconnected. */
-  connected: boolean;
-}
+/** A designated reader; `connected` is false once the connection has ended. */
+export type Reader = ServedOf<typeof reader>;
 
 /** The members the owner designated to read their note (for the whole note), in kana order. */
 export async function listReaders(db: Db, ownerUserId: string): Promise<Reader[]> {

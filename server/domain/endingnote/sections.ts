@@ -11,10 +11,13 @@ import {
   type SectionValues,
   type SectionVisibility,
 } from '../../../src/contract/rules/endingnote';
+import type { memberName } from '../../../src/contract/common';
+import type { noteView, sectionView } from '../../../src/contract/endingnote';
+import type { ServedOf } from '../../../src/contract/endpoint';
 import type { Db } from '../../db/database';
 import { connections, endingNoteSections, users } from '../../db/schema';
 import { conflict, invalid, notFound, type FieldError } from '../errors';
-import { mayReadSection, resolveViewer, type NoteViewer } from './access';
+import { mayReadSection, resolveViewer } from './access';
 import type { Sealer } from './sealing';
 
 export interface EndingNoteDeps {
@@ -23,30 +26,12 @@ export interface EndingNoteDeps {
 }
 
 /** One section as the API answers it. `version` 0 means it was never saved. */
-export interface SectionView {
-  section: SectionCode;
-  visibility: SectionVisibility;
-  version: number;
-  updatedAt: string | null;
-  values: SectionValues;
-  completion: { filled: number; total: number };
-}
+export type SectionView = ServedOf<typeof sectionView>;
 
-export interface MemberName {
-  userId: string;
-  lastName: string;
-  firstName: string;
-}
+export type MemberName = ServedOf<typeof memberName>;
 
-export interface NoteView {
-  userId: string;
-  owner: MemberName;
-  viewer: NoteViewer['role'];
-  /** The sections the caller may read, in the note's order. */
-  sections: SectionView[];
-  /** Names of the members chosen in the sections' user-select fields. */
-  members: MemberName[];
-}
+/** The note as the caller may read it (the contract's `noteView`). */
+export type NoteView = ServedOf<typeof noteView>;
 
 type SectionRow = typeof endingNoteSections.$inferSelect;
 

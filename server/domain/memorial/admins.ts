@@ -1,4 +1,6 @@
 import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { ServedOf } from '../../../src/contract/endpoint';
+import type { pageAdmin } from '../../../src/contract/memorial';
 import type { Db } from '../../db/database';
 import { createKeyBatcher } from '../../db/keyBatcher';
 import { preparedPerDatabase } from '../../db/prepared';
@@ -12,17 +14,8 @@ import type { Clock } from '../clock';
 import type { MemorialDeps } from './memorialDeps';
 import { viewUrl } from '../../storage/viewUrls';
 
-export interface AdminView {
-  userId: string;
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  iconUrl: string | null;
-  /** The avatar's badge: an ACTIVE identity certificate (docs/death-detection.md). */
-  certificated: boolean;
-  role: 'admin';
-}
+/** A page's admin as the page's reads list them (the contract's `pageAdmin`). */
+export type AdminView = ServedOf<typeof pageAdmin>;
 
 /**
  * The admins of the batch's pages, earliest first; a member who left is not listed. One

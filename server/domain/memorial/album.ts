@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { memorialEndpoints } from '../../../src/contract/memorial';
+import type { ServedOf } from '../../../src/contract/endpoint';
+import type { albumPhoto, albumPhotoView, memorialEndpoints } from '../../../src/contract/memorial';
 import type {
   albumPhotoCreateSchema,
   albumPhotoUpdateSchema,
@@ -12,30 +13,11 @@ import { invalid } from '../errors';
 import type { MemorialDeps } from './memorialDeps';
 import { claimItemImage, deleteItemOfPage, imageUrls, itemOfPage } from './pageItems';
 
-/**
- * A photo as the album list gives it: what the client shows, plus `thumbnailBytes`. The
- * page id (the caller named it) and the creation time (read by no screen) are left out:
- * at 200 photos they were 15 % of the answer's bytes, and bytes are most of what a kept
- * list read costs (docs/memorial.md, "Performance").
- */
-export interface AlbumListPhoto {
-  id: string;
-  imageName: string;
-  url: string;
-  thumbnailUrl: string;
-  caption: string;
-  takenOn: string | null;
-  position: number;
-  width: number;
-  height: number;
-  thumbnailBytes: number;
-}
+/** A photo as the album list gives it (the contract's `albumPhoto`). */
+export type AlbumListPhoto = ServedOf<typeof albumPhoto>;
 
 /** A photo as the single-photo calls answer it (add, edit). */
-export interface AlbumPhotoView extends AlbumListPhoto {
-  memorialPageId: string;
-  createdAt: Date;
-}
+export type AlbumPhotoView = ServedOf<typeof albumPhotoView>;
 
 type PhotoRow = typeof albumPhotos.$inferSelect;
 

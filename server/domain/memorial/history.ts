@@ -5,6 +5,8 @@ import type {
   historyCreateSchema,
   historyUpdateSchema,
 } from '../../../src/contract/rules/memorial';
+import type { ServedOf } from '../../../src/contract/endpoint';
+import type { historyEntry, historyEntryView } from '../../../src/contract/memorial';
 import type { Db } from '../../db/database';
 import { historyEntries } from '../../db/schema';
 import type { MemorialDeps } from './memorialDeps';
@@ -16,26 +18,11 @@ import {
   releaseItemImage,
 } from './pageItems';
 
-/**
- * An entry as the timeline list gives it: what the client shows. The page id and the
- * creation and edit times (read by no screen) are left out: at 500 entries they were
- * nearly a third of the answer's bytes (docs/memorial.md, "Performance").
- */
-export interface HistoryListEntry {
-  id: string;
-  occurredOn: string;
-  body: string;
-  imageName: string | null;
-  url: string | null;
-  thumbnailUrl: string | null;
-}
+/** An entry as the timeline list gives it (the contract's `historyEntry`). */
+export type HistoryListEntry = ServedOf<typeof historyEntry>;
 
 /** An entry as the single-entry calls answer it (add, edit). */
-export interface HistoryEntryView extends HistoryListEntry {
-  memorialPageId: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type HistoryEntryView = ServedOf<typeof historyEntryView>;
 
 type EntryRow = typeof historyEntries.$inferSelect;
 

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { ServedOf } from '../../../src/contract/endpoint';
+import type { shareToken } from '../../../src/contract/memorial';
 import { connectionRequests, connections, memorialPages, shareTokens } from '../../db/schema';
 import { DomainError } from '../errors';
 import { pendingRequestsBetween } from '../connections';
@@ -15,11 +17,7 @@ export interface Invitation {
   invitingUserId: string;
 }
 
-export interface CreatedShareToken extends Invitation {
-  memorialPageId: string;
-  setAdmin: boolean;
-  expiresAt: Date;
-}
+export type CreatedShareToken = ServedOf<typeof shareToken>;
 
 export const invalidInvitation = () =>
   new DomainError('not_found', 'invalid_invitation', 'invitation is not valid');

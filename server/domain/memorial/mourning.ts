@@ -1,14 +1,13 @@
 import { and, count, desc, eq, or } from 'drizzle-orm';
 import { tokyoToday } from '../../../src/contract/rules/account';
-import type { CondolenceFields } from '../../../src/contract/rules/memorial';
+import type { ServedOf } from '../../../src/contract/endpoint';
+import type { condolence } from '../../../src/contract/memorial';
 import { condolences, flowerOfferings, users } from '../../db/schema';
 import { notFound } from '../errors';
 import { isUuid, type PageAccess } from './access';
 import type { MemorialDeps } from './memorialDeps';
 
-export interface CondolenceView extends CondolenceFields<Date> {
-  status: 'pending' | 'approved' | 'hidden';
-}
+export type CondolenceView = ServedOf<typeof condolence>;
 
 const condolenceColumns = {
   id: condolences.id,

@@ -1,11 +1,13 @@
+import type { ServedOf } from '../../../src/contract/endpoint';
+import type { memorialPage } from '../../../src/contract/memorial';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { createPageSchema, updatePageSchema } from '../../../src/contract/rules/memorial';
 import type { Db } from '../../db/database';
 import { memorialPageMembers, memorialPageProfiles, memorialPages } from '../../db/schema';
 import { invalid } from '../errors';
-import type { PageAccess, PageRow } from './access';
-import { anniversariesOf, type Anniversary } from './anniversaries';
+import type { PageAccess } from './access';
+import { anniversariesOf } from './anniversaries';
 import type { MemorialDeps } from './memorialDeps';
 import { claimUpload, releaseUploads, thumbnailNameFor } from '../uploads/uploads';
 import { viewUrl } from '../../storage/viewUrls';
@@ -14,15 +16,8 @@ import { flowerCount } from './mourning';
 export type CreatePageInput = z.infer<ReturnType<typeof createPageSchema>>;
 export type UpdatePageInput = z.infer<ReturnType<typeof updatePageSchema>>;
 
-export interface PageView extends PageRow {
-  memorialPageId: string;
-  photoUrl: string | null;
-  photoThumbnailUrl: string | null;
-  role: PageAccess['role'];
-  mode: PageAccess['mode'];
-  anniversaries: Anniversary[];
-  flowerCount: number;
-}
+/** The page as the API answers it (the contract's `memorialPage`). */
+export type PageView = ServedOf<typeof memorialPage>;
 
 /** The page as its reader sees it: profile, the reader's role and mode, services, flowers. */
 export async function pageView(deps: MemorialDeps, access: PageAccess): Promise<PageView> {

@@ -9,12 +9,8 @@ import {
   users,
 } from '../../db/schema';
 import { tokyoToday } from '../../../src/contract/rules/account';
-import type {
-  DashboardOf,
-  MourningOf,
-  MourningPageFields,
-  NewsItemOf,
-} from '../../../src/contract/rules/social';
+import type { ServedOf } from '../../../src/contract/endpoint';
+import type { dashboardView, mourningView } from '../../../src/contract/social';
 import { anniversariesBetween, addDays } from '../memorial/anniversaries';
 import { listablePageIds, pageColumns } from '../memorial/access';
 import { asListedTo, memberCardColumns, ownMemorialPage, type MemberCard } from './members';
@@ -30,11 +26,14 @@ const RECENT_CONDOLENCES = 10;
 /** Bounds the mourning tab; a member remembers far fewer pages than this. */
 const MOURNING_PAGES = 100;
 
-export interface MourningPage extends MourningPageFields {
-  photoName: string | null;
-}
+type WireMourning = ServedOf<typeof mourningView>;
 
-export type Mourning = MourningOf<MourningPage, Date>;
+/** A page on the mourning tab with its photo's object name (the route signs it to a URL). */
+export type MourningPage = Omit<WireMourning['pages'][number], 'photoUrl'> & {
+  photoName: string | null;
+};
+
+export type Mourning = Omit<WireMourning, 'pages'> & { pages: MourningPage[] };
 
 /**
  * The mourning tab (偲ぶ): pages of people who have passed (a date of death) that the member
@@ -140,9 +139,18 @@ async function recentCondolences(db: Db, pages: MourningPage[]) {
     .limit(RECENT_CONDOLENCES);
 }
 
-export type NewsItem = NewsItemOf<MemberCard, Date>;
+type WireDashboard = ServedOf<typeof dashboardView>;
 
-export type Dashboard = DashboardOf<MemberCard, NotificationItem, Date>;
+/** A news item with the domain's member card (the route turns it into the wire's). */
+export type NewsItem = Omit<WireDashboard['connectionsNews'][number], 'member' | 'at'> & {
+  at: Date;
+  member: MemberCard;
+};
+
+export type Dashboard = Omit<WireDashboard, 'connectionsNews' | 'recentNotifications'> & {
+  recentNotifications: NotificationItem[];
+  connectionsNews: NewsItem[];
+};
 
 /** The home tab's summary. Ending-note and time-capsule status come from their own calls. */
 export async function dashboard(db: Db, userId: string, now: Date): Promise<Dashboard> {

@@ -3,7 +3,9 @@ import type { Db } from '../../db/database';
 import { preparedPerDatabase } from '../../db/prepared';
 import { notifications } from '../../db/schema';
 import { listablePageIds } from '../memorial/access';
+import type { ServedOf } from '../../../src/contract/endpoint';
 import type { NotificationKindValue } from '../../../src/contract/rules/social';
+import type { notificationItem } from '../../../src/contract/social';
 
 /**
  * What each kind of notification carries: enough for the list to word it and link to the
@@ -43,13 +45,7 @@ export interface NotificationPayloads {
  */
 export type NotificationKind = NotificationKindValue;
 
-export interface NotificationItem {
-  id: string;
-  kind: string;
-  payload: Record<string, unknown>;
-  createdAt: Date;
-  readAt: Date | null;
-}
+export type NotificationItem = ServedOf<typeof notificationItem>;
 
 /**
  * Records a notification for one member. `at` comes from the caller's clock (ctx.clock) so

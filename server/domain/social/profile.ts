@@ -5,9 +5,12 @@ import { invalid, notFound } from '../errors';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
 import { nameReadingOf } from '../../../src/contract/rules/nameReading';
-import type { ProfileFields, ProfileUpdateInput } from '../../../src/contract/rules/social';
+import type { ServedOf } from '../../../src/contract/endpoint';
+import type { ProfileUpdateInput } from '../../../src/contract/rules/social';
+import type { profileView } from '../../../src/contract/social';
 
-export type Profile = ProfileFields;
+/** The profile with its icon's object name (the route adds the signed `iconUrl`). */
+export type Profile = Omit<ServedOf<typeof profileView>, 'iconUrl'>;
 
 const profileColumns = {
   userId: users.id,

@@ -12,11 +12,12 @@ import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore
 import type { Clock } from '../clock';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
 import { parseJapanDateTime, type LetterInput } from '../../../src/contract/rules/timecapsule';
+import type { Served } from '../../../src/contract/endpoint';
 import type {
-  LetterEnvelope,
+  LetterEnvelope as WireEnvelope,
   PersonName,
-  ReceivedLetter,
-  UnsentLetter,
+  ReceivedLetter as WireReceivedLetter,
+  UnsentLetter as WireUnsentLetter,
 } from '../../../src/contract/timecapsule';
 import { japanMorningOf } from './rules';
 
@@ -242,6 +243,9 @@ const envelopeRows = (db: Db, fromWhere: SQL) =>
   );
 
 type NameRow = PersonName & { letterId: string };
+type LetterEnvelope = Served<WireEnvelope>;
+type UnsentLetter = Served<WireUnsentLetter>;
+type ReceivedLetter = Served<WireReceivedLetter>;
 
 /** Names by letter; each letter's in the order of the rows. */
 function namesByLetter(rows: NameRow[]): Map<string, PersonName[]> {

@@ -10,17 +10,22 @@ import {
 import { notFound } from '../errors';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
+import type { Served } from '../../../src/contract/endpoint';
 import type {
-  AdminView,
+  AdminView as WireAdminView,
   LetterPhoto,
-  LetterView,
-  RecipientView,
-  WriterView,
+  LetterView as WireLetterView,
+  RecipientView as WireRecipientView,
+  WriterView as WireWriterView,
 } from '../../../src/contract/timecapsule';
 import { markLetterNotificationRead } from '../social/notifications';
 import { letterEnvelope } from './letters';
 
 type Letter = typeof timeCapsuleLetters.$inferSelect;
+type AdminView = Served<WireAdminView>;
+type LetterView = Served<WireLetterView>;
+type RecipientView = Served<WireRecipientView>;
+type WriterView = Served<WireWriterView>;
 
 async function signedPhotos(store: ObjectStore, names: string[]): Promise<LetterPhoto[]> {
   return Promise.all(

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionAnswer } from '../../../src/contract/auth';
+import type { Served } from '../../../src/contract/endpoint';
 import type { AppContext } from '../../context';
 import {
   csrfMatches,
@@ -15,7 +16,7 @@ import { ApiError } from '../../http/errors';
  * member's page carries inline. The refresh token stays in the httpOnly cookie: page script
  * never sees it, and the browser refreshes through `POST /api/auth/refresh`.
  */
-export function sessionWire(session: Session): SessionAnswer {
+export function sessionWire(session: Session): Served<SessionAnswer> {
   return {
     user: { ...session.user, accessToken: session.accessToken },
     expires: session.expires.toISOString(),

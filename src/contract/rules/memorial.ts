@@ -103,15 +103,4 @@ export const historyUpdateSchema = z.object({
   image_name: objectName.nullish(),
 });
 
-/** A condolence as the guest book and the mourning tab show it; `At` as in MourningOf. */
-export interface CondolenceFields<At> {
-  id: string;
-  memorialPageId: string;
-  authorUserId: string;
-  authorLastName: string;
-  authorFirstName: string;
-  body: string;
-  createdAt: At;
-}
-
 export const condolenceCreateSchema = z.object({ body: requiredText(CONDOLENCE_MAX_LENGTH) });

@@ -12,8 +12,6 @@ import {
   sexCodeSchema,
   tokyoToday,
 } from './account';
-import type { SexCode } from './account';
-import type { CondolenceFields } from './memorial';
 
 /** Shown through Fluent ids `relationship-<value>`; mirrors RELATIONSHIPS of the connections table. */
 export const RELATIONSHIP_VALUES = [
@@ -107,66 +105,3 @@ export const profileUpdateSchema = (options: { today?: () => string } = {}) => {
     .partial();
 };
 export type ProfileUpdateInput = z.infer<ReturnType<typeof profileUpdateSchema>>;
-
-/*
- * The home answers (GET /v1/dashboard, GET /v1/mourning), one shape for the server's domain
- * and the client: `At` is a Date on the server and the ISO string JSON makes of it; the
- * server holds object names where the answer carries signed URLs, so pages and member cards
- * are parameters too.
- */
-
-/** A page on the mourning tab, without its photo. */
-export interface MourningPageFields {
-  memorialPageId: string;
-  type: 'self' | 'other' | 'pet';
-  lastName: string;
-  firstName: string;
-  birthDate: string | null;
-  deathDate: string | null;
-  animalKind: string | null;
-  /** The member's role on the page; null when they see it as a connection of its admins. */
-  role: 'admin' | 'viewer' | null;
-}
-
-export interface MourningOf<Page extends MourningPageFields, At> {
-  pages: Page[];
-  upcomingAnniversaries: {
-    memorialPageId: string;
-    lastName: string;
-    firstName: string;
-    /** An anniversary rule's code (server/domain/memorial/anniversaries.ts), shown through Fluent. */
-    code: string;
-    date: string;
-  }[];
-  recentCondolences: CondolenceFields<At>[];
-}
-
-export interface NewsItemOf<Card, At> {
-  kind: 'connected' | 'page_updated';
-  at: At;
-  member: Card;
-}
-
-export interface DashboardOf<Card, Notification, At> {
-  /** The member's own memorial page. */
-  memorialPageId: string | null;
-  unreadCount: number;
-  recentNotifications: Notification[];
-  /** New connections and connections' own pages changed lately, newest first. */
-  connectionsNews: NewsItemOf<Card, At>[];
-}
-
-/** The member's own profile as my page reads it; `GET /v1/mypage/profile` adds `iconUrl`. */
-export interface ProfileFields {
-  userId: string;
-  email: string;
-  lastName: string;
-  firstName: string;
-  lastNameKana: string;
-  firstNameKana: string;
-  address: string | null;
-  birthdate: string | null;
-  sexCode: SexCode | null;
-  iconName: string | null;
-  searchable: boolean;
-}

@@ -6,7 +6,11 @@ import { externalLinks, NEW_TAB_LINK } from '../../components/externalLinks';
 import { Button } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
-import { AppAbsentError, identityVerificationMachine } from '../../machines/identityVerification';
+import {
+  AppAbsentError,
+  identityVerificationMachine,
+  type LoadedStatus,
+} from '../../machines/identityVerification';
 import {
   createIdentityChallenge,
   fetchIdentityStatus,
@@ -19,7 +23,7 @@ import { Page, Panel } from '../../components/ui/pageLayout';
 import { inspectOption } from '../../services/clientState/inspector';
 
 /** The status, and whether the app answers the bridge's check status (absent: a plain browser). */
-async function loadStatus() {
+async function loadStatus(): Promise<LoadedStatus> {
   const identity = await fetchIdentityStatus();
   // Outside the app this fails at once and logs "native error" (spec §8).
   const appPresent = await bridge.call('checkStatus', {}).then(

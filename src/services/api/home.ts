@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { accountEndpoints as accounts } from '../../contract/accounts';
 import type { CallInput } from '../http/callEndpoint';
 import {
   socialEndpoints as social,
@@ -8,7 +9,6 @@ import {
   type profileView,
 } from '../../contract/social';
 import { timecapsuleEndpoints as letters } from '../../contract/timecapsule';
-import { http } from '../http';
 import { callEndpoint } from '../http/callEndpoint';
 
 /** The member's home calls (docs/social.md "Dashboard, mourning tab, my page"; docs/accounts.md). */
@@ -50,19 +50,18 @@ export async function changePassword(
   currentPassword: string,
   newPassword: string,
 ): Promise<{ accessToken: string }> {
-  const { data } = await http.post<{ accessToken: string }>('/v1/mypage/password', {
-    currentPassword,
-    newPassword,
+  const { accessToken } = await callEndpoint(accounts.changePassword, {
+    body: { currentPassword, newPassword },
   });
-  return { accessToken: data.accessToken };
+  return { accessToken };
 }
 
 export async function requestEmailChange(currentPassword: string, newEmail: string): Promise<void> {
-  await http.post('/v1/mypage/email', { currentPassword, newEmail });
+  await callEndpoint(accounts.requestEmailChange, { body: { currentPassword, newEmail } });
 }
 
-export async function confirmEmailChange(token: string): Promise<{ email: string }> {
-  return (await http.post<{ email: string }>('/v1/mypage/email/confirm', { token })).data;
+export function confirmEmailChange(token: string): Promise<{ email: string }> {
+  return callEndpoint(accounts.confirmEmailChange, { body: { token } });
 }
 
 /** The time-capsule side of the dashboard, counted from that area's list calls. */
@@ -86,14 +85,6 @@ export async function fetchTimeCapsuleStatus(): Promise<TimeCapsuleStatus> {
 }
 
 /** POST /v1/account/change_report: "this was not me" from a change notice's link. */
-export async function reportChange(
-  token: string,
-): Promise<{ change: string; emailRestored: boolean }> {
-  return (
-    await http.post<{ change: string; emailRestored: boolean }>(
-      '/v1/account/change_report',
-      { token },
-      { authenticate: false },
-    )
-  ).data;
+export function reportChange(token: string): Promise<{ change: string; emailRestored: boolean }> {
+  return callEndpoint(accounts.reportChange, { body: { token } }, { authenticate: false });
 }

@@ -5,12 +5,8 @@
  * store new tokens while axios-auth-refresh holds every `/v1` request back.
  */
 
-import type { AuthSession, SessionUpdate, SessionUser } from '../../contract/sessionLayer';
-
-export interface WireSession {
-  user: SessionUser & { accessToken: string };
-  expires: string;
-}
+import type { ProviderAnswer } from '../../contract/auth';
+import type { AuthSession, SessionUpdate, WireSession } from '../../contract/sessionLayer';
 
 /** A failed session-layer call, with the HTTP status and the protocol's error code. */
 export class SessionError extends Error {
@@ -30,8 +26,8 @@ export function fromWire(wire: WireSession | null | Record<string, never>): Auth
     user: {
       id: user.id,
       username: user.username,
-      memorialPageId: user.memorialPageId ?? null,
-      iconUrl: user.iconUrl ?? null,
+      memorialPageId: user.memorialPageId,
+      iconUrl: user.iconUrl,
     },
     accessToken,
     expires: wire.expires,
@@ -44,13 +40,6 @@ async function readJson<T>(response: Response): Promise<T> {
     throw new SessionError(response.status, body.code ?? 'CLIENT_FETCH_ERROR');
   }
   return (await response.json()) as T;
-}
-
-/** One entry of GET /api/auth/providers. */
-export interface SessionProvider {
-  id: string;
-  name: string;
-  type: 'credentials' | 'oauth' | 'email';
 }
 
 /** Why a sign-in failed, as the session layer tells it (`code` of its error url). */
@@ -161,8 +150,8 @@ export function createSessionApi({
     },
 
     /** GET /api/auth/providers: credentials plus each configured social provider. */
-    fetchProviders: async (): Promise<SessionProvider[]> =>
-      Object.values(await readJson<Record<string, SessionProvider>>(await call('/providers'))),
+    fetchProviders: async (): Promise<ProviderAnswer[]> =>
+      Object.values(await readJson<Record<string, ProviderAnswer>>(await call('/providers'))),
 
     /** POST /api/auth/signin/{provider}: the provider's authorisation URL to go to. */
     signInWithProvider: async (provider: string, callbackUrl: string): Promise<string> => {

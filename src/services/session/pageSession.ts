@@ -1,6 +1,6 @@
 import { PAGE_SESSION_ID } from '../../contract/pages/pageHandover';
-import type { AuthSession } from '../../contract/sessionLayer';
-import { fromWire, type WireSession } from '../api/session';
+import type { AuthSession, WireSession } from '../../contract/sessionLayer';
+import { fromWire } from '../api/session';
 
 /**
  * The session the server wrote into the page it served to this session cookie, taken once:
