@@ -7,12 +7,7 @@ import { createSessionApi } from '../../src/services/api/session';
 import { isHandledBySession, isQuietHttpError } from '../../src/services/http/httpClients';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { lastActivationLink, registrationBody } from './accountsSupport';
-import {
-  cookieKeepingFetch,
-  sessionIn,
-  startClient,
-  type TestClient,
-} from './httpClientHarness';
+import { cookieKeepingFetch, sessionIn, startClient, type TestClient } from './httpClientHarness';
 
 /**
  * The HTTP client driven in Node against the real server on a real port:
