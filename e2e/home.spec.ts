@@ -218,6 +218,18 @@ test('my page: the profile is checked, saved and shown after a reload; theme and
   })
     .png()
     .toBuffer();
+  // The upload shows its progress and a cancel; cancelling keeps the form as typed.
+  const held = '**/files/uploads/**';
+  await page.route(held, () => undefined);
+  await page
+    .getByLabel('プロフィール画像を選ぶ')
+    .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: icon });
+  await expect(page.getByRole('progressbar', { name: /^me\.png を送信中 \d+%$/ })).toBeVisible();
+  await page.getByRole('button', { name: '送信をやめる' }).click();
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  await expect(page.getByText('プロフィール画像を変更しました。')).toHaveCount(0);
+  await expect(page.getByLabel('姓', { exact: true })).toHaveValue('鈴木');
+  await page.unroute(held);
   await page
     .getByLabel('プロフィール画像を選ぶ')
     .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: icon });
