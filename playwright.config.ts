@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './e2e/support/browser';
-import { E2E_LINE } from './e2e/support/socialProvider';
+import { E2E_FPOS, E2E_LINE } from './e2e/support/socialProvider';
 
 const port = Number(process.env.E2E_PORT ?? 4173);
 // Set once in the runner; workers inherit it, so tests can read the server's mail outbox.
@@ -60,6 +60,8 @@ export default defineConfig({
       LINE_CLIENT_ID: E2E_LINE.clientId,
       LINE_CLIENT_SECRET: E2E_LINE.clientSecret,
       LINE_ISSUER: E2E_LINE.issuer,
+      // The external integration e2e/integrationLink.spec.ts links and reports as.
+      FPOS_CLIENTS: `${E2E_FPOS.clientId}:${E2E_FPOS.secret}`,
     },
   },
 });

@@ -113,7 +113,7 @@ test('dashboard: empty states with next steps, then notifications, news and note
   await context.close();
 });
 
-test('mourning tab: a page remembered, its coming anniversary and a condolence', async ({
+test('mourning tab: a page remembered, its coming anniversary and a condolence; dates in the Japanese era', async ({
   browser,
 }) => {
   const { context, page, headers } = await mobileMember(browser);
@@ -161,6 +161,36 @@ test('mourning tab: a page remembered, its coming anniversary and a condolence',
   ).toHaveAttribute('href', mourningView);
   await expectFitsAndAccessible(page);
   await keepScreenshot(page, 'home-mourning-mobile');
+
+  // A letter of theirs, dated a year ahead, in the Western calendar first.
+  const sendAt = tokyoDate(await serverNow(context.request), 1, 0);
+  const letter = await context.request.post('/v1/time_capsule_letter', {
+    headers,
+    data: {
+      title: '一年後の手紙',
+      body: 'また桜の季節に。',
+      recipients: [
+        { kind: 'guest', last_name: '未来', first_name: '花', email: 'hana@example.com' },
+      ],
+      delivery: { rule: 'date', send_at: `${sendAt}T09:00` },
+    },
+  });
+  expect(letter.status(), await letter.text()).toBe(201);
+  await page.goto('/timecapsule/list');
+  await expect(page.getByText(/^\d{4}年\d{1,2}月\d{1,2}日 09:00 にお届け$/)).toBeVisible();
+
+  // The Japanese era, chosen on my page: the anniversary, the birthdate and the letter's date.
+  await page.goto('/mypage');
+  await page.getByRole('radio', { name: /^和暦/ }).check();
+  await page.goto('/mourning');
+  await expect(page.getByRole('link', { name: /山田 一郎さん 一周忌/ })).toHaveText(
+    /^山田 一郎さん 一周忌（令和(\d+|元)年\d{1,2}月\d{1,2}日）$/,
+  );
+  await page.goto(`/memory/${pageId}`);
+  await expect(page.getByText('昭和5年4月1日')).toBeVisible();
+  await page.goto('/timecapsule/list');
+  await expect(page.getByText(/^令和(\d+|元)年\d{1,2}月\d{1,2}日 09:00 にお届け$/)).toBeVisible();
+  await keepScreenshot(page, 'home-japanese-era-mobile');
   await context.close();
 });
 
@@ -188,6 +218,18 @@ test('my page: the profile is checked, saved and shown after a reload; theme and
   })
     .png()
     .toBuffer();
+  // The upload shows its progress and a cancel; cancelling keeps the form as typed.
+  const held = '**/files/uploads/**';
+  await page.route(held, () => undefined);
+  await page
+    .getByLabel('プロフィール画像を選ぶ')
+    .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: icon });
+  await expect(page.getByRole('progressbar', { name: /^me\.png を送信中 \d+%$/ })).toBeVisible();
+  await page.getByRole('button', { name: '送信をやめる' }).click();
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+  await expect(page.getByText('プロフィール画像を変更しました。')).toHaveCount(0);
+  await expect(page.getByLabel('姓', { exact: true })).toHaveValue('鈴木');
+  await page.unroute(held);
   await page
     .getByLabel('プロフィール画像を選ぶ')
     .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: icon });

@@ -179,6 +179,18 @@ test.describe('app shell, logged out', () => {
     await context.close();
   });
 
+  test('a short screen (below 820 px high) keeps the banner low', async ({ browser }) => {
+    // The mobile viewport, 740 px high, is a short screen; 900 px is not.
+    const { context, page } = await openPage(browser, 'mobile', '/');
+    const banner = page.getByTestId('guest-banner');
+    const shortHeight = (await banner.boundingBox())!.height;
+    await page.setViewportSize({ width: VIEWPORTS.mobile.width, height: 900 });
+    await expect
+      .poll(async () => (await banner.boundingBox())!.height)
+      .toBeGreaterThan(shortHeight);
+    await context.close();
+  });
+
   test('the frame passes axe in the dark theme with the burger menu open', async ({ browser }) => {
     const context = await browser.newContext({
       viewport: VIEWPORTS.mobile,
@@ -304,6 +316,42 @@ test.describe('app shell, logged in', () => {
     await menu.getByRole('button', { name: 'タイムカプセル' }).click();
     await expect(page).toHaveURL(/\/timecapsule$/);
     await expectNoSeriousA11yViolations(page);
+    await context.close();
+  });
+
+  test('a short screen (below 820 px high) starts a dialog at the top, a tall one centres it', async ({
+    browser,
+  }) => {
+    const { context, page, member } = await memberPage(browser, 'mobile', '/dashboard');
+    const { userId } = await accessTokenOf(context.request, member);
+    await page.goto(`/endingnote/${userId}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('エンディングノート');
+    // Unsaved typing and a link away: the unsaved-changes dialog.
+    await page.getByLabel('氏名').fill('山田 花子');
+    await page.getByRole('link', { name: '偲ぶ トップページ' }).first().click();
+    const warning = page.getByRole('dialog', { name: '保存されていない変更があります' });
+    await expect(warning).toBeVisible();
+    expect((await warning.boundingBox())!.y).toBeLessThanOrEqual(8);
+    await keepScreenshot(page, 'shell-dialog-short-mobile');
+    await page.setViewportSize({ width: VIEWPORTS.mobile.width, height: 900 });
+    await expect
+      .poll(async () => {
+        const box = (await warning.boundingBox())!;
+        return Math.abs(box.y + box.height / 2 - 450);
+      })
+      .toBeLessThanOrEqual(1);
+    await context.close();
+  });
+
+  test('the identity-verification help opens in a new tab', async ({ browser }) => {
+    const { context, page } = await memberPage(browser, 'mobile', '/identity-verification');
+    const help = page.getByRole('link', { name: /^本人確認について\(ヘルプ\)/ });
+    await expect(help).toHaveAttribute(
+      'href',
+      'https://shinobu.example.jp/help/identity-verification',
+    );
+    await expect(help).toHaveAttribute('target', '_blank');
+    await expect(help).toHaveAttribute('rel', 'noopener noreferrer');
     await context.close();
   });
 

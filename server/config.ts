@@ -23,6 +23,8 @@ export interface Config {
   logLevel: string;
   /** Signs access tokens, session cookies and embedded-store file URLs. */
   authSecret: string;
+  /** AUTH_SECRET came from the environment, not from DATA_DIR/secrets.json (NO_SECRET otherwise). */
+  authSecretGiven: boolean;
   /** Encrypts ending-note asset and account fields at rest (32 bytes, base64). */
   dataEncryptionKey: string;
   /** Shifts the server clock for tests and demos; never set in production. */
@@ -97,7 +99,11 @@ export interface S3Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
+  /** `codes`: the session layer's codes (spec §8) among the problems, logged by the start. */
+  constructor(
+    readonly problems: string[],
+    readonly codes: readonly string[] = [],
+  ) {
     super(problems.join('\n'));
     this.name = 'ConfigError';
   }
@@ -175,8 +181,9 @@ export function loadConfig(env: Env = process.env): Config {
       `AUTH_SECRET: must be at least ${AUTH_SECRET_MIN_BYTES} bytes when NODE_ENV=production (generate with: openssl rand -base64 32)`,
     );
   }
+  const codes = missingSecrets.includes('AUTH_SECRET') ? ['NO_SECRET'] : [];
   const secrets = problems.length === 0 ? resolveSecrets(env, dataDir, problems) : undefined;
-  if (problems.length > 0 || !secrets) throw new ConfigError(problems);
+  if (problems.length > 0 || !secrets) throw new ConfigError(problems, codes);
 
   return {
     production,
@@ -191,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     s3,
     logLevel,
     authSecret: secrets.AUTH_SECRET,
+    authSecretGiven: Boolean(env.AUTH_SECRET),
     dataEncryptionKey: secrets.DATA_ENCRYPTION_KEY,
     clockOffsetMs,
     testClockControl,

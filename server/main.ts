@@ -1,5 +1,6 @@
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
+import Fastify from 'fastify';
 import { buildApp } from './app';
 import { ensureSpaBuild } from './pages/build';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -7,6 +8,7 @@ import { lockDataDir } from './dataDirLock';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { currentRequestId } from './http/faults';
+import { loggerOptions } from './http/logging';
 import { startJobs } from './jobs';
 
 const say = (line: string) => process.stderr.write(`shinobu: ${line}\n`);
@@ -73,6 +75,9 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     for (const problem of error.problems) say(problem);
+    // The session layer's codes (spec §8) also as structured lines, as the running server logs them.
+    const log = Fastify({ logger: loggerOptions('info') }).log;
+    for (const code of error.codes) log.fatal({ code }, 'cannot start: configuration refused');
   } else {
     say(`failed to start: ${(error as Error).stack ?? String(error)}`);
   }

@@ -11,3 +11,12 @@ export const E2E_LINE = {
   clientId: 'shinobu-e2e-line',
   clientSecret: 'a-client-secret-for-the-e2e-provider',
 };
+
+/**
+ * The external integration (FPOS) the e2e server knows (playwright.config.ts `FPOS_CLIENTS`):
+ * e2e/integrationLink.spec.ts reports as it, with its secret.
+ */
+export const E2E_FPOS = {
+  clientId: 'e2e-funeral-home',
+  secret: 'an-integration-secret-for-e2e',
+};

@@ -13,6 +13,7 @@ import { SESSION_COOKIE_NAMES } from '../routes/auth/sessionKit';
 import { serverRenderedPage, type VisitorPage } from './visitorPages';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];
+const SESSION_LAYER_PREFIX = '/api/auth/';
 
 /** True when the request carries a session cookie (of either name, signed or not checked). */
 export function hasSessionCookie(cookieHeader: string | undefined): boolean {
@@ -134,8 +135,21 @@ export async function spaRoutes(
       reply.header('cache-control', 'no-store, private');
       return reply.send(indexHtml.replace('</head>', () => `${member}</head>`));
     }
+    const path = request.url.split('?')[0] ?? '';
+    if (path.startsWith(SESSION_LAYER_PREFIX)) {
+      // A session-layer action this server does not have: a client (or a proxy in front)
+      // built for another session layer. The protocol's code names it in the log and answer.
+      request.log.warn(
+        { code: 'MISSING_NEXTAUTH_API_ROUTE_ERROR', method: request.method, path },
+        'no session-layer route for this request',
+      );
+      return reply.status(404).send({
+        detail: `the session layer has no route for ${request.method} ${path}`,
+        code: 'MISSING_NEXTAUTH_API_ROUTE_ERROR',
+      });
+    }
     return reply.status(404).send({
-      detail: `no route for ${request.method} ${request.url.split('?')[0]}`,
+      detail: `no route for ${request.method} ${path}`,
       code: 'not_found',
     });
   });

@@ -3,10 +3,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshTokens } from '../../server/db/schema';
 import { revokeAllOfUser } from '../../server/domain/accounts/refreshTokens';
+import { createSessionApi } from '../../src/services/api/session';
 import { isHandledBySession, isQuietHttpError } from '../../src/services/http/httpClients';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { lastActivationLink, registrationBody } from './accountsSupport';
-import { sessionIn, startClient, type TestClient } from './httpClientHarness';
+import { cookieKeepingFetch, sessionIn, startClient, type TestClient } from './httpClientHarness';
 
 /**
  * The HTTP client driven in Node against the real server on a real port:
@@ -54,8 +55,12 @@ async function registeredMember(client: TestClient): Promise<Member> {
   });
   await t.sendMail();
   const link = lastActivationLink(t);
-  const activated = await client.api.activate(link.token, link.email);
-  return { userId: activated.userId, email: body.email, password: body.password };
+  // Activated as the browser does, through the session layer, in a tab of its own.
+  const activating = createSessionApi({ origin, fetchImpl: cookieKeepingFetch() });
+  await activating.signInWithActivation({ token: link.token, email: link.email }, '/');
+  const activated = await activating.fetchSession();
+  if (!activated) throw new Error('the activation did not sign in');
+  return { userId: activated.user.id, email: body.email, password: body.password };
 }
 
 /** A member signed in through the session layer, with the client's session loaded. */

@@ -6,6 +6,7 @@ import {
   storeCalendarChoice,
 } from '../../src/components/ui/calendarDate';
 import { formatTokyoDate } from '../../src/screens/deathConfirmation/dates';
+import { japanDate, japanTime } from '../../src/screens/timecapsule/letterText';
 
 afterEach(() => localStorage.removeItem(CALENDAR_STORAGE_KEY));
 
@@ -26,6 +27,14 @@ describe('dates in the member’s calendar', () => {
     storeCalendarChoice('japanese');
     expect(formatTokyoDate('2025-11-24T16:30:00Z')).toBe('令和7年11月25日');
     expect(formatTokyoDate('2025-11-24')).toBe('令和7年11月24日');
+  });
+
+  it('writes a letter’s dates and times in the chosen calendar', () => {
+    expect(japanTime('2025-11-24T16:30:00Z')).toBe('2025年11月25日 01:30');
+    expect(japanDate('2025-11-24')).toBe('2025年11月24日');
+    storeCalendarChoice('japanese');
+    expect(japanTime('2025-11-24T16:30:00Z')).toBe('令和7年11月25日 01:30');
+    expect(japanDate('2025-11-24')).toBe('令和7年11月24日');
   });
 
   it('leaves what is not a date as it is', () => {

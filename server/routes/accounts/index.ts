@@ -21,6 +21,14 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   await accountV1Routes(app, ctx, deps);
   await credentialRoutes(app, ctx, deps);
   const kit = sessionKit(ctx);
+  if (!ctx.config.authSecretGiven) {
+    // Outside production a missing AUTH_SECRET is made up once and kept in DATA_DIR; say so,
+    // as the secret then lives with the data (production refuses to start without one).
+    app.log.warn(
+      { code: 'NO_SECRET' },
+      'AUTH_SECRET is not set: the session layer uses the secret kept in DATA_DIR/secrets.json',
+    );
+  }
   await sessionRoutes(app, ctx, deps, kit);
   await oauthRoutes(app, ctx, deps, kit);
 }

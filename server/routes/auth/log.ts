@@ -12,7 +12,7 @@ export async function authLogRoute(app: FastifyInstance): Promise<void> {
       const { level, code, details } = request.body;
       const detailText = JSON.stringify(details ?? null).slice(0, 2000);
       request.log[level === 'debug' ? 'debug' : level](
-        { clientCode: code, details: detailText },
+        { code, source: 'client', details: detailText },
         'client auth log',
       );
       return reply.status(204).send();

@@ -73,7 +73,7 @@ export async function oauthRoutes(
   routes.route({
     ...endpointRoute(endpoints.signInWithProvider),
     handler: async (request, reply) => {
-      const callbackUrl = kit.checkedCallbackUrl(request.body.callbackUrl);
+      const callbackUrl = kit.checkedCallbackUrl(request, request.body.callbackUrl);
       kit.requireCsrf(request, request.body.csrfToken);
       const client = clients.get(request.params.provider);
       if (!client) {

@@ -64,7 +64,7 @@ export async function sessionRoutes(
   routes.route({
     ...endpointRoute(endpoints.signInWithCredentials),
     handler: async (request, reply) => {
-      const url = checkedCallbackUrl(request.body.callbackUrl);
+      const url = checkedCallbackUrl(request, request.body.callbackUrl);
       requireCsrf(request, request.body.csrfToken);
       try {
         const result = await logIn(deps, {
@@ -81,7 +81,12 @@ export async function sessionRoutes(
           (SIGN_IN_FAILURES as readonly string[]).includes(error.code)
             ? error.code
             : 'unexpected';
-        if (code === 'unexpected') request.log.error({ err: error }, 'credentials sign-in failed');
+        if (code === 'unexpected') {
+          request.log.error(
+            { err: error, code: 'CALLBACK_CREDENTIALS_HANDLER_ERROR' },
+            'credentials sign-in failed',
+          );
+        }
         if (error instanceof DomainError) reply.headers(httpAnswerOf(error).headers);
         const query = new URLSearchParams({ error: 'CredentialsSignin', code });
         return reply.status(401).send({ url: `${publicUrl}/api/auth/error?${query.toString()}` });
@@ -98,7 +103,7 @@ export async function sessionRoutes(
   routes.route({
     ...endpointRoute(endpoints.activateAndSignIn),
     handler: async (request, reply) => {
-      const url = checkedCallbackUrl(request.body.callbackUrl);
+      const url = checkedCallbackUrl(request, request.body.callbackUrl);
       requireCsrf(request, request.body.csrfToken);
       await startSession(
         reply,
@@ -180,7 +185,7 @@ export async function sessionRoutes(
   routes.route({
     ...endpointRoute(endpoints.signOut),
     handler: async (request, reply) => {
-      const url = checkedCallbackUrl(request.body.callbackUrl);
+      const url = checkedCallbackUrl(request, request.body.callbackUrl);
       requireCsrf(request, request.body.csrfToken);
       const session = await readSession(request);
       if (session?.refreshToken) await revokeFamilyOf(deps.db, session.refreshToken, ctx.clock);

@@ -61,8 +61,8 @@ export function sessionKit(ctx: AppContext) {
     cookies,
     cookieOptions,
 
-    /** A same-origin callback URL made absolute; anything else is refused. */
-    checkedCallbackUrl(raw: string | undefined): string {
+    /** A same-origin callback URL made absolute; anything else is refused and logged. */
+    checkedCallbackUrl(request: FastifyRequest, raw: string | undefined): string {
       if (raw === undefined || raw === '') return publicUrl;
       let url: URL | undefined;
       try {
@@ -72,6 +72,10 @@ export function sessionKit(ctx: AppContext) {
       }
       // Browsers read backslashes as slashes (`/\evil.example`): refuse them outright.
       if (!url || url.origin !== origin || raw.includes('\\')) {
+        request.log.warn(
+          { code: 'INVALID_CALLBACK_URL_ERROR', callbackUrl: raw.slice(0, 200) },
+          'callbackUrl refused: not on this site',
+        );
         throw new ApiError(400, 'INVALID_CALLBACK_URL_ERROR', 'callbackUrl must be on this site');
       }
       return url.toString();

@@ -17,6 +17,7 @@ export function storeCalendarChoice(choice: CalendarChoice): void {
 }
 
 const DATE_PARTS = { year: 'numeric', month: 'long', day: 'numeric' } as const;
+const DATE_TIME_PARTS = { ...DATE_PARTS, hour: '2-digit', minute: '2-digit' } as const;
 
 /** The Japanese era's formatter comes from Intl (era names and first years included). */
 const formatters = {
@@ -29,6 +30,16 @@ const formatters = {
   ),
   japaneseTokyo: onFirstUse(
     () => new Intl.DateTimeFormat('ja-JP-u-ca-japanese', { ...DATE_PARTS, timeZone: 'Asia/Tokyo' }),
+  ),
+  westernTokyoTime: onFirstUse(
+    () => new Intl.DateTimeFormat('ja-JP', { ...DATE_TIME_PARTS, timeZone: 'Asia/Tokyo' }),
+  ),
+  japaneseTokyoTime: onFirstUse(
+    () =>
+      new Intl.DateTimeFormat('ja-JP-u-ca-japanese', {
+        ...DATE_TIME_PARTS,
+        timeZone: 'Asia/Tokyo',
+      }),
   ),
 };
 
@@ -51,4 +62,14 @@ export function formatTokyoInstantDate(
   calendar: CalendarChoice = readCalendarChoice(),
 ): string {
   return formatters[calendar === 'japanese' ? 'japaneseTokyo' : 'westernTokyo']().format(at);
+}
+
+/** A UTC instant's date and time in Asia/Tokyo, in the member's calendar unless one is given. */
+export function formatTokyoInstantDateTime(
+  at: Date,
+  calendar: CalendarChoice = readCalendarChoice(),
+): string {
+  return formatters[calendar === 'japanese' ? 'japaneseTokyoTime' : 'westernTokyoTime']().format(
+    at,
+  );
 }

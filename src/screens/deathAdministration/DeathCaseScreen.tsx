@@ -8,7 +8,7 @@ import { TextareaField } from '../../components/form/TextFields';
 import { Label } from '../../components/form/FieldFrame';
 import { useImageUrl } from '../../services/frame/useImageUrl';
 import { Button } from '../../components/ui/Button';
-import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
+import { formatTokyoInstantDateTime } from '../../components/ui/calendarDate';
 import { Notice } from '../../components/ui/Notice';
 import { UploadProgress } from '../../components/upload/UploadProgress';
 import { useT } from '../../i18n/useT';
@@ -29,7 +29,7 @@ import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { coded } from './apiFailure';
 import { inspectOption } from '../../services/clientState/inspector';
 
-const at = (iso: string) => formatTokyoDateTime(new Date(iso));
+const at = (iso: string) => formatTokyoInstantDateTime(new Date(iso));
 
 function ReportForm({ userId, name }: { userId: string; name: string }) {
   const t = useT();

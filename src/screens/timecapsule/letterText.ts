@@ -1,5 +1,4 @@
-import { formatCalendarDate } from '../../components/ui/calendarDate';
-import { formatTokyoDateTime } from '../../components/ui/elapsedTime';
+import { formatCalendarDate, formatTokyoInstantDateTime } from '../../components/ui/calendarDate';
 import { onFirstUse } from '../../components/ui/onFirstUse';
 import type { useT } from '../../i18n/useT';
 import type { LetterEnvelope, PersonName } from '../../contract/timecapsule';
@@ -16,8 +15,8 @@ const nameList = onFirstUse(() => new Intl.ListFormat('ja-JP', { type: 'conjunct
 export const namesText = (t: Translate, people: PersonName[]) =>
   nameList().format(people.map((person) => personName(t, person)));
 
-/** A UTC instant of the wire in Japan time. */
-export const japanTime = (at: string) => formatTokyoDateTime(new Date(at));
+/** A UTC instant of the wire in Japan time, in the member's calendar (my page). */
+export const japanTime = (at: string) => formatTokyoInstantDateTime(new Date(at));
 
 /**
  * When an envelope goes out: its time once it is known (a dated letter, or a death-triggered

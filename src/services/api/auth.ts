@@ -1,12 +1,9 @@
-import { accountEndpoints as endpoints, type SignInAnswer } from '../../contract/accounts';
+import { accountEndpoints as endpoints } from '../../contract/accounts';
 import type { RegistrationRequest } from '../../contract/registrationRequest';
 import { httpClients, type HttpClients } from '../http';
 import { requestEndpoint } from '../http/callEndpoint';
 
 export type { UserDetail } from '../../contract/accounts';
-
-/** Answer of POST /v1/login and of the activation link (GET /v1/user/confirm/…). */
-export type LoginResponse = SignInAnswer;
 
 /** The account calls of the product API over given clients (the app's, or a test's). */
 export function authApi({ http: client }: HttpClients) {
@@ -46,10 +43,6 @@ export function authApi({ http: client }: HttpClients) {
           return;
       }
     },
-
-    /** GET /v1/user/confirm/{token}/{email}: activates the account, answers a login. */
-    activate: (token: string, email: string) =>
-      requestEndpoint(client, endpoints.activate, { params: { token, email } }, signedOut),
 
     /** POST /v1/user/resend_activation: always 202; an account not yet activated gets a link. */
     resendActivation: async (email: string) => {

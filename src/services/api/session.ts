@@ -197,9 +197,20 @@ export function createSessionApi({
       return fromWire(await readJson<WireSession | null>(response));
     },
 
-    /** POST /api/auth/_log: the client reports its own session errors (spec §8 codes). */
+    /**
+     * A session error of the client (spec §8 codes: CLIENT_FETCH_ERROR, CLIENT_SESSION_ERROR,
+     * SIGNOUT_ERROR): on the console, and to POST /api/auth/_log, which logs it with its
+     * `code`. A SessionError's status and the server's code go along (a 404 of a missing
+     * session-layer route arrives as MISSING_NEXTAUTH_API_ROUTE_ERROR). Never rejects.
+     */
     logClientError: async (code: string, error: unknown): Promise<void> => {
-      const details = error instanceof Error ? { name: error.name, message: error.message } : error;
+      console.error(code, error);
+      const details =
+        error instanceof SessionError
+          ? { name: error.name, message: error.message, status: error.status, code: error.code }
+          : error instanceof Error
+            ? { name: error.name, message: error.message }
+            : error;
       await call('/_log', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

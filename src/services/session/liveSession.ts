@@ -18,10 +18,7 @@ export interface AuthSessionDeps {
 
 /** The session machine with its real calls: session layer (refresh included), tab sync. */
 export function authSessionWith(deps: AuthSessionDeps) {
-  const report = (code: string, error: unknown) => {
-    console.error(code, error);
-    void deps.session.logClientError(code, error);
-  };
+  const report = (code: string, error: unknown) => void deps.session.logClientError(code, error);
   const tokenRefresh = tokenRefreshMachine.provide({
     actors: {
       readStoredTokens: fromPromise(async (): Promise<RefreshedTokens | null> => {
