@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { buildApp } from './app';
 import { ensureSpaBuild } from './pages/build';
 import { ConfigError, loadConfig, type Config } from './config';
-import { lockDataDir } from './dataDirLock';
+import { lockDataDir } from './db/dataDirLock';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { currentRequestId } from './http/faults';

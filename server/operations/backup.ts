@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { ConfigError, type StoreConfig } from '../config';
-import { COMMAND_LOCK, lockDataDir } from '../dataDirLock';
+import { COMMAND_LOCK, lockDataDir } from '../db/dataDirLock';
 import { openDatabase } from '../db/database';
 import { dumpDatabase, restoreDatabase, type DumpSource } from '../db/dump';
 import { queryRows } from '../db/rows';

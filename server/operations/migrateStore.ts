@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { ConfigError, type S3Config } from '../config';
-import { COMMAND_LOCK, lockDataDir } from '../dataDirLock';
+import { COMMAND_LOCK, lockDataDir } from '../db/dataDirLock';
 import { openDatabase, type Database } from '../db/database';
 import { migrate } from '../db/migrate';
 import { queryRows } from '../db/rows';

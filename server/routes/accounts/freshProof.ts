@@ -1,13 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { notifySensitiveChange, type SensitiveChange } from '../../domain/accounts/changeNotices';
 import { requireFreshProof } from '../../domain/accounts/freshProof';
 import { currentUserId } from '../../http/authenticate';
 import { accountDepsOf } from './accountDepsOf';
-
-/** The body field every sensitive change accepts; required for accounts with a password. */
-export const currentPasswordField = { current_password: z.string().max(1000).optional() };
 
 /**
  * The gate of a sensitive change, called once the caller is known to own what changes: the

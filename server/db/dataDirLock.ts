@@ -3,7 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { ConfigError } from './config';
+import { ConfigError } from '../config';
 
 /** The lock of a backup, restore or move: minutes of busy work between its refreshes are fine. */
 export const COMMAND_LOCK = { staleMs: 10 * 60_000 };
