@@ -52,7 +52,7 @@ const HOUR = 60 * 60 * 1000;
 /** Letters fall due in this many steps spread over the kills, so kills meet work in hand. */
 const DUE_STEPS = 20;
 /** About how long one kill takes on a loaded two-core machine (a start takes 5–20 s there). */
-const KILL_PERIOD_MS = 6_000;
+const KILL_PERIOD_MS = 8_000;
 /** How long a start may take before the run gives up (the machine may be loaded). */
 const START_TIMEOUT_MS = 180_000;
 
@@ -121,20 +121,33 @@ async function run(label: string, failingRelay: boolean): Promise<string> {
           sink.refuseShare(0.3);
         })()
       : Promise.resolve();
-    const isReady = (instance: ServerProcess) =>
-      instance.logs.some((line) => line.readyInMs !== undefined);
-    await waitFor('both servers to start', () => instances.every(isReady), START_TIMEOUT_MS, 100);
+    // Each instance is killed at a random moment 0.5–6 s after it is ready (its jobs run
+    // every 1 and 2 s, so mostly in the middle of a batch), and restarted at once; the other
+    // goes on meanwhile, or is starting itself.
+    const killAt: (number | undefined)[] = [undefined, undefined];
+    await waitFor(
+      'both servers to start',
+      () => instances.every((instance) => instance.logs.some((line) => line.readyInMs)),
+      START_TIMEOUT_MS,
+      100,
+    );
     while (kills < KILLS) {
-      await pause(200 + Math.random() * 1300);
-      // A kill meets a server at work, not one still starting: the other may still be
-      // restarting, and then the one at work goes.
-      await waitFor('a server to start', () => instances.some(isReady), START_TIMEOUT_MS, 100);
-      const candidates = [0, 1].filter((index) => isReady(instances[index]!));
-      const index = candidates[Math.floor(Math.random() * candidates.length)]!;
-      instances[index]!.child.kill('SIGKILL');
-      await instances[index]!.exited;
-      instances[index] = start(index);
-      kills += 1;
+      await pause(100);
+      for (const index of [0, 1]) {
+        if (kills >= KILLS) break;
+        const instance = instances[index]!;
+        if (killAt[index] === undefined) {
+          if (instance.logs.some((line) => line.readyInMs !== undefined))
+            killAt[index] = Date.now() + 500 + Math.random() * 5_500;
+          continue;
+        }
+        if (Date.now() < killAt[index]!) continue;
+        instance.child.kill('SIGKILL');
+        await instance.exited;
+        instances[index] = start(index);
+        killAt[index] = undefined;
+        kills += 1;
+      }
     }
     await relayOutage;
     // Kills done: the backlog drains (claims of killed senders expire after --claim-ms,
