@@ -66,6 +66,9 @@ async function run(label: string, failingRelay: boolean): Promise<string> {
   const received: SmtpSink['received'] = [];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-chaos-'));
   const instances: ServerProcess[] = [];
+  // Should this process die unexpectedly, its servers go with it rather than run on orphaned.
+  const killAll = () => instances.forEach((instance) => instance.child.kill('SIGKILL'));
+  process.on('exit', killAll);
   try {
     await migrate(database);
     // The servers' clock runs 2 hours ahead: a letter due at real time + 2 h + t falls due
@@ -190,7 +193,8 @@ async function run(label: string, failingRelay: boolean): Promise<string> {
       `${seconds.toFixed(0)} s`,
     ].join(' ');
   } finally {
-    for (const instance of instances) instance.child.kill('SIGKILL');
+    process.off('exit', killAll);
+    killAll();
     await Promise.all(instances.map((instance) => instance.exited));
     await sink.close().catch(() => undefined);
     await database.close();
