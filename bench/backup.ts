@@ -69,7 +69,7 @@ async function measure(kind: string, postgresServerUrl: string | undefined, opti
 }
 
 export const backupBench: BenchModule = {
-  title: 'Backup and restore',
+  title: 'backup',
   async run(options) {
     const rows = await measure('pglite', undefined, options);
     if (options.databaseUrl)

@@ -8,6 +8,7 @@ import { httpBench } from './http';
 import { lighthouseBench } from './lighthouse';
 import { memorialBench } from './memorial';
 import { memorialPageBench } from './memorialPage';
+import { chaosBench, soakBench } from './operations';
 import { socialBench } from './search';
 import { timeCapsuleBench } from './timecapsule';
 import type { BenchModule } from './types';
@@ -26,4 +27,6 @@ export const BENCH_MODULES: BenchModule[] = [
   accountsBench,
   deathDetectionBench,
   backupBench,
+  chaosBench,
+  soakBench,
 ];

@@ -29,6 +29,8 @@ function formatValue(row: BenchRow): string {
       return row.value.toFixed(2);
     case 'score':
       return String(Math.round(row.value));
+    case 'count':
+      return Math.round(row.value).toLocaleString('en');
   }
 }
 

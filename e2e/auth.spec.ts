@@ -138,6 +138,9 @@ test('password reset request and an unusable reset link', async ({ browser }) =>
   await page.getByRole('button', { name: '再設定のメールを送る' }).click();
   await expect(page.getByRole('status')).toContainText('パスワード再設定のご案内をお送りしました');
   await expectFitsAndAccessible(page);
+  // A mail that never arrived is not a dead end: the page offers to send it again.
+  await page.getByRole('button', { name: 'メールをもう一度送る' }).click();
+  await expect(page.getByText('もう一度お送りしました。')).toBeVisible();
 
   await page.goto('/password-reset?token=not-a-token');
   await untilHydrated(page);

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { createBenchSite, openSiteDatabase, startServer } from '../bench/server';
-import { createMember } from '../test/support/members';
+import { createMember, type TestMember } from '../test/support/members';
 import { connections } from '../server/db/schema';
 import { systemClock } from '../server/domain/clock';
 
@@ -31,25 +31,32 @@ const METRICS_TOKEN = randomBytes(24).toString('hex');
 
 const site = await createBenchSite(values.database);
 const setup = await openSiteDatabase(site);
-const reader = await createMember(
-  { ctx: { database: setup }, clock: systemClock(), config: { authSecret: site.env.AUTH_SECRET! } },
-  { nameReading: 'やまだはなこ山田花子' },
-);
+const factory = {
+  ctx: { database: setup },
+  clock: systemClock(),
+  config: { authSecret: site.env.AUTH_SECRET! },
+};
+const reader = await createMember(factory, { nameReading: 'やまだはなこ山田花子' });
+// Each calling member is a member of their own: one member calling for all would meet the
+// per-member limits (300 upload URLs per 15 minutes) that no real member reaches.
+const members = [site.member];
+while (members.length < MEMBERS) members.push(await createMember(factory));
 // Letters go to connections only.
-await setup.db.insert(connections).values([
-  { userId: site.member.id, otherUserId: reader.id, relationship: 'friend' },
-  { userId: reader.id, otherUserId: site.member.id, relationship: 'friend' },
-]);
+await setup.db.insert(connections).values(
+  members.flatMap((member) => [
+    { userId: member.id, otherUserId: reader.id, relationship: 'friend' as const },
+    { userId: reader.id, otherUserId: member.id, relationship: 'friend' as const },
+  ]),
+);
 await setup.close();
 const server = await startServer({ ...site.env, METRICS_TOKEN, RUN_JOBS: 'true' }, PORT);
-const { member } = site;
 const photo = await sharp({
   create: { width: 640, height: 480, channels: 3, background: '#8a7' },
 })
   .jpeg()
   .toBuffer();
 
-const call = async (method: string, path: string, body?: unknown) => {
+const call = async (member: TestMember, method: string, path: string, body?: unknown) => {
   const response = await fetch(`${server.url}${path}`, {
     method,
     headers: {
@@ -63,36 +70,36 @@ const call = async (method: string, path: string, body?: unknown) => {
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 };
 
-const page = member.memorialPageId;
 /** One member's action; several calls for an upload, as the browser makes them. */
-const ACTIONS: (() => Promise<unknown>)[] = [
-  () => call('GET', '/v1/dashboard'),
-  () => call('GET', `/v1/memorial_page/${page}`),
-  () => call('GET', `/v1/album/memorial_page_id/${page}/album`),
-  () => call('GET', `/v1/history/get_histories_by_memorial_page_id/${page}`),
-  () => call('GET', `/v1/user_search?q=${encodeURIComponent('やまだ')}`),
-  () =>
-    call('POST', `/v1/history/memorial_page_id/${page}/history`, {
+const ACTIONS: ((member: TestMember) => Promise<unknown>)[] = [
+  (member) => call(member, 'GET', '/v1/dashboard'),
+  (member) => call(member, 'GET', `/v1/memorial_page/${member.memorialPageId}`),
+  (member) => call(member, 'GET', `/v1/album/memorial_page_id/${member.memorialPageId}/album`),
+  (member) =>
+    call(member, 'GET', `/v1/history/get_histories_by_memorial_page_id/${member.memorialPageId}`),
+  (member) => call(member, 'GET', `/v1/user_search?q=${encodeURIComponent('やまだ')}`),
+  (member) =>
+    call(member, 'POST', `/v1/history/memorial_page_id/${member.memorialPageId}/history`, {
       occurred_on: '2001-04-01',
       body: '入学',
     }),
-  () =>
-    call('POST', '/v1/time_capsule_letter', {
+  (member) =>
+    call(member, 'POST', '/v1/time_capsule_letter', {
       title: '二十歳のあなたへ',
       body: 'おめでとう。',
       recipients: [{ kind: 'member', user_id: reader.id }],
       admin_user_ids: [],
       delivery: { rule: 'date', send_at: '2030-01-01T09:00' },
     }),
-  async () => {
-    const signed = await call('GET', '/v1/signed_url?method=PUT&image_name=photo.jpg');
+  async (member) => {
+    const signed = await call(member, 'GET', '/v1/signed_url?method=PUT&image_name=photo.jpg');
     const put = await fetch(String(signed.url), {
       method: 'PUT',
       headers: { 'content-type': 'image/jpeg', authorization: `Bearer ${member.token}` },
       body: photo,
     });
     if (!put.ok) throw new Error(`PUT upload: ${put.status} ${await put.text()}`);
-    await call('POST', `/v1/album/memorial_page_id/${page}/album`, {
+    await call(member, 'POST', `/v1/album/memorial_page_id/${member.memorialPageId}/album`, {
       image_name: signed.imageName,
       caption: '散歩の日',
       taken_on: '2020-05-05',
@@ -124,11 +131,11 @@ const percentile = (sorted: number[], share: number) =>
 const endsAt = Date.now() + MINUTES * 60_000;
 let running = true;
 
-async function memberLoop(): Promise<void> {
+async function memberLoop(member: TestMember): Promise<void> {
   for (let turn = Math.floor(Math.random() * ACTIONS.length); running; turn += 1) {
     const startedAt = performance.now();
     try {
-      await ACTIONS[turn % ACTIONS.length]!();
+      await ACTIONS[turn % ACTIONS.length]!(member);
       current().latencies.push(performance.now() - startedAt);
     } catch (error) {
       current().errors += 1;
@@ -140,7 +147,7 @@ async function memberLoop(): Promise<void> {
 
 try {
   minutes.push({ latencies: [], errors: 0, rssBytes: 0 });
-  const loops = Array.from({ length: MEMBERS }, () => memberLoop());
+  const loops = members.map((member) => memberLoop(member));
   for (let minute = 1; minute <= MINUTES; minute += 1) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(60_000, endsAt - Date.now())));
     const done = current();

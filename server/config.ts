@@ -52,7 +52,31 @@ export interface Config {
   metricsToken: string | undefined;
   /** How long a stopping server may take to finish in-flight requests before it exits. */
   shutdownTimeoutMs: number;
+  /** The mail outbox's backoff and claim (server/mail/outbox.ts). */
+  mailRetry: MailRetryConfig;
 }
+
+/**
+ * The outbox's timing. The defaults suit a real relay; the crash run shortens them so that a
+ * relay failing for a minute costs the run seconds, not the hours of a doubled backoff.
+ */
+export interface MailRetryConfig {
+  /** Wait after the first failed send; each further failure doubles it. */
+  firstRetryMs: number;
+  /** The longest wait between two tries. */
+  maxRetryMs: number;
+  /** How long a claimed mail is held for its sender before another instance may send it. */
+  claimMs: number;
+}
+
+export const DEFAULT_MAIL_RETRY: MailRetryConfig = {
+  firstRetryMs: 60 * 1000,
+  maxRetryMs: 6 * 60 * 60 * 1000,
+  claimMs: 5 * 60 * 1000,
+};
+
+/** A claim shorter than this could expire while its batch is still being sent (a duplicate). */
+const MIN_MAIL_CLAIM_MS = 10_000;
 
 export interface DeathDetectionConfig {
   /** PEM certificates app-registered identity certificates must chain to. */
@@ -168,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     10_000,
     problems,
   );
+  const mailRetry = parseMailRetry(env, problems);
 
   const missingSecrets = production ? SECRET_NAMES.filter((name) => !env[name]) : [];
   if (missingSecrets.length > 0) {
@@ -211,7 +236,38 @@ export function loadConfig(env: Env = process.env): Config {
     deathDetection,
     metricsToken,
     shutdownTimeoutMs,
+    mailRetry,
   };
+}
+
+function parseMailRetry(env: Env, problems: string[]): MailRetryConfig {
+  const firstRetryMs = parseCount(
+    'MAIL_RETRY_FIRST_MS',
+    env.MAIL_RETRY_FIRST_MS,
+    DEFAULT_MAIL_RETRY.firstRetryMs,
+    problems,
+  );
+  const maxRetryMs = parseCount(
+    'MAIL_RETRY_MAX_MS',
+    env.MAIL_RETRY_MAX_MS,
+    DEFAULT_MAIL_RETRY.maxRetryMs,
+    problems,
+  );
+  const claimMs = parseCount(
+    'MAIL_CLAIM_MS',
+    env.MAIL_CLAIM_MS,
+    DEFAULT_MAIL_RETRY.claimMs,
+    problems,
+  );
+  if (maxRetryMs < firstRetryMs)
+    problems.push(
+      `MAIL_RETRY_MAX_MS: ${maxRetryMs} is shorter than MAIL_RETRY_FIRST_MS (${firstRetryMs})`,
+    );
+  if (claimMs < MIN_MAIL_CLAIM_MS)
+    problems.push(
+      `MAIL_CLAIM_MS: ${claimMs} is shorter than ${MIN_MAIL_CLAIM_MS} (a mail could be sent twice)`,
+    );
+  return { firstRetryMs, maxRetryMs, claimMs };
 }
 
 /** Where a Shinobu keeps its data: what the operations commands (backup, restore, migrate-store) read. */

@@ -13,6 +13,7 @@ export function outboxDepsOf(ctx: AppContext): OutboxDeps {
     publicUrl: ctx.config.publicUrl,
     metrics: ctx.metrics,
     log: ctx.log,
+    retry: ctx.config.mailRetry,
   };
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { DEFAULT_MAIL_RETRY, type MailRetryConfig } from '../config';
 import type { Db } from '../db/database';
 import { mailOutbox } from '../db/schema';
 import type { Clock } from '../domain/clock';
@@ -45,16 +46,18 @@ export async function enqueueMail(db: Db, mail: OutboxMail, clock: Clock): Promi
 }
 
 export const MAIL_BATCH_SIZE = 50;
-/** A claimed mail not marked sent by then (its sender crashed) is tried again. */
-export const MAIL_LEASE_MS = 5 * 60 * 1000;
 /** A mail is retried until it is this old, then marked failed for the operator. */
 export const MAIL_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
-const FIRST_RETRY_MS = 60 * 1000;
-const MAX_RETRY_MS = 6 * 60 * 60 * 1000;
 
-/** Wait before the next try after `attempts` failures: 1, 2, 4, … minutes, at most 6 hours. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(FIRST_RETRY_MS * 2 ** Math.max(attempts - 1, 0), MAX_RETRY_MS);
+/**
+ * Wait before the next try after `attempts` failures: by default 1, 2, 4, … minutes, at most
+ * 6 hours (MAIL_RETRY_FIRST_MS, MAIL_RETRY_MAX_MS).
+ */
+export function retryDelayMs(
+  attempts: number,
+  retry: MailRetryConfig = DEFAULT_MAIL_RETRY,
+): number {
+  return Math.min(retry.firstRetryMs * 2 ** Math.max(attempts - 1, 0), retry.maxRetryMs);
 }
 
 /** The Message-ID of a mail: the same on every try, so a mail sent twice is recognisable. */
@@ -69,6 +72,8 @@ export interface OutboxDeps {
   publicUrl: string;
   metrics: Metrics;
   log: { error(details: object, message: string): void };
+  /** Backoff and claim; the defaults when absent. */
+  retry?: MailRetryConfig;
 }
 
 export interface MailRunResult {
@@ -86,6 +91,7 @@ export async function sendPendingMails(
   batchSize = MAIL_BATCH_SIZE,
 ): Promise<MailRunResult> {
   const { db, clock } = deps;
+  const retry = deps.retry ?? DEFAULT_MAIL_RETRY;
   const now = clock.now();
   const claimed = await db.transaction(async (tx) => {
     const due = await tx
@@ -106,7 +112,8 @@ export async function sendPendingMails(
       .update(mailOutbox)
       .set({
         attempts: sql`${mailOutbox.attempts} + 1`,
-        nextAttemptAt: new Date(now.getTime() + MAIL_LEASE_MS),
+        // A mail not marked sent by the end of its claim (its sender crashed) is tried again.
+        nextAttemptAt: new Date(now.getTime() + retry.claimMs),
       })
       .where(
         inArray(
@@ -142,7 +149,7 @@ export async function sendPendingMails(
         .update(mailOutbox)
         .set({
           lastError,
-          nextAttemptAt: new Date(failedAt.getTime() + retryDelayMs(mail.attempts)),
+          nextAttemptAt: new Date(failedAt.getTime() + retryDelayMs(mail.attempts, retry)),
           failedAt: giveUp ? failedAt : null,
         })
         .where(eq(mailOutbox.id, mail.id));

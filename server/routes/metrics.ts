@@ -21,6 +21,14 @@ export async function metricsRoutes(app: FastifyInstance, ctx: AppContext): Prom
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.httpRequests.inc({ method: request.method, route, status: reply.statusCode });
     metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    // Every 429 is a rate limit's refusal (a group's, a route's own, the sign-in throttle's):
+    // counted here once rather than in each limit; named by its group or else its route.
+    if (reply.statusCode === 429) {
+      const group = request.routeOptions.config?.limit;
+      metrics.rateLimitRefusals.inc({
+        limit: group ?? (route.startsWith('/api/auth/') ? 'auth' : route),
+      });
+    }
   });
 
   const outbox = () => outboxBacklog(database.db, clock);

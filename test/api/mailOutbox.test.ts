@@ -5,6 +5,7 @@ import { outboxDepsOf } from '../../server/jobs/mailOutbox';
 import { createMailer } from '../../server/mail/mailer';
 import { messageIdOf, retryDelayMs, sendPendingMails } from '../../server/mail/outbox';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink';
+import { waitFor } from './letterDeliveryServers';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { lastActivationLink, registrationBody } from './accountsSupport';
 
@@ -110,5 +111,50 @@ describe('one outbox for every mail', () => {
       );
     }
     expect(sink.received.filter((mail) => mail.to.includes(body.email))).toHaveLength(2);
+  });
+
+  it('waits the configured backoff, doubling up to its longest wait, and holds a claim as long as configured', async () => {
+    const body = registrationBody();
+    await t.app.inject({ method: 'POST', url: '/v1/user', payload: body });
+    const retry = { firstRetryMs: 2_000, maxRetryMs: 3_000, claimMs: 10_000 };
+    const deps = {
+      ...outboxDepsOf(t.ctx),
+      retry,
+      mailer: createMailer({
+        smtpUrl: sink.url,
+        from: t.config.mailFrom,
+        outboxDir: t.config.dataDir,
+        log: t.ctx.log,
+        logLinks: false,
+      }),
+    };
+    const tries = async () => (await mailsOf(body.email))[0]!.attempts;
+    sink.refuseNext(100);
+    await sendPendingMails(deps);
+    expect(await tries()).toBe(1);
+    // 2 s after the first failure, then 3 s (twice 2 s, held at the longest wait).
+    for (const wait of [retryDelayMs(1, retry), retryDelayMs(2, retry)]) {
+      t.clock.advance(wait - 1);
+      await sendPendingMails(deps);
+      const before = await tries();
+      t.clock.advance(1);
+      await sendPendingMails(deps);
+      expect(await tries()).toBe(before + 1);
+    }
+    expect([retryDelayMs(1, retry), retryDelayMs(2, retry)]).toEqual([2_000, 3_000]);
+    // A sender that claims the mail and never reports back (killed mid-send): the mail is
+    // taken again once its 10 s claim has passed, not before.
+    sink.refuseNext(0);
+    const hung = { ...deps, mailer: { send: () => new Promise<void>(() => undefined) } };
+    t.clock.advance(retryDelayMs(3, retry));
+    const claimedTries = (await tries()) + 1;
+    void sendPendingMails(hung);
+    await waitFor('the claim', async () => (await tries()) === claimedTries);
+    t.clock.advance(retry.claimMs - 1);
+    await sendPendingMails(deps);
+    expect((await mailsOf(body.email))[0]!.sentAt).toBeNull();
+    t.clock.advance(1);
+    await sendPendingMails(deps);
+    expect((await mailsOf(body.email))[0]!.sentAt).toEqual(expect.any(Date));
   });
 });

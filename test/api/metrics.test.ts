@@ -7,7 +7,8 @@ const TOKEN = 'metrics-token-for-the-scraper-0123';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ METRICS_TOKEN: TOKEN });
+  // One search a minute: the second is refused and counted.
+  t = await createTestApp({ METRICS_TOKEN: TOKEN, RATE_LIMIT_SEARCH_PER_MINUTE: '1' });
 });
 afterAll(async () => {
   await t.close();
@@ -73,6 +74,21 @@ describe('GET /metrics', () => {
     expect(valueOf(text, 'shinobu_job_runs_total{job="mails sent"}')).toBe(1);
     expect(text).toContain('shinobu_rate_limit_refusals_total');
     expect(text).toContain('shinobu_process_resident_memory_bytes');
+  });
+});
+
+describe('rate-limit refusals', () => {
+  it('are counted by the limit that refused them', async () => {
+    const search = () => t.app.inject({ method: 'GET', url: '/v1/user_search?q=%E3%82%84' });
+    const before = valueOf(
+      (await scrape(TOKEN)).body,
+      'shinobu_rate_limit_refusals_total{limit="search"}',
+    );
+    expect(before ?? 0).toBe(0);
+    expect((await search()).statusCode).not.toBe(429);
+    expect((await search()).statusCode).toBe(429);
+    const text = (await scrape(TOKEN)).body;
+    expect(valueOf(text, 'shinobu_rate_limit_refusals_total{limit="search"}')).toBe(1);
   });
 });
 

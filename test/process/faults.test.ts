@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { startSmtpSink } from '../support/smtpSink';
 import { createPostgresDatabase } from '../support/testDatabase';
 import { startServer, stopServer, type ServerProcess } from './serverProcess';
 
@@ -173,6 +174,46 @@ describe('an unreachable PostgreSQL', () => {
     expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);
     expect(await stopServer(server)).toBe(0);
     relay.close();
+  }, 180_000);
+});
+
+describe('a mail relay or Redis that does not answer', () => {
+  it('is named down by /readyz, beside the dependencies that answer', async () => {
+    const sink = await startSmtpSink();
+    cleanups.push(() => sink.close());
+    // A port nobody listens on: Redis configured but gone.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const redisPort = (probe.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const server = await readyServer({
+      DATA_DIR: newDataDir(),
+      PORT: '4246',
+      PUBLIC_URL: 'http://127.0.0.1:4246',
+      SMTP_URL: sink.url,
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    });
+    const readiness = async () => {
+      const response = await fetch(`${server.baseUrl}/readyz`);
+      return { status: response.status, body: (await response.json()) as object };
+    };
+    expect(await readiness()).toEqual({
+      status: 503,
+      body: {
+        status: 'not_ready',
+        code: 'not_ready',
+        detail: 'not answering: redis',
+        checks: { database: 'up', objectStore: 'up', redis: 'down', smtp: 'up' },
+      },
+    });
+    // The relay goes away too; the answer is probed at most once a second.
+    await sink.close();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await readiness()).toMatchObject({
+      status: 503,
+      body: { checks: { database: 'up', objectStore: 'up', redis: 'down', smtp: 'down' } },
+    });
+    expect(await stopServer(server)).toBe(0);
   }, 180_000);
 });
 

@@ -57,6 +57,9 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
+  // A sender killed mid-conversation resets its connection, as it would at a real relay:
+  // the relay carries on (unhandled, the error would end the process that holds the sink).
+  server.on('error', () => undefined);
   const address = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${address.port}`,

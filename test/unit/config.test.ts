@@ -207,4 +207,28 @@ describe('configuration', () => {
       'TEST_CLOCK_CONTROL: "yes" is not true or false',
     ]);
   });
+
+  it('keeps the outbox at its production timing unless told, and refuses a claim short enough to send twice', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).mailRetry).toEqual({
+      firstRetryMs: 60_000,
+      maxRetryMs: 6 * 60 * 60 * 1000,
+      claimMs: 5 * 60 * 1000,
+    });
+    const shortened = loadConfig({
+      DATA_DIR: dataDir,
+      MAIL_RETRY_FIRST_MS: '1000',
+      MAIL_RETRY_MAX_MS: '16000',
+      MAIL_CLAIM_MS: '30000',
+    });
+    expect(shortened.mailRetry).toEqual({ firstRetryMs: 1000, maxRetryMs: 16000, claimMs: 30000 });
+    expect(problemsOf({ MAIL_CLAIM_MS: '5000' })).toEqual([
+      'MAIL_CLAIM_MS: 5000 is shorter than 10000 (a mail could be sent twice)',
+    ]);
+    expect(problemsOf({ MAIL_RETRY_FIRST_MS: '5000', MAIL_RETRY_MAX_MS: '1000' })).toEqual([
+      'MAIL_RETRY_MAX_MS: 1000 is shorter than MAIL_RETRY_FIRST_MS (5000)',
+    ]);
+    expect(problemsOf({ MAIL_RETRY_FIRST_MS: 'soon' })).toEqual([
+      'MAIL_RETRY_FIRST_MS: "soon" is not a whole number (0 or more)',
+    ]);
+  });
 });
