@@ -3,7 +3,7 @@
  * machine) and its replays in the UI and the browser, so that all three walk the same paths.
  */
 import type { SnapshotFrom } from 'xstate';
-import { PREFECTURES } from '../../src/contract/rules/prefectures';
+import type { InvitationEvent, SharedLink } from '../../src/machines/invitation';
 import {
   emptyForm,
   type RegistrationEvent,
@@ -38,7 +38,8 @@ export const validRegistrationForm: RegistrationForm = {
   firstName: 'Hanako',
   lastNameKana: '\u3084\u307e\u3060',
   firstNameKana: '\u306f\u306a\u3053',
-  address: PREFECTURES[12]!.name,
+  // Tokyo, as the prefecture list names it.
+  address: '\u6771\u4eac\u90fd',
   birthdate: '1955-05-05',
   sexCode: '2',
   userIconUrl: '',
@@ -143,3 +144,46 @@ export function registrationEvents(
     { type: 'xstate.error.actor.activate', error: { response: { status: 400 } } },
   ] as RegistrationEvent[];
 }
+
+/** A shared invitation link of the model: both halves present unless a field says otherwise. */
+export const invitationLink = (fields: Partial<SharedLink>) =>
+  ({
+    type: 'LINK',
+    shareToken: 'share-token',
+    invitingUserId: 'inviter',
+    setAdmin: false,
+    pet: false,
+    ...fields,
+  }) as const;
+
+const invitationDone = (id: string, output?: unknown) => ({
+  type: `xstate.done.actor.${id}`,
+  output,
+});
+const invitationFailed = (id: string) => ({
+  type: `xstate.error.actor.${id}`,
+  error: new Error('404'),
+});
+
+/** The invitation model's events: the links, the visitor's choices, every call's outcomes. */
+export const invitationEvents = [
+  invitationLink({ setAdmin: true }),
+  invitationLink({ setAdmin: false }),
+  invitationLink({ setAdmin: true, pet: true }),
+  invitationLink({ shareToken: null }),
+  invitationLink({ invitingUserId: null }),
+  { type: 'LOGGED_IN', userId: 'invitee' },
+  { type: 'REGISTER' },
+  { type: 'SIGN_IN' },
+  invitationDone('validateShareToken', { isValid: true }),
+  invitationDone('validateShareToken', { isValid: false }),
+  invitationFailed('validateShareToken'),
+  invitationDone('connectToInvitingUser'),
+  invitationFailed('connectToInvitingUser'),
+  invitationDone('resolveMemorialPage', 'inviters-page'),
+  invitationFailed('resolveMemorialPage'),
+  invitationDone('addMemorialPageAdmin'),
+  invitationFailed('addMemorialPageAdmin'),
+  invitationDone('expireShareToken'),
+  invitationFailed('expireShareToken'),
+] as unknown as InvitationEvent[];

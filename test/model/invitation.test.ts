@@ -1,18 +1,9 @@
 import { expect } from 'vitest';
 import { invitationMachine, type SharedLink } from '../../src/machines/invitation';
 import { toSnakeCase } from '../../src/services/http/casing';
+import { invitationEvents } from './flowEvents';
 import { describeModel, type InvokedActor, type StepInfo } from './modelTest';
 import { ownActions } from './navigationSupport';
-
-const link = (fields: Partial<SharedLink>) =>
-  ({
-    type: 'LINK',
-    shareToken: 'share-token',
-    invitingUserId: 'inviter',
-    setAdmin: false,
-    pet: false,
-    ...fields,
-  }) as const;
 
 /** The effects the chart asks of the app in one step, with what it gave each. */
 const effects: [string, unknown][] = [];
@@ -35,9 +26,6 @@ const kept = (setAdmin: boolean) => [
   { shareToken: 'share-token', invitingUserId: 'inviter', setAdmin },
 ];
 
-const done = (id: string, output?: unknown) => ({ type: `xstate.done.actor.${id}`, output });
-const failed = (id: string) => ({ type: `xstate.error.actor.${id}`, error: new Error('404') });
-
 /** Every invitation call sends the pair from the link, as the wire has it. */
 const credential = { token: 'share-token', inviting_user_id: 'inviter' };
 const wire = (actor: InvokedActor) => ({ src: actor.src, input: toSnakeCase(actor.input) });
@@ -49,27 +37,7 @@ const entered = (event: { type: string } | undefined, ...types: string[]) =>
 describeModel('invitation', {
   machine,
   input: { userId: null },
-  events: [
-    link({ setAdmin: true }),
-    link({ setAdmin: false }),
-    link({ setAdmin: true, pet: true }),
-    link({ shareToken: null }),
-    link({ invitingUserId: null }),
-    { type: 'LOGGED_IN', userId: 'invitee' },
-    { type: 'REGISTER' },
-    { type: 'SIGN_IN' },
-    done('validateShareToken', { isValid: true }),
-    done('validateShareToken', { isValid: false }),
-    failed('validateShareToken'),
-    done('connectToInvitingUser'),
-    failed('connectToInvitingUser'),
-    done('resolveMemorialPage', 'inviters-page'),
-    failed('resolveMemorialPage'),
-    done('addMemorialPageAdmin'),
-    failed('addMemorialPageAdmin'),
-    done('expireShareToken'),
-    failed('expireShareToken'),
-  ] as never,
+  events: invitationEvents,
   states: {
     absent: ({ context }) => {
       // Waiting for the link: nothing is asked of the app yet.
