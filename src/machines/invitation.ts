@@ -1,5 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * Accepting an invitation link (spec §3 invitation state, §4): the invitation exists only
@@ -7,6 +6,11 @@ import { notProvided } from './notProvided';
  * visitor keeps it through login or registration; then the invitee is connected to the
  * inviting member, made an admin of the inviter's memorial page when setAdmin is true, and
  * the token is expired. Any failing step ends in `invalid` (the invalid-invitation error).
+ *
+ * A signed-out visitor chooses: signing in or registering brings them back here (the link is
+ * kept in the invitation slice meanwhile), except with a pet page's admin link: registering
+ * then hands the link to the pet-admin setting and registers in pet mode, and the new account
+ * becomes the pet page's admin when it is activated.
  *
  * Calls (server/routes/memorial/invitations.ts): validate_share_token,
  * create_connection_to_inviting_user, get_memorial_page_id_from_inviting_user_id,
@@ -18,17 +22,22 @@ export interface InvitationLink {
   setAdmin: boolean;
 }
 
+/** The link as the address gives it: a pet page's link says so (`pet=true`). */
+export interface SharedLink extends InvitationLink {
+  pet: boolean;
+}
+
 export interface InvitationInput {
   /** The signed-in member, or null while signed out. */
   userId: string | null;
 }
 
-export interface InvitationContext extends InvitationLink, InvitationInput {
+export interface InvitationContext extends SharedLink, InvitationInput {
   memorialPageId: string | null;
   error: 'invalid-invitation' | null;
 }
 
-const noLink: InvitationLink = { shareToken: null, invitingUserId: null, setAdmin: false };
+const noLink: SharedLink = { shareToken: null, invitingUserId: null, setAdmin: false, pet: false };
 
 /** What every invitation call sends: the pair from the shared link. */
 export interface InvitationCredential {
@@ -37,19 +46,43 @@ export interface InvitationCredential {
 }
 
 export type InvitationEvent =
-  /** The invitation slice as the shared link set it (query shareToken, invitingUserId, setAdmin). */
-  ({ type: 'LINK' } & InvitationLink) | { type: 'LOGGED_IN'; userId: string };
+  /** The shared link (query shareToken, invitingUserId, setAdmin, pet), else the kept one. */
+  | ({ type: 'LINK' } & SharedLink)
+  | { type: 'LOGGED_IN'; userId: string }
+  /** The signed-out visitor chooses to register, or to sign in. */
+  | { type: 'REGISTER' }
+  | { type: 'SIGN_IN' };
 
 const credentialOf = (context: InvitationContext): InvitationCredential => ({
   token: context.shareToken ?? '',
   invitingUserId: context.invitingUserId ?? '',
 });
 
-/** A new link replaces whatever the machine held; an incomplete one is no invitation. */
+/** A new link replaces whatever the machine held and is kept; an incomplete one is invalid. */
 const receiveLink = [
-  { guard: 'linkIsComplete', target: 'validating', actions: 'rememberLink' },
-  { target: 'absent', actions: 'forgetLink' },
+  {
+    guard: 'linkIsComplete',
+    target: 'validating',
+    actions: [
+      'rememberLink',
+      {
+        type: 'keepLink',
+        params: ({ context }: { context: InvitationContext }) => ({
+          shareToken: context.shareToken,
+          invitingUserId: context.invitingUserId,
+          setAdmin: context.setAdmin,
+        }),
+      },
+    ],
+  },
+  { target: 'invalid', reenter: true, actions: 'forgetLink' },
 ] as const;
+
+/** The default of an effect, until the app provides it: it fails, naming itself. */
+const notProvided = <TOutput, TInput>(actor: string) =>
+  fromPromise<TOutput, TInput>(() =>
+    Promise.reject(new Error(`The actor "${actor}" of the machine "invitation" was not provided`)),
+  );
 
 export const invitationMachine = setup({
   types: {
@@ -59,26 +92,26 @@ export const invitationMachine = setup({
   },
   actors: {
     validateShareToken: notProvided<{ isValid: boolean }, InvitationCredential>(
-      'invitation',
       'validateShareToken',
     ),
-    connectToInvitingUser: notProvided<void, InvitationCredential>(
-      'invitation',
-      'connectToInvitingUser',
-    ),
-    resolveMemorialPage: notProvided<string, InvitationCredential>(
-      'invitation',
-      'resolveMemorialPage',
-    ),
+    connectToInvitingUser: notProvided<void, InvitationCredential>('connectToInvitingUser'),
+    resolveMemorialPage: notProvided<string, InvitationCredential>('resolveMemorialPage'),
     addMemorialPageAdmin: notProvided<void, { memorialPageId: string; adminUserId: string }>(
-      'invitation',
       'addMemorialPageAdmin',
     ),
-    expireShareToken: notProvided<void, InvitationCredential>('invitation', 'expireShareToken'),
+    expireShareToken: notProvided<void, InvitationCredential>('expireShareToken'),
   },
   actions: {
+    /** Keeps the link in the invitation slice, through login or registration. */
+    keepLink: (_, _params: InvitationLink) => undefined,
     /** Empties the invitation slice of the client state: the link has been used up. */
     clearInvitation: () => undefined,
+    /** After signing in or registering, the member comes back to the invitation. */
+    returnHereAfterLogin: () => undefined,
+    openLogin: () => undefined,
+    openRegistration: (_, _params: { pet: boolean }) => undefined,
+    /** Starts the 24-hour pet-admin setting for the page of the pet page's admin link. */
+    setPetAdmin: (_, _params: { targetMemorialPageEncodedId: string }) => undefined,
     markInvalid: assign({ error: 'invalid-invitation' as const }),
     rememberLink: assign(({ event }) =>
       event.type === 'LINK'
@@ -86,6 +119,7 @@ export const invitationMachine = setup({
             shareToken: event.shareToken,
             invitingUserId: event.invitingUserId,
             setAdmin: event.setAdmin,
+            pet: event.pet,
             error: null,
           }
         : {},
@@ -102,6 +136,8 @@ export const invitationMachine = setup({
     signedIn: ({ context }) => context.userId !== null,
     isValid: (_, params: { isValid: boolean }) => params.isValid,
     setAdmin: ({ context }) => context.setAdmin,
+    /** A pet page's admin link: registering takes it in pet mode. */
+    petAdminLink: ({ context }) => context.pet && context.setAdmin,
   },
 }).createMachine({
   id: 'invitation',
@@ -129,8 +165,32 @@ export const invitationMachine = setup({
     },
     awaitingLogin: {
       always: { guard: 'signedIn', target: 'connecting' },
-      on: { LOGGED_IN: { target: 'connecting', actions: 'rememberUser' } },
+      on: {
+        LOGGED_IN: { target: 'connecting', actions: 'rememberUser' },
+        SIGN_IN: { actions: ['returnHereAfterLogin', 'openLogin'] },
+        REGISTER: [
+          {
+            guard: 'petAdminLink',
+            target: 'handedToPetAdmin',
+            actions: [
+              {
+                type: 'setPetAdmin',
+                params: ({ context }) => ({
+                  targetMemorialPageEncodedId: context.shareToken ?? '',
+                }),
+              },
+              'clearInvitation',
+              { type: 'openRegistration', params: { pet: true } },
+            ],
+          },
+          {
+            actions: ['returnHereAfterLogin', { type: 'openRegistration', params: { pet: false } }],
+          },
+        ],
+      },
     },
+    /** The pet page's admin link went to the pet-admin setting and a pet-mode registration. */
+    handedToPetAdmin: { on: { LINK: receiveLink } },
     connecting: {
       invoke: {
         id: 'connectToInvitingUser',

@@ -1,25 +1,17 @@
 import { assign, setup } from 'xstate';
 
-/** True while the setting lets a registration in pet mode become the pet page's admin. */
-export function isPetAdminSettingActive(setting: PetAdminSetting, now: number): boolean {
-  return (
-    !setting.completed &&
-    setting.targetMemorialPageEncodedId !== null &&
-    setting.expiresAt !== null &&
-    now < setting.expiresAt
-  );
-}
-
 /**
  * The pet-admin setting (spec §3, §4, §9): a link to become an admin of a pet's memorial
  * page sets targetMemorialPageEncodedId; the setting is active only while not completed and
  * before expiresAt, 24 hours after it was set. A registration in `pet` mode completes it
  * (the server makes the new member an admin of that page); completion or the expiry ends it.
  *
- * Time comes in with the events (`at` of RESTORED and SET), and the expiry is
- * a delayed transition, so the machine stays pure and a test moves a simulated clock.
+ * One actor runs for the whole page (src/services/clientState/petAdminSetting.ts), so the
+ * expiry fires whichever screen is open; the registration reads the pending pet page from
+ * its state (`active`) alone. Time comes in with the events (`at` of RESTORED and SET) and the
+ * expiry is a delayed transition, so the machine stays pure and a test moves a simulated clock.
  */
-export const PET_ADMIN_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 export interface PetAdminSetting {
   targetMemorialPageEncodedId: string | null;
@@ -70,7 +62,7 @@ export const petAdminMachine = setup({
       event.type === 'SET'
         ? {
             targetMemorialPageEncodedId: event.targetMemorialPageEncodedId,
-            expiresAt: event.at + PET_ADMIN_LIFETIME_MS,
+            expiresAt: event.at + LIFETIME_MS,
             completed: false,
             now: event.at,
           }
@@ -81,8 +73,13 @@ export const petAdminMachine = setup({
   },
   guards: {
     restoredCompleted: ({ event }) => event.type === 'RESTORED' && event.setting.completed,
+    /** Not completed, names a page, and restored before it expires. */
     restoredActive: ({ event }) =>
-      event.type === 'RESTORED' && isPetAdminSettingActive(event.setting, event.at),
+      event.type === 'RESTORED' &&
+      !event.setting.completed &&
+      event.setting.targetMemorialPageEncodedId !== null &&
+      event.setting.expiresAt !== null &&
+      event.at < event.setting.expiresAt,
   },
   delays: {
     untilExpiry: ({ context }) => Math.max(0, (context.expiresAt ?? context.now) - context.now),

@@ -1,7 +1,6 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
+import { assign, fromPromise, setup } from 'xstate';
 import type { RegistrationRequest } from '../contract/registrationRequest';
-import { registrationSchema, type ValidationCode } from '../contract/rules/account';
+import type { ValidationCode } from '../contract/rules/account';
 
 /**
  * Registration (spec §1, §4, §5): variants standard, inflow (partner link, needs
@@ -9,8 +8,15 @@ import { registrationSchema, type ValidationCode } from '../contract/rules/accou
  * and `otherAdmin` from the query. Steps input → confirm → submitting → mailSent; the link
  * in the mail opens the activation, which runs in the same chart (activating → activated).
  *
- * The chart waits in `idle` for START (the registration screen, with what its URL says) or
- * ACTIVATE (the activation screen, with the link's token and email).
+ * The chart waits in `idle` for START (the registration screen, with its URL's query and the
+ * pet page pending in this browser) or ACTIVATE (the activation screen, with the link's token
+ * and email). The chart reads the variant from the query itself, completes the pet-admin
+ * setting when the registration took its page, and shapes the request it sends.
+ *
+ * The form is checked by the shared account rules (src/contract/rules/account.ts), given with
+ * `.provide()` as the guard `formValid` and the action `showFieldErrors`
+ * (./registrationRules.ts), so this file imports nothing but xstate and pastes into the
+ * Stately editor as it is.
  */
 export type RegistrationVariant = 'standard' | 'inflow' | 'external';
 export type RegistrationMode = 'pet' | 'otherAdmin' | null;
@@ -67,13 +73,13 @@ export interface ActivationLink {
 }
 
 export type RegistrationEvent =
-  | { type: 'START'; setup: RegistrationSetup }
+  | { type: 'START'; query: string; pendingPetPageId: string | null }
   | { type: 'ACTIVATE'; link: ActivationLink }
   | { type: 'EDIT'; field: RegistrationField; value: string }
   | { type: 'SUBMIT' }
   | { type: 'BACK' };
 
-interface RegistrationContext {
+export interface RegistrationContext {
   setup: RegistrationSetup | null;
   form: RegistrationForm;
   errors: FieldErrors;
@@ -95,7 +101,7 @@ export const emptyForm: RegistrationForm = {
 };
 
 /** Form field → wire field (server errors name wire fields). */
-const WIRE_FIELDS: Record<RegistrationField, string> = {
+export const WIRE_FIELDS: Record<RegistrationField, string> = {
   username: 'username',
   email: 'email',
   password: 'password',
@@ -112,33 +118,6 @@ const WIRE_FIELDS: Record<RegistrationField, string> = {
 const FORM_FIELDS = Object.fromEntries(
   Object.entries(WIRE_FIELDS).map(([form, wire]) => [wire, form]),
 ) as Record<string, RegistrationField>;
-
-/** The shared rules (src/contract/rules/account.ts) applied to the form; empty when valid. */
-export function validateRegistration(
-  form: RegistrationForm,
-  variant: RegistrationVariant,
-): FieldErrors {
-  const wire = Object.fromEntries(
-    Object.entries(WIRE_FIELDS).map(([field, wireField]) => [
-      wireField,
-      form[field as RegistrationField],
-    ]),
-  );
-  // The provider vouches for an external sign-up: a password is then optional.
-  if (variant === 'external' && form.password === '') delete wire.password;
-  const schema =
-    variant === 'external'
-      ? registrationSchema().partial({ password: true })
-      : registrationSchema();
-  const result = schema.safeParse(wire);
-  if (result.success) return {};
-  return fieldErrorsOf(
-    result.error.issues.map((issue) => ({
-      field: String(issue.path[0] ?? ''),
-      code: issue.message,
-    })),
-  );
-}
 
 /** 422 `errors: [{field, code}]` (wire fields) as form errors; unknown fields are dropped. */
 export function fieldErrorsOf(errors: { field: string; code: string }[]): FieldErrors {
@@ -159,6 +138,56 @@ function rejectedFields(error: unknown): FieldErrors | undefined {
   const fields = fieldErrorsOf(errors as { field: string; code: string }[]);
   return Object.keys(fields).length > 0 ? fields : undefined;
 }
+
+const truthy = (value: string | null) => value !== null && /^(true|1)$/i.test(value);
+
+/**
+ * What the registration URL says (spec §1, §2; docs/client-auth.md):
+ * - `inflow=True` or an `inflowId`: the partner-inflow variant (it needs the inflowId);
+ * - `provider`, `providerUserId` and `assertion` (set by the server after a first social
+ *   sign-in) with `email` and `name` to prefill: the external-provider variant;
+ * - `pet=true` (with `adminPetId`, else the pet page being set up in this browser) or
+ *   `otherAdmin=true`: the modes.
+ */
+export function registrationSetupFromQuery(
+  query: string,
+  pendingPetPageId: string | null,
+): RegistrationSetup {
+  const search = new URLSearchParams(query);
+  const provider = search.get('provider');
+  const providerUserId = search.get('providerUserId');
+  const assertion = search.get('assertion');
+  const external = Boolean(provider && providerUserId && assertion);
+  const inflowId = search.get('inflowId');
+  const inflow = !external && (search.get('inflow')?.toLowerCase() === 'true' || inflowId !== null);
+  const mode = truthy(search.get('pet'))
+    ? 'pet'
+    : truthy(search.get('otherAdmin'))
+      ? 'otherAdmin'
+      : null;
+  return {
+    variant: external ? 'external' : inflow ? 'inflow' : 'standard',
+    mode,
+    inflowId: inflowId || null,
+    adminPetId: mode === 'pet' ? search.get('adminPetId') || pendingPetPageId : null,
+    pendingPetPageId,
+    provider: external
+      ? {
+          providerName: provider!,
+          providerUserId: providerUserId!,
+          accessToken: assertion!,
+          expiredDate: search.get('expiredDate'),
+        }
+      : null,
+    prefill: external
+      ? { email: search.get('email') ?? '', username: search.get('name') ?? '' }
+      : {},
+  };
+}
+
+/** The effect or rule a machine's default stands for, until the app provides it. */
+const notProvided = (kind: string, name: string) =>
+  new Error(`The ${kind} "${name}" of the machine "registration" was not provided`);
 
 /**
  * The API request of a submitted registration: trimmed names, the sex code as a number, no
@@ -198,12 +227,20 @@ export const registrationMachine = setup({
     events: {} as RegistrationEvent,
   },
   actors: {
-    register: notProvided<void, RegistrationRequest>('registration', 'register'),
-    activate: notProvided<void, ActivationLink>('registration', 'activate'),
+    register: fromPromise<void, RegistrationRequest>(() =>
+      Promise.reject(notProvided('actor', 'register')),
+    ),
+    activate: fromPromise<void, ActivationLink>(() =>
+      Promise.reject(notProvided('actor', 'activate')),
+    ),
   },
   actions: {
     /** Ends the pet-admin setting: this registration has taken the pet page's link. */
     completePetAdmin: () => undefined,
+    /** Puts what the shared rules refuse in the form into `errors`, field by field. */
+    showFieldErrors: () => {
+      throw notProvided('action', 'showFieldErrors');
+    },
   },
   guards: {
     /** A registration in pet mode for the very page whose pet-admin setting is active. */
@@ -213,8 +250,10 @@ export const registrationMachine = setup({
       context.setup.adminPetId === context.setup.pendingPetPageId,
     inflowWithoutId: (_, params: { setup: RegistrationSetup }) =>
       params.setup.variant === 'inflow' && !params.setup.inflowId,
-    formValid: ({ context }) =>
-      Object.keys(validateRegistration(context.form, context.setup!.variant)).length === 0,
+    /** The shared rules accept the form for the variant. */
+    formValid: (): boolean => {
+      throw notProvided('guard', 'formValid');
+    },
     rejectedFields: (_, params: { error: unknown }) => rejectedFields(params.error) !== undefined,
     linkComplete: (_, params: { link: ActivationLink }) =>
       params.link.token !== '' && params.link.email !== '',
@@ -228,14 +267,19 @@ export const registrationMachine = setup({
       on: {
         START: [
           {
-            guard: { type: 'inflowWithoutId', params: ({ event }) => ({ setup: event.setup }) },
+            guard: {
+              type: 'inflowWithoutId',
+              params: ({ event }) => ({
+                setup: registrationSetupFromQuery(event.query, event.pendingPetPageId),
+              }),
+            },
             target: 'invalidUrl',
           },
           {
             target: 'input',
-            actions: assign({
-              setup: ({ event }) => event.setup,
-              form: ({ event }) => ({ ...emptyForm, ...event.setup.prefill }),
+            actions: assign(({ event }) => {
+              const setup = registrationSetupFromQuery(event.query, event.pendingPetPageId);
+              return { setup, form: { ...emptyForm, ...setup.prefill } };
             }),
           },
         ],
@@ -259,11 +303,7 @@ export const registrationMachine = setup({
         },
         SUBMIT: [
           { guard: 'formValid', target: 'confirm', actions: assign({ errors: {} }) },
-          {
-            actions: assign({
-              errors: ({ context }) => validateRegistration(context.form, context.setup!.variant),
-            }),
-          },
+          { actions: 'showFieldErrors' },
         ],
       },
     },

@@ -2,7 +2,6 @@ import { createActor, SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import {
   emptyPetAdminSetting,
-  isPetAdminSettingActive,
   petAdminMachine,
   type PetAdminSetting,
 } from '../../src/machines/petAdmin';
@@ -48,7 +47,9 @@ describeModel('petAdmin', {
     active: ({ context }, { event, actions }) => {
       expect(context.targetMemorialPageEncodedId).toBe('pet-link');
       expect(context.completed).toBe(false);
-      expect(isPetAdminSettingActive(context, context.now)).toBe(true);
+      // Active only before it expires, and never longer than 24 hours from now.
+      expect(context.expiresAt).toBeGreaterThan(context.now);
+      expect(context.expiresAt! - context.now).toBeLessThanOrEqual(TWENTY_FOUR_HOURS);
       if (event?.type === 'SET') {
         expect(context.expiresAt).toBe(T0 + TWENTY_FOUR_HOURS);
         expect(ownActions(actions)).toEqual(['persistSetting']);
@@ -58,7 +59,6 @@ describeModel('petAdmin', {
     completed: ({ context }, { event, actions }) => {
       expect(context.completed).toBe(true);
       expect(context.targetMemorialPageEncodedId).toBe('pet-link');
-      expect(isPetAdminSettingActive(context, context.now)).toBe(false);
       if (event?.type === 'COMPLETE' && ownActions(actions).length > 0) {
         expect(ownActions(actions)).toEqual(['persistSetting']);
         expect(persisted.at(-1)?.completed).toBe(true);
@@ -80,6 +80,12 @@ describe('petAdmin expiry', () => {
     clock.increment(TWENTY_FOUR_HOURS - 1);
     expect(actor.getSnapshot().value).toBe('active');
     clock.increment(1);
+    expect(actor.getSnapshot().value).toBe('inactive');
+  });
+
+  it('drops a restored setting at the very moment it expires', () => {
+    const { actor } = run();
+    actor.send({ type: 'RESTORED', setting: stored({ expiresAt: T0 }), at: T0 });
     expect(actor.getSnapshot().value).toBe('inactive');
   });
 

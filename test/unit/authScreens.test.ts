@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { afterLoginTarget } from '../../src/screens/login/redirect';
 import { failureFromQuery } from '../../src/screens/login/signInFailure';
-import { registrationSetupFromQuery } from '../../src/screens/registerTop/registrationSetup';
+import { registrationSetupFromQuery } from '../../src/machines/registration';
 
 const query = (text: string) => new URLSearchParams(text);
+const text = (query: string) => query;
 
 describe('after sign-in', () => {
   it('goes to the page first asked for, else a same-site callbackUrl, else the dashboard', () => {
@@ -36,22 +37,22 @@ describe('the failure /login was sent with', () => {
 
 describe('registration URL', () => {
   it('tells the variants and modes apart', () => {
-    expect(registrationSetupFromQuery(query('register=true'), null)).toMatchObject({
+    expect(registrationSetupFromQuery(text('register=true'), null)).toMatchObject({
       variant: 'standard',
       mode: null,
     });
-    expect(registrationSetupFromQuery(query('inflow=True'), null)).toMatchObject({
+    expect(registrationSetupFromQuery(text('inflow=True'), null)).toMatchObject({
       variant: 'inflow',
       inflowId: null,
     });
-    expect(registrationSetupFromQuery(query('inflowId=p-1&otherAdmin=true'), null)).toMatchObject({
+    expect(registrationSetupFromQuery(text('inflowId=p-1&otherAdmin=true'), null)).toMatchObject({
       variant: 'inflow',
       inflowId: 'p-1',
       mode: 'otherAdmin',
     });
     expect(
       registrationSetupFromQuery(
-        query('provider=line&providerUserId=U1&assertion=a.b.c&email=a%40example.jp&name=hana'),
+        text('provider=line&providerUserId=U1&assertion=a.b.c&email=a%40example.jp&name=hana'),
         null,
       ),
     ).toMatchObject({
@@ -62,10 +63,10 @@ describe('registration URL', () => {
   });
 
   it('takes the pet page from the URL, else from the pet page being set up here', () => {
-    expect(registrationSetupFromQuery(query('pet=true&adminPetId=p-9'), 'p-1').adminPetId).toBe(
+    expect(registrationSetupFromQuery(text('pet=true&adminPetId=p-9'), 'p-1').adminPetId).toBe(
       'p-9',
     );
-    expect(registrationSetupFromQuery(query('pet=true'), 'p-1').adminPetId).toBe('p-1');
-    expect(registrationSetupFromQuery(query('register=true'), 'p-1').adminPetId).toBeNull();
+    expect(registrationSetupFromQuery(text('pet=true'), 'p-1').adminPetId).toBe('p-1');
+    expect(registrationSetupFromQuery(text('register=true'), 'p-1').adminPetId).toBeNull();
   });
 });

@@ -82,18 +82,7 @@ describe('the Stately inspector', () => {
     await new Promise((resolve) => actor.on('refreshFailed', resolve));
 
     const registration = createActor(registrationMachine, { inspect }).start();
-    registration.send({
-      type: 'START',
-      setup: {
-        variant: 'standard',
-        mode: null,
-        inflowId: null,
-        adminPetId: null,
-        pendingPetPageId: null,
-        provider: null,
-        prefill: {},
-      },
-    });
+    registration.send({ type: 'START', query: 'register=true', pendingPetPageId: null });
     registration.send({ type: 'EDIT', field: 'password', value: PASSWORD });
     await flushed();
     actor.stop();

@@ -6,7 +6,7 @@ import { fromPromise } from 'xstate';
 import { RouteLoading } from '../../components/shell/RouteLoading';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { invitationMachine, type InvitationLink } from '../../machines/invitation';
+import { invitationMachine, type SharedLink } from '../../machines/invitation';
 import { initialSlices } from '../../machines/clientState';
 import {
   addPageAdmin,
@@ -15,7 +15,7 @@ import {
   memorialPageIdOfInvitation,
   validateShareToken,
 } from '../../services/api/memorial';
-import { useClientStateSend, useSlice } from '../../services/clientState/clientState';
+import { useClientStateActor, useSlice } from '../../services/clientState/clientState';
 import { usePetAdminSetting } from '../../services/clientState/usePetAdminSetting';
 import { useSession } from '../../services/session/useSession';
 import { Page, Panel } from '../../components/ui/pageLayout';
@@ -27,26 +27,30 @@ import { inspectOption } from '../../services/clientState/inspector';
 const truthy = (value: string | null) => value === 'true';
 
 /** The link in the address (a shared link), else the one kept through login or registration. */
-function useInvitationLink(): { link: InvitationLink; isPet: boolean } {
+function useInvitationLink(): SharedLink {
   const [search] = useSearchParams();
   const kept = useSlice('invitation');
   const shareToken = search.get('shareToken');
   const invitingUserId = search.get('invitingUserId');
   if (shareToken !== null || invitingUserId !== null) {
     return {
-      link: { shareToken, invitingUserId, setAdmin: truthy(search.get('setAdmin')) },
-      isPet: truthy(search.get('pet')),
+      shareToken,
+      invitingUserId,
+      setAdmin: truthy(search.get('setAdmin')),
+      pet: truthy(search.get('pet')),
     };
   }
-  return { link: kept, isPet: false };
+  return { ...kept, pet: false };
 }
 
-/** The invitation chart with the real calls; the slice is emptied once the link is used up. */
+/** The invitation chart with the real calls and the client state, the pages it leads to. */
 function useInvitationMachine(userId: string | null) {
-  const sendClientState = useClientStateSend();
-  const latest = useRef({ sendClientState });
+  const clientState = useClientStateActor();
+  const navigate = useNavigate();
+  const petAdmin = usePetAdminSetting();
+  const latest = useRef({ navigate, petAdmin });
   useEffect(() => {
-    latest.current = { sendClientState };
+    latest.current = { navigate, petAdmin };
   });
   // eslint-disable-next-line react-hooks/refs -- read when an event runs an effect, not during render
   const [machine] = useState(() =>
@@ -63,12 +67,27 @@ function useInvitationMachine(userId: string | null) {
         expireShareToken: fromPromise(({ input }) => expireShareToken(input)),
       },
       actions: {
+        keepLink: (_, value) => clientState.send({ type: 'UPDATE', slice: 'invitation', value }),
         clearInvitation: () =>
-          latest.current.sendClientState({
+          clientState.send({
             type: 'UPDATE',
             slice: 'invitation',
             value: initialSlices.invitation,
           }),
+        returnHereAfterLogin: () =>
+          clientState.send({
+            type: 'UPDATE',
+            slice: 'nav',
+            value: {
+              ...clientState.getSnapshot().context.slices.nav,
+              postLoginRedirectUrl: INVITATION_PATH,
+            },
+          }),
+        openLogin: () => void latest.current.navigate('/login'),
+        openRegistration: (_, { pet }) =>
+          void latest.current.navigate(pet ? '/register-top?pet=true' : '/register-top'),
+        setPetAdmin: (_, { targetMemorialPageEncodedId }) =>
+          latest.current.petAdmin.set(targetMemorialPageEncodedId),
       },
     }),
   );
@@ -85,12 +104,8 @@ function useInvitationMachine(userId: string | null) {
  */
 export function Component() {
   const t = useT();
-  const navigate = useNavigate();
   const { status, user } = useSession();
-  const { link, isPet } = useInvitationLink();
-  const nav = useSlice('nav');
-  const sendClientState = useClientStateSend();
-  const petAdmin = usePetAdminSetting();
+  const link = useInvitationLink();
   const [snapshot, send] = useInvitationMachine(user?.id ?? null);
   const sessionKnown = status !== 'loading';
   // The link the chart took: the slice is emptied once it is used up, the chart keeps it.
@@ -110,58 +125,29 @@ export function Component() {
     if (user) send({ type: 'LOGGED_IN', userId: user.id });
   }, [user, send]);
 
-  const { shareToken, invitingUserId, setAdmin } = link;
-  const complete = Boolean(shareToken && invitingUserId);
-  // The chart takes the link once; emptying the slice at the end must not start it again.
+  // The chart takes the link once, when the session is known; emptying the slice at the end
+  // must not start it again.
   const linkSent = useRef(false);
   useEffect(() => {
-    if (!sessionKnown || !complete || linkSent.current) return;
+    if (!sessionKnown || linkSent.current) return;
     linkSent.current = true;
-    sendClientState({
-      type: 'UPDATE',
-      slice: 'invitation',
-      value: { shareToken, invitingUserId, setAdmin },
-    });
-    send({ type: 'LINK', shareToken, invitingUserId, setAdmin });
-  }, [sessionKnown, complete, shareToken, invitingUserId, setAdmin, send, sendClientState]);
-
-  /** Back here after signing in: the slice keeps the link meanwhile. */
-  const comeBackAfterLogin = () =>
-    sendClientState({
-      type: 'UPDATE',
-      slice: 'nav',
-      value: { ...nav, postLoginRedirectUrl: INVITATION_PATH },
-    });
-
-  const signIn = () => {
-    comeBackAfterLogin();
-    void navigate('/login');
-  };
-  const register = () => {
-    if (isPet && setAdmin && shareToken) {
-      petAdmin.set(shareToken);
-      sendClientState({ type: 'UPDATE', slice: 'invitation', value: initialSlices.invitation });
-      void navigate('/register-top?pet=true');
-      return;
-    }
-    comeBackAfterLogin();
-    void navigate('/register-top');
-  };
+    send({ type: 'LINK', ...link });
+  }, [sessionKnown, link, send]);
 
   const pageId = snapshot.context.memorialPageId ?? invitedPage.data ?? null;
   let body;
-  if (snapshot.matches('invalid') || (snapshot.matches('absent') && !complete)) {
+  if (snapshot.matches('invalid')) {
     body = <p role="alert">{t('memorial-error-invalid-invitation')}</p>;
   } else if (snapshot.matches('awaitingLogin')) {
     body = (
       <>
-        <p>{t(setAdmin ? 'invitation-lead-admin' : 'invitation-lead')}</p>
-        <p>{t(isPet && setAdmin ? 'invitation-sign-in-pet' : 'invitation-sign-in')}</p>
+        <p>{t(taken.setAdmin ? 'invitation-lead-admin' : 'invitation-lead')}</p>
+        <p>{t(taken.pet && taken.setAdmin ? 'invitation-sign-in-pet' : 'invitation-sign-in')}</p>
         <Actions>
-          <Button type="button" onClick={register}>
+          <Button type="button" onClick={() => send({ type: 'REGISTER' })}>
             {t('invitation-register')}
           </Button>
-          <Button type="button" $variant="secondary" onClick={signIn}>
+          <Button type="button" $variant="secondary" onClick={() => send({ type: 'SIGN_IN' })}>
             {t('invitation-login')}
           </Button>
         </Actions>

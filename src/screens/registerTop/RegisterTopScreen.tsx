@@ -3,8 +3,6 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
-import { isPetAdminSettingActive } from '../../machines/petAdmin';
-import { useSlice } from '../../services/clientState/clientState';
 import { usePetAdminSetting } from '../../services/clientState/usePetAdminSetting';
 import { auth } from '../../services/api/auth';
 import { Actions, AuthCard, AuthPage, FormMessage, Links } from '../login/authFormParts';
@@ -13,28 +11,23 @@ import { providerLabelId } from '../login/SocialSignIn';
 import { RegistrationConfirm } from './RegistrationConfirm';
 import { RegistrationFields } from './RegistrationFields';
 import type { ChosenIcon } from './RegistrationIcon';
-import { liveRegistrationMachine, registrationSetupFromQuery } from './registrationSetup';
+import { liveRegistrationMachine } from './registrationSetup';
 import { inspectOption } from '../../services/clientState/inspector';
 
 /** /register-top — registration: input, confirm, submitting, mail sent (spec §2, §4). */
 export function Component() {
   const t = useT();
   const [search] = useSearchParams();
-  const memorialAdmin = useSlice('memorialAdmin');
   const petAdmin = usePetAdminSetting();
   const [machine] = useState(() =>
     liveRegistrationMachine.provide({ actions: { completePetAdmin: () => petAdmin.complete() } }),
   );
   const [snapshot, send] = useMachine(machine, inspectOption());
   const [icon, setIcon] = useState<ChosenIcon | null>(null);
-  // The pet page being set up here counts while not completed and not expired (spec §4).
-  const [now] = useState(() => Date.now());
-  const pendingPetPageId = isPetAdminSettingActive(memorialAdmin, now)
-    ? memorialAdmin.targetMemorialPageEncodedId
-    : null;
+  const { pendingPetPageId } = petAdmin;
 
   useEffect(() => {
-    send({ type: 'START', setup: registrationSetupFromQuery(search, pendingPetPageId) });
+    send({ type: 'START', query: search.toString(), pendingPetPageId });
   }, [search, pendingPetPageId, send]);
 
   const { setup, form, errors } = snapshot.context;

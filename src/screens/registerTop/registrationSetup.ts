@@ -1,57 +1,9 @@
 import { fromPromise } from 'xstate';
-import {
-  registrationMachine,
-  type ActivationLink,
-  type RegistrationSetup,
-} from '../../machines/registration';
+import { registrationMachine, type ActivationLink } from '../../machines/registration';
+import { registrationRules } from '../../machines/registrationRules';
 import type { RegistrationRequest } from '../../contract/registrationRequest';
 import { auth } from '../../services/api/auth';
 import { firstVisit } from '../../services/persistence/firstVisit';
-
-const truthy = (value: string | null) => value !== null && /^(true|1)$/i.test(value);
-
-/**
- * What the registration URL says (spec §1, §2; docs/client-auth.md):
- * - `inflow=True` or an `inflowId`: the partner-inflow variant (it needs the inflowId);
- * - `provider`, `providerUserId` and `assertion` (set by the server after a first social
- *   sign-in) with `email` and `name` to prefill: the external-provider variant;
- * - `pet=true` (with `adminPetId`, else the pet page being set up in this browser) or
- *   `otherAdmin=true`: the modes.
- */
-export function registrationSetupFromQuery(
-  search: URLSearchParams,
-  pendingPetPageId: string | null,
-): RegistrationSetup {
-  const provider = search.get('provider');
-  const providerUserId = search.get('providerUserId');
-  const assertion = search.get('assertion');
-  const external = Boolean(provider && providerUserId && assertion);
-  const inflowId = search.get('inflowId');
-  const inflow = !external && (search.get('inflow')?.toLowerCase() === 'true' || inflowId !== null);
-  const mode = truthy(search.get('pet'))
-    ? 'pet'
-    : truthy(search.get('otherAdmin'))
-      ? 'otherAdmin'
-      : null;
-  return {
-    variant: external ? 'external' : inflow ? 'inflow' : 'standard',
-    mode,
-    inflowId: inflowId || null,
-    adminPetId: mode === 'pet' ? search.get('adminPetId') || pendingPetPageId : null,
-    pendingPetPageId,
-    provider: external
-      ? {
-          providerName: provider!,
-          providerUserId: providerUserId!,
-          accessToken: assertion!,
-          expiredDate: search.get('expiredDate'),
-        }
-      : null,
-    prefill: external
-      ? { email: search.get('email') ?? '', username: search.get('name') ?? '' }
-      : {},
-  };
-}
 
 /**
  * Activation links are single use: one call per link and page, even when the chart is
@@ -59,8 +11,9 @@ export function registrationSetupFromQuery(
  */
 const activations = new Map<string, Promise<void>>();
 
-/** The registration chart with the real calls. */
+/** The registration chart with the real calls and the shared form rules. */
 export const liveRegistrationMachine = registrationMachine.provide({
+  ...registrationRules,
   actors: {
     // A new member: the dashboard welcomes them until they dismiss it (spec §9 isFirstTimeUser).
     register: fromPromise(async ({ input }: { input: RegistrationRequest }) => {

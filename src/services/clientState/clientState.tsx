@@ -6,6 +6,7 @@ import {
   type ClientSlices,
   type ClientStateEvent,
 } from '../../machines/clientState';
+import { petAdminMachine } from '../../machines/petAdmin';
 import { devInspector, inspectOption } from './inspector';
 import { readPersistedSlices, writePersistedSlices } from '../persistence/clientStorage';
 
@@ -21,6 +22,34 @@ const liveClientStateMachine = () =>
   });
 
 export type ClientStateActor = ActorRefFrom<typeof clientStateMachine>;
+export type PetAdminActor = ActorRefFrom<typeof petAdminMachine>;
+
+/** The page's pet-admin actor of each client state (none in the server render). */
+const petAdminOf = new WeakMap<ClientStateActor, PetAdminActor>();
+
+/**
+ * Starts the page's one pet-admin setting (petAdmin chart) on the restored memorialAdmin
+ * slice, written back by the chart's persistSetting action. It lives as long as the client
+ * state, so its expiry fires whatever screen is open.
+ */
+function startPetAdminSetting(clientState: ClientStateActor): void {
+  const actor = createActor(
+    petAdminMachine.provide({
+      actions: {
+        persistSetting: (_, value) =>
+          clientState.send({ type: 'UPDATE', slice: 'memorialAdmin', value }),
+      },
+    }),
+    inspectOption(),
+  ).start();
+  actor.send({
+    type: 'RESTORED',
+    setting: clientState.getSnapshot().context.slices.memorialAdmin,
+    at: Date.now(),
+  });
+  clientState.subscribe({ complete: () => actor.stop() });
+  petAdminOf.set(clientState, actor);
+}
 
 const ClientStateContext = createContext<ClientStateActor | undefined>(undefined);
 
@@ -29,6 +58,7 @@ export async function startClientState(): Promise<ClientStateActor> {
   await devInspector();
   const actor = createActor(liveClientStateMachine(), inspectOption()).start();
   await waitFor(actor, (snapshot) => snapshot.matches('ready'));
+  startPetAdminSetting(actor);
   return actor;
 }
 
@@ -72,10 +102,15 @@ export function ClientStateActorProvider({
   return <ClientStateContext.Provider value={actor}>{children}</ClientStateContext.Provider>;
 }
 
-function useClientStateActor(): ClientStateActor {
+export function useClientStateActor(): ClientStateActor {
   const actor = useContext(ClientStateContext);
   if (!actor) throw new Error('useClientState outside ClientStateProvider');
   return actor;
+}
+
+/** The page's pet-admin actor; undefined in the server render, which has none. */
+export function usePetAdminActor(): PetAdminActor | undefined {
+  return petAdminOf.get(useClientStateActor());
 }
 
 /** Reads one slice; re-renders only when it changes. */

@@ -1,42 +1,36 @@
-import { useActorRef } from '@xstate/react';
-import { useEffect, useMemo, useState } from 'react';
-import { petAdminMachine } from '../../machines/petAdmin';
-import { useClientStateSend, useSlice } from './clientState';
-import { inspectOption } from './inspector';
+import { useSyncExternalStore } from 'react';
+import { usePetAdminActor, type PetAdminActor } from './clientState';
 
 export interface PetAdminSettingControls {
+  /** The pet page whose setting is active in this browser, or null. */
+  pendingPetPageId: string | null;
   /** Starts the 24-hour setting for the pet page a pet-admin link names. */
   set(targetMemorialPageEncodedId: string): void;
   /** A registration in pet mode has taken the setting (the server redeems it at activation). */
   complete(): void;
 }
 
-/**
- * The pet-admin setting (petAdmin chart) on the persisted memorialAdmin slice: restored from
- * it once when the screen opens, written back by the chart's persistSetting action.
- */
+/** The chart says what is pending: `active` alone, so an expired setting never counts. */
+const pendingOf = (actor: PetAdminActor | undefined) => {
+  const snapshot = actor?.getSnapshot();
+  return snapshot?.matches('active') ? snapshot.context.targetMemorialPageEncodedId : null;
+};
+
+/** The page's pet-admin setting (started with the client state): what is pending, its events. */
 export function usePetAdminSetting(): PetAdminSettingControls {
-  const setting = useSlice('memorialAdmin');
-  const sendClientState = useClientStateSend();
-  const [machine] = useState(() =>
-    petAdminMachine.provide({
-      actions: {
-        persistSetting: (_, value) =>
-          sendClientState({ type: 'UPDATE', slice: 'memorialAdmin', value }),
-      },
-    }),
+  const actor = usePetAdminActor();
+  const pendingPetPageId = useSyncExternalStore(
+    (onChange) => {
+      const subscription = actor?.subscribe(onChange);
+      return () => subscription?.unsubscribe();
+    },
+    () => pendingOf(actor),
+    () => null,
   );
-  const actor = useActorRef(machine, inspectOption());
-  const [restored] = useState(setting);
-  useEffect(() => {
-    actor.send({ type: 'RESTORED', setting: restored, at: Date.now() });
-  }, [actor, restored]);
-  return useMemo(
-    () => ({
-      set: (targetMemorialPageEncodedId) =>
-        actor.send({ type: 'SET', targetMemorialPageEncodedId, at: Date.now() }),
-      complete: () => actor.send({ type: 'COMPLETE' }),
-    }),
-    [actor],
-  );
+  return {
+    pendingPetPageId,
+    set: (targetMemorialPageEncodedId) =>
+      actor?.send({ type: 'SET', targetMemorialPageEncodedId, at: Date.now() }),
+    complete: () => actor?.send({ type: 'COMPLETE' }),
+  };
 }
