@@ -29,7 +29,8 @@ type Matcher = (request: Pick<HeldRequest, 'method' | 'path'>) => boolean;
 export const request =
   (method: string, path: string | RegExp): Matcher =>
   (held) =>
-    held.method === method && (typeof path === 'string' ? held.path === path : path.test(held.path));
+    held.method === method &&
+    (typeof path === 'string' ? held.path === path : path.test(held.path));
 
 export interface HeldServer {
   /** Requests not answered yet, oldest first. */
