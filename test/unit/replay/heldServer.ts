@@ -15,6 +15,8 @@ export interface HeldRequest {
   path: string;
   /** The JSON body sent, parsed (a form body as an object of its fields). */
   body: unknown;
+  /** The bearer token the request carried, if any. */
+  bearer: string | undefined;
   respond: (status: number, body: unknown) => void;
 }
 
@@ -41,8 +43,12 @@ export interface HeldServer {
   answer: (matches: Matcher, answer: Answer) => Promise<Omit<HeldRequest, 'respond'>>;
   /** Answers at once, now and later, every request `matches` (calls outside the flow). */
   always: (matches: Matcher, answer: Answer) => void;
-  /** Puts the browser's fetch and the app's axios adapter back. */
-  restore: () => void;
+  /**
+   * Fails every request still waiting, and those they lead to, until none comes for a while,
+   * then puts the browser's fetch and the app's axios adapter back: a call left waiting would
+   * hold the next path's calls (the HTTP client holds every call while a refresh is out).
+   */
+  restore: () => Promise<void>;
 }
 
 function parseBody(body: unknown): unknown {
@@ -75,6 +81,7 @@ export function holdServer(): HeldServer {
         method: (init.method ?? 'GET').toUpperCase(),
         path: url.pathname + url.search,
         body: parseBody(init.body),
+        bearer: undefined,
         respond: (status, body) =>
           resolve(
             new Response(JSON.stringify(body), {
@@ -98,6 +105,9 @@ export function holdServer(): HeldServer {
         method: (config.method ?? 'get').toUpperCase(),
         path: url.pathname + (query === '?' ? '' : query),
         body: parseBody(config.data),
+        bearer: /^Bearer (.+)$/.exec(
+          String(AxiosHeaders.from(config.headers).get('Authorization') ?? ''),
+        )?.[1],
         respond: (status, body) => {
           const response: AxiosResponse = {
             data: JSON.stringify(body),
@@ -149,7 +159,13 @@ export function holdServer(): HeldServer {
         held.respond(answer.status, answer.body);
       }
     },
-    restore: () => {
+    restore: async () => {
+      for (let quiet = 0; quiet < 3;) {
+        if (pending.length === 0) quiet += 1;
+        else quiet = 0;
+        for (const held of pending.splice(0)) held.respond(503, { detail: 'the path ended' });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       globalThis.fetch = originalFetch;
       http.defaults.adapter = originalAdapter;
     },
