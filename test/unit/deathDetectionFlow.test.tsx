@@ -42,7 +42,7 @@ type HostWindow = Window & { ReactNativeWebView?: { postMessage: (message: strin
 interface World {
   server: HeldServer;
   user: ReturnType<typeof userEvent.setup>;
-  signIn: () => void;
+  signIn: () => Promise<void>;
   router: ReturnType<typeof renderRoutes>;
   /** What the app's web view was asked over the bridge. */
   bridgeCalls: string[];
@@ -102,14 +102,20 @@ async function mount(): Promise<World> {
     router,
     bridgeCalls,
     user: userEvent.setup(),
+    // The frame may mount twice as the client state loads: asked until the member's header shows.
     signIn: () =>
-      act(() =>
-        setSession({
-          status: 'authenticated',
-          user: { id: ME, username: 'me', memorialPageId: 'page-me', iconUrl: null },
-          accessToken: () => 'access-me',
-        }),
-      ),
+      waitFor(() => {
+        act(() =>
+          setSession({
+            status: 'authenticated',
+            user: { id: ME, username: 'me', memorialPageId: 'page-me', iconUrl: null },
+            accessToken: () => 'access-me',
+          }),
+        );
+        expect(
+          screen.getAllByRole('link', { name: 'マイページ', hidden: true }).length,
+        ).toBeGreaterThan(0);
+      }),
   };
 }
 
@@ -170,11 +176,11 @@ const executors = {
     if (loaded.lastShownDate === null) localStorage.removeItem(STEPS_MODAL_SHOWN_KEY);
     else localStorage.setItem(STEPS_MODAL_SHOWN_KEY, loaded.lastShownDate);
     if (loaded.inApp) installAppHost(world);
-    world.signIn();
-    // The frame loads the flow's module after its first paint.
+    await world.signIn();
+    // The frame loads the flow's module after its first paint (the first time, from source).
     await waitFor(
       () => expect(world.server.asked.map((asked) => asked.path)).toContain(SUSPECTED_READ),
-      { timeout: 5000 },
+      { timeout: 20_000 },
     );
   },
   'xstate.done.actor.findSuspectedUser': (world, event) =>
