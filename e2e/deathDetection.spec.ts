@@ -1,81 +1,15 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { accessTokenOf, registerMember, signUpAndSignIn, type E2eMember } from './support/members';
+import { accessTokenOf, signUpAndSignIn } from './support/members';
+import { advanceServerClock, bearer, DAY_MS, suspectedMemberOf } from './support/deathCases';
 import { installNativeHost, type NativeHostControl } from './support/nativeHost';
 import { keepScreenshot, VIEWPORTS } from './support/screens';
-
-const DAY_MS = 24 * 3600_000;
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Yesterday in Japan, `YYYY-MM-DD`. */
 function yesterdayInTokyo(): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(
     new Date(Date.now() - DAY_MS),
   );
-}
-
-/**
- * A member (山田 花子, registered through the API) who names the signed-in administrator of
- * `api` as the one who may confirm their death, writes them a letter for after their death,
- * and is then reported as possibly deceased by that administrator.
- */
-async function suspectedMemberOf(
-  api: APIRequestContext,
-  administrator: E2eMember,
-  playwright: { request: { newContext: (o: { baseURL?: string }) => Promise<APIRequestContext> } },
-  { confirmable = true }: { confirmable?: boolean } = {},
-) {
-  const admin = await accessTokenOf(api, administrator);
-  const memberApi = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
-  const member = await registerMember(memberApi);
-  const own = await accessTokenOf(memberApi, member);
-
-  const requested = await memberApi.post('/v1/connection/requests', {
-    headers: bearer(own.accessToken),
-    data: { to_user_id: admin.userId, relationship: 'family' },
-  });
-  expect(requested.status(), await requested.text()).toBeLessThan(300);
-  const { requestId } = (await requested.json()) as { requestId: string };
-  const accepted = await api.post(`/v1/connection/requests/${requestId}/accept`, {
-    headers: bearer(admin.accessToken),
-    data: { relationship: 'family' },
-  });
-  expect(accepted.status(), await accepted.text()).toBe(204);
-
-  const settings = await memberApi.put('/v1/fpos/death_settings', {
-    headers: bearer(own.accessToken),
-    data: {
-      rule: 'any_one',
-      administrator_user_ids: [admin.userId],
-      check_in_period_days: null,
-      // Naming an administrator is a sensitive change: the member proves it is them.
-      current_password: member.password,
-    },
-  });
-  expect(settings.status(), await settings.text()).toBe(200);
-
-  const title = `いつもありがとう ${requestId.slice(0, 8)}`;
-  const letter = await memberApi.post('/v1/time_capsule_letter', {
-    headers: bearer(own.accessToken),
-    data: {
-      title,
-      body: 'これまで本当にありがとう。',
-      recipients: [{ kind: 'member', user_id: admin.userId }],
-      delivery: { rule: 'death', delay_days: 0 },
-    },
-  });
-  expect(letter.status(), await letter.text()).toBe(201);
-
-  // An administrator may confirm a death only a week after being named.
-  if (confirmable) await advanceServerClock(api, 7 * DAY_MS + 60_000);
-  const adminNow = await accessTokenOf(api, administrator);
-  const reported = await api.post('/v1/fpos/report_death_suspected', {
-    headers: bearer(adminNow.accessToken),
-    data: { user_id: own.userId },
-  });
-  expect(reported.status(), await reported.text()).toBe(201);
-  return { memberApi, member, memberId: own.userId, adminId: admin.userId, title };
 }
 
 /** In the app: the expired-certification modal leads to a verification that fails once. */
@@ -151,11 +85,6 @@ async function confirmDeathInApp(page: Page, host: NativeHostControl) {
   await expect(page.getByText(/山田 花子 さんの死亡確認が確定しました。/)).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await keepScreenshot(page, 'death-confirmation-done-app-mobile');
-}
-
-async function advanceServerClock(api: APIRequestContext, ms: number) {
-  const moved = await api.post('/v1/test/clock', { data: { advance_ms: ms } });
-  expect(moved.status(), await moved.text()).toBeLessThan(300);
 }
 
 test('plain browser: QR codes and store links instead of the action; identity needs the app', async ({

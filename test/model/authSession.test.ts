@@ -1,18 +1,13 @@
 import { expect } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { authSessionMachine } from '../../src/machines/authSession';
-import type { AuthSession } from '../../src/contract/sessionLayer';
 import { describeModel } from './modelTest';
-
-const user = { id: 'u-1', username: 'yamada', memorialPageId: 'm-1', iconUrl: null };
-const signedIn: AuthSession = {
-  user,
-  accessToken: 'access-1',
-  expires: '2026-12-22T00:00:00.000Z',
-};
-const renamed: AuthSession = { ...signedIn, user: { ...user, username: 'renamed' } };
-const rotated = { accessToken: 'access-2' };
-const failure = new Error('network down');
+import {
+  authSessionEvents,
+  authSessionSerialize,
+  rotated,
+  sessionFailure as failure,
+} from './sessionFlowEvents';
 
 /** The outcomes that (re-)enter authenticated.idle, whose entry syncs the user slice. */
 const ENTERS_IDLE = [
@@ -27,45 +22,14 @@ const ENTERS_IDLE = [
 
 type Snapshot = SnapshotFrom<typeof authSessionMachine>;
 
-const outcome = (type: string, output?: unknown) => ({ type, output });
-
 const reported: { code: string; error: unknown }[] = [];
 
 describeModel('authSession', {
   machine: authSessionMachine.provide({
     actions: { reportError: (_, params) => void reported.push(params) },
   }),
-  serializeState: (snapshot) =>
-    JSON.stringify([
-      snapshot.value,
-      snapshot.context.session?.accessToken ?? null,
-      snapshot.context.session?.user.username ?? null,
-      // Two waiting updates are enough to show the queue's order.
-      Math.min(snapshot.context.pendingUpdates.length, 2),
-      snapshot.context.refreshRequested,
-    ]),
-  events: [
-    outcome('xstate.done.actor.fetchSession', signedIn),
-    outcome('xstate.done.actor.fetchSession', null),
-    { type: 'xstate.error.actor.fetchSession', error: failure },
-    outcome('xstate.done.actor.refetchSession', signedIn),
-    outcome('xstate.done.actor.refetchSession', null),
-    { type: 'xstate.error.actor.refetchSession', error: failure },
-    outcome('xstate.done.actor.updateSession', renamed),
-    { type: 'xstate.error.actor.updateSession', error: failure },
-    outcome('xstate.done.actor.tokenRefresh', { outcome: 'refreshed', tokens: rotated }),
-    outcome('xstate.done.actor.tokenRefresh', { outcome: 'loggedOut' }),
-    outcome('xstate.done.actor.tokenRefresh', { outcome: 'failed', error: failure }),
-    { type: 'xstate.error.actor.tokenRefresh', error: failure },
-    { type: 'xstate.done.actor.signOut' },
-    { type: 'xstate.error.actor.signOut', error: failure },
-    { type: 'xstate.error.actor.watchTabs', error: failure },
-    { type: 'REFETCH' },
-    { type: 'SIGNED_IN' },
-    { type: 'UPDATE', requestId: 7, data: { username: 'renamed' } },
-    { type: 'REFRESH' },
-    { type: 'SIGN_OUT' },
-  ] as never,
+  serializeState: authSessionSerialize,
+  events: authSessionEvents,
   pathRule: (path, last) => {
     // A broken tab watcher is reported, whatever the session is doing.
     if (path.at(-1)?.event?.type === 'xstate.error.actor.watchTabs')

@@ -3,20 +3,7 @@ import type { SuspectedUser } from '../../src/contract/deathDetection';
 import { deathDetectionMachine } from '../../src/machines/deathDetection';
 import { describeModel } from './modelTest';
 import { ownActions } from './navigationSupport';
-
-const ME = 'user-me';
-const TODAY = '2026-11-22';
-const mother: SuspectedUser = {
-  userId: 'user-mother',
-  memorialPageId: 'page-mother',
-  lastName: '山田',
-  firstName: '花子',
-  state: 'suspected',
-};
-/** Mother's case once every confirmation is in: the grace period asks nobody. */
-const motherInGrace: SuspectedUser = { ...mother, state: 'grace' };
-const myself: SuspectedUser = { ...mother, userId: ME };
-const myselfInGrace: SuspectedUser = { ...myself, state: 'grace' };
+import { deathDetectionEvents, ME, mother, TODAY } from './sessionFlowEvents';
 
 const remembered: string[] = [];
 const failures: { step: string; error: unknown }[] = [];
@@ -29,32 +16,9 @@ const machine = deathDetectionMachine.provide({
   },
 });
 
-const loaded = (inApp: boolean, lastShownDate: string | null) =>
-  ({ type: 'LOADED', currentUserId: ME, inApp, today: TODAY, lastShownDate }) as const;
-
 describeModel('deathDetection', {
   machine,
-  // Each state is offered the events that can happen in it: the shell loads once, and the
-  // modals' buttons exist only while their modal is shown.
-  events: ((snapshot: { matches: (state: string) => boolean }) => {
-    if (snapshot.matches('waitingForLoad'))
-      return [loaded(true, null), loaded(false, '2026-11-21'), loaded(true, TODAY)];
-    if (snapshot.matches('deathModal')) return [{ type: 'START_CONFIRMATION' }, { type: 'CLOSE' }];
-    if (snapshot.matches('expiredModal')) return [{ type: 'REVERIFY' }, { type: 'LATER' }];
-    return [
-      { type: 'xstate.done.actor.findSuspectedUser', output: null },
-      { type: 'xstate.done.actor.findSuspectedUser', output: myself },
-      { type: 'xstate.done.actor.findSuspectedUser', output: mother },
-      { type: 'xstate.done.actor.findSuspectedUser', output: motherInGrace },
-      { type: 'xstate.done.actor.findSuspectedUser', output: myselfInGrace },
-      { type: 'xstate.error.actor.findSuspectedUser', error: new Error('offline') },
-      { type: 'xstate.done.actor.cancelSuspicion', output: undefined },
-      { type: 'xstate.error.actor.cancelSuspicion', error: new Error('offline') },
-      { type: 'xstate.done.actor.readIdentityStatus', output: { authStatus: 'ACTIVE' } },
-      { type: 'xstate.done.actor.readIdentityStatus', output: { authStatus: 'REVOKED' } },
-      { type: 'xstate.error.actor.readIdentityStatus', error: new Error('offline') },
-    ];
-  }) as never,
+  events: deathDetectionEvents,
   states: {
     waitingForLoad: (snapshot, step) => {
       expect(snapshot.context.environment).toBeNull();

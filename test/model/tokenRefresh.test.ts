@@ -1,26 +1,17 @@
 import { expect } from 'vitest';
 import { tokenRefreshMachine } from '../../src/machines/tokenRefresh';
 import { describeModel } from './modelTest';
-
-const elsewhere = { accessToken: 'access-other-tab' };
-const rotated = { accessToken: 'access-2' };
-const httpError = (status: number) =>
-  Object.assign(new Error(`HTTP ${status}`), { response: { status } });
-/** The session layer's own failures carry the status on the error itself. */
-const sessionError = (status: number) => Object.assign(new Error(`session ${status}`), { status });
+import {
+  refreshedTokens as rotated,
+  storedElsewhere as elsewhere,
+  tokenRefreshEvents,
+  tokenRefreshInput,
+} from './sessionFlowEvents';
 
 describeModel('tokenRefresh', {
   machine: tokenRefreshMachine,
-  input: { accessToken: 'access-1' },
-  events: [
-    { type: 'xstate.done.actor.readStoredTokens', output: { accessToken: 'access-1' } },
-    { type: 'xstate.done.actor.readStoredTokens', output: elsewhere },
-    { type: 'xstate.error.actor.readStoredTokens', error: httpError(500) },
-    { type: 'xstate.done.actor.requestTokens', output: rotated },
-    { type: 'xstate.error.actor.requestTokens', error: sessionError(401) },
-    { type: 'xstate.error.actor.requestTokens', error: httpError(403) },
-    { type: 'xstate.error.actor.requestTokens', error: httpError(503) },
-  ] as never,
+  input: tokenRefreshInput,
+  events: tokenRefreshEvents,
   states: {
     checkingStored: (snapshot) => {
       expect(snapshot.children.readStoredTokens).toBeDefined();

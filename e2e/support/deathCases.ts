@@ -1,0 +1,85 @@
+import type { APIRequestContext } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { accessTokenOf, registerMember, type E2eMember } from './members';
+
+/** Death cases on the real server, for the specs of the death-detection flow. */
+
+export const DAY_MS = 24 * 3600_000;
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * A member (山田 花子, registered through the API) who names the signed-in administrator of
+ * `api` as the one who may confirm their death, writes them a letter for after their death,
+ * and is then reported as possibly deceased by that administrator.
+ */
+export async function suspectedMemberOf(
+  api: APIRequestContext,
+  administrator: E2eMember,
+  playwright: { request: { newContext: (o: { baseURL?: string }) => Promise<APIRequestContext> } },
+  {
+    confirmable = true,
+    beforeReport,
+  }: {
+    confirmable?: boolean;
+    /** Runs just before the report, with the member (e.g. to sign them in somewhere). */
+    beforeReport?: (member: E2eMember) => Promise<void>;
+  } = {},
+) {
+  const admin = await accessTokenOf(api, administrator);
+  const memberApi = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const member = await registerMember(memberApi);
+  const own = await accessTokenOf(memberApi, member);
+
+  const requested = await memberApi.post('/v1/connection/requests', {
+    headers: bearer(own.accessToken),
+    data: { to_user_id: admin.userId, relationship: 'family' },
+  });
+  expect(requested.status(), await requested.text()).toBeLessThan(300);
+  const { requestId } = (await requested.json()) as { requestId: string };
+  const accepted = await api.post(`/v1/connection/requests/${requestId}/accept`, {
+    headers: bearer(admin.accessToken),
+    data: { relationship: 'family' },
+  });
+  expect(accepted.status(), await accepted.text()).toBe(204);
+
+  const settings = await memberApi.put('/v1/fpos/death_settings', {
+    headers: bearer(own.accessToken),
+    data: {
+      rule: 'any_one',
+      administrator_user_ids: [admin.userId],
+      check_in_period_days: null,
+      // Naming an administrator is a sensitive change: the member proves it is them.
+      current_password: member.password,
+    },
+  });
+  expect(settings.status(), await settings.text()).toBe(200);
+
+  const title = `いつもありがとう ${requestId.slice(0, 8)}`;
+  const letter = await memberApi.post('/v1/time_capsule_letter', {
+    headers: bearer(own.accessToken),
+    data: {
+      title,
+      body: 'これまで本当にありがとう。',
+      recipients: [{ kind: 'member', user_id: admin.userId }],
+      delivery: { rule: 'death', delay_days: 0 },
+    },
+  });
+  expect(letter.status(), await letter.text()).toBe(201);
+
+  // An administrator may confirm a death only a week after being named.
+  if (confirmable) await advanceServerClock(api, 7 * DAY_MS + 60_000);
+  await beforeReport?.(member);
+  const adminNow = await accessTokenOf(api, administrator);
+  const reported = await api.post('/v1/fpos/report_death_suspected', {
+    headers: bearer(adminNow.accessToken),
+    data: { user_id: own.userId },
+  });
+  expect(reported.status(), await reported.text()).toBe(201);
+  return { memberApi, member, memberId: own.userId, adminId: admin.userId, title };
+}
+
+export async function advanceServerClock(api: APIRequestContext, ms: number) {
+  const moved = await api.post('/v1/test/clock', { data: { advance_ms: ms } });
+  expect(moved.status(), await moved.text()).toBeLessThan(300);
+}
