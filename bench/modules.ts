@@ -8,6 +8,7 @@ import { httpBench } from './http';
 import { lighthouseBench } from './lighthouse';
 import { memorialBench } from './memorial';
 import { memorialPageBench } from './memorialPage';
+import { scaleBench } from './scale';
 import { socialBench } from './search';
 import { timeCapsuleBench } from './timecapsule';
 import type { BenchModule } from './types';
@@ -26,4 +27,5 @@ export const BENCH_MODULES: BenchModule[] = [
   accountsBench,
   deathDetectionBench,
   backupBench,
+  scaleBench,
 ];
