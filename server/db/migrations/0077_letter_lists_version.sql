@@ -7,44 +7,41 @@
 -- Triggers rather than application code: every writer, cascades included, bumps it.
 ALTER TABLE users ADD COLUMN letters_version bigint NOT NULL DEFAULT 0;
 
--- Everyone whose lists show any of the letters `letter_ids`: the writer, the admins and the
--- members it was delivered to.
-CREATE FUNCTION bump_letter_lists_of_letters(letter_ids uuid[]) RETURNS void LANGUAGE sql AS $$
-  UPDATE users SET letters_version = letters_version + 1
-  WHERE id IN (
-    SELECT sender_user_id FROM time_capsule_letters WHERE id = ANY (letter_ids)
-    UNION
-    SELECT user_id FROM time_capsule_letter_admins WHERE letter_id = ANY (letter_ids)
-    UNION
-    SELECT recipient_user_id FROM letter_deliveries
-    WHERE letter_id = ANY (letter_ids) AND recipient_user_id IS NOT NULL
-  );
-$$;
-
--- For the letters, recipients and admins tables: the changed rows' letters (`letter_column`
--- names the letter's id in them). A row's own member is bumped too: an admin or a writer whose
--- row is gone is no longer found through the letter.
+-- For the letters, recipients, admins and deliveries tables: everyone whose lists show the
+-- changed rows' letters (the writer, the admins, the members it was delivered to), and the
+-- row's own member, who is no longer found through the letter once the row is gone. Each
+-- branch joins the transition table (no array of ids: a batch of many letters stays a
+-- semi-join).
 CREATE FUNCTION bump_letter_lists() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  letter_ids uuid[];
 BEGIN
   IF TG_TABLE_NAME = 'time_capsule_letters' THEN
-    SELECT array_agg(DISTINCT id) INTO letter_ids FROM changed_rows;
     UPDATE users SET letters_version = letters_version + 1
-    WHERE id IN (SELECT DISTINCT sender_user_id FROM changed_rows);
-  ELSIF TG_TABLE_NAME = 'time_capsule_letter_admins' THEN
-    SELECT array_agg(DISTINCT letter_id) INTO letter_ids FROM changed_rows;
-    UPDATE users SET letters_version = letters_version + 1
-    WHERE id IN (SELECT DISTINCT user_id FROM changed_rows);
-  ELSIF TG_TABLE_NAME = 'letter_deliveries' THEN
-    SELECT array_agg(DISTINCT letter_id) INTO letter_ids FROM changed_rows;
-    UPDATE users SET letters_version = letters_version + 1
-    WHERE id IN (SELECT DISTINCT recipient_user_id FROM changed_rows);
+    WHERE id IN (
+      SELECT sender_user_id FROM changed_rows
+      UNION
+      SELECT user_id FROM time_capsule_letter_admins
+      WHERE letter_id IN (SELECT id FROM changed_rows)
+      UNION
+      SELECT recipient_user_id FROM letter_deliveries
+      WHERE letter_id IN (SELECT id FROM changed_rows));
   ELSE
-    SELECT array_agg(DISTINCT letter_id) INTO letter_ids FROM changed_rows;
-  END IF;
-  IF letter_ids IS NOT NULL THEN
-    PERFORM bump_letter_lists_of_letters(letter_ids);
+    UPDATE users SET letters_version = letters_version + 1
+    WHERE id IN (
+      SELECT sender_user_id FROM time_capsule_letters
+      WHERE id IN (SELECT letter_id FROM changed_rows)
+      UNION
+      SELECT user_id FROM time_capsule_letter_admins
+      WHERE letter_id IN (SELECT letter_id FROM changed_rows)
+      UNION
+      SELECT recipient_user_id FROM letter_deliveries
+      WHERE letter_id IN (SELECT letter_id FROM changed_rows));
+    IF TG_TABLE_NAME = 'time_capsule_letter_admins' THEN
+      UPDATE users SET letters_version = letters_version + 1
+      WHERE id IN (SELECT user_id FROM changed_rows);
+    ELSIF TG_TABLE_NAME = 'letter_deliveries' THEN
+      UPDATE users SET letters_version = letters_version + 1
+      WHERE id IN (SELECT recipient_user_id FROM changed_rows);
+    END IF;
   END IF;
   RETURN NULL;
 END;
@@ -88,13 +85,20 @@ CREATE INDEX time_capsule_letter_recipients_user_idx ON time_capsule_letter_reci
 -- A member's name shows in the lists of every letter they wrote, receive or manage.
 CREATE FUNCTION bump_letter_lists_of_renamed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM bump_letter_lists_of_letters(ARRAY(
+  WITH letters AS (
     SELECT id FROM time_capsule_letters WHERE sender_user_id = NEW.id
     UNION
     SELECT letter_id FROM time_capsule_letter_recipients WHERE user_id = NEW.id
     UNION
     SELECT letter_id FROM time_capsule_letter_admins WHERE user_id = NEW.id
-  ));
+  )
+  UPDATE users SET letters_version = letters_version + 1
+  WHERE id IN (
+    SELECT sender_user_id FROM time_capsule_letters WHERE id IN (SELECT id FROM letters)
+    UNION
+    SELECT user_id FROM time_capsule_letter_admins WHERE letter_id IN (SELECT id FROM letters)
+    UNION
+    SELECT recipient_user_id FROM letter_deliveries WHERE letter_id IN (SELECT id FROM letters));
   RETURN NULL;
 END;
 $$;
