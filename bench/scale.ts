@@ -14,6 +14,8 @@ import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../server/db/database';
+import { issueAccessToken } from '../server/domain/accessTokens';
+import { systemClock } from '../server/domain/clock';
 import { SEARCH_QUERIES } from './search';
 import { seedMembers } from './searchSeed';
 import { createBenchSite, openSiteDatabase, startServer, type BenchSite } from './server';
