@@ -7,9 +7,9 @@ import { ensureSpaBuild } from '../server/pages/build';
 import { BENCH_PORTS, createBenchSite, startServer } from './server';
 import type { BenchModule, BenchRow } from './types';
 
-const PAGES = ['/login', '/dashboard'];
-const SCORE_TARGET = 95;
-const LCP_LIMIT_MS = 1500;
+/** The pages a visitor opens cold; LCP within Core Web Vitals' "good", the score reported. */
+const PAGES = ['/login', '/'];
+const LCP_LIMIT_MS = 2500;
 const DEBUGGING_PORT = 4249;
 
 export interface LighthouseFigures {
@@ -129,8 +129,6 @@ export const lighthouseBench: BenchModule = {
             name: `${page} performance score (mobile)`,
             value: score,
             unit: 'score',
-            target: `>= ${SCORE_TARGET}`,
-            met: score >= SCORE_TARGET,
             note,
           },
           {

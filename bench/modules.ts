@@ -9,11 +9,12 @@ import { lighthouseBench } from './lighthouse';
 import { memorialBench } from './memorial';
 import { memorialPageBench } from './memorialPage';
 import { chaosBench, soakBench } from './operations';
+import { scaleBench } from './scale';
 import { socialBench } from './search';
 import { timeCapsuleBench } from './timecapsule';
 import type { BenchModule } from './types';
 
-/** Every bench group, in the order they run and print. Later issues append theirs. */
+/** Every bench group, in the order they run and print. */
 export const BENCH_MODULES: BenchModule[] = [
   bundleBench,
   coldStartBench,
@@ -29,4 +30,5 @@ export const BENCH_MODULES: BenchModule[] = [
   backupBench,
   chaosBench,
   soakBench,
+  scaleBench,
 ];

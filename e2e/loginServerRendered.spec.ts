@@ -64,6 +64,43 @@ test('the page shows at once, is hydrated in place without a shift, and the visi
   await context.close();
 });
 
+test('what a visitor types before the app has hydrated the page is kept, and signs in', async ({
+  browser,
+  playwright,
+}) => {
+  const member = await registerApart(playwright);
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
+  const page = await context.newPage();
+  const errors = hydrationErrors(page);
+  const release = await holdAppCode(page);
+  await page.goto('/login', { waitUntil: 'commit' });
+  const email = page.locator('#login-email');
+  const password = page.locator('#login-password');
+  await expect(email).toBeVisible();
+  // Typed key by key into the server's page while the app's code is still on its way.
+  await email.pressSequentially(member.email);
+  await password.pressSequentially(member.password);
+  await markElement(page, '#login-email');
+  const hydratedYet = () =>
+    page.evaluate(() =>
+      Object.keys(document.querySelector('#root form')!).some((key) =>
+        key.startsWith('__reactFiber'),
+      ),
+    );
+  expect(await hydratedYet()).toBe(false);
+
+  release();
+  expect(await hydratedInPlace(page, '#login-email')).toBe(true);
+  await expect(email).toHaveValue(member.email);
+  await expect(password).toHaveValue(member.password);
+  expect(errors).toEqual([]);
+
+  await page.getByRole('button', { name: 'ログインする' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page).toHaveTitle('ホーム｜偲ぶ');
+  await context.close();
+});
+
 test('a visitor asking for a member-only page is sent to /login by the server, and comes back after signing in', async ({
   browser,
   playwright,

@@ -230,6 +230,59 @@ test.describe('app shell, logged out', () => {
   }
 });
 
+/** Each route's own title, as a visitor and as a member open it (page-title-* in Fluent). */
+const VISITOR_TITLES: [string, string][] = [
+  ['/', '大切な人を想う終活・追悼サービス｜偲ぶ'],
+  ['/login', 'ログイン｜偲ぶ'],
+  ['/register-top', '新規会員登録｜偲ぶ'],
+  ['/password-reset', 'パスワードの再設定｜偲ぶ'],
+  ['/user-search', 'ユーザー検索｜偲ぶ'],
+  ['/no-such-page', 'ページが見つかりません｜偲ぶ'],
+];
+const MEMBER_TITLES: [string, string][] = [
+  ['/dashboard', 'ホーム｜偲ぶ'],
+  ['/mourning', '偲ぶ｜偲ぶ'],
+  ['/memory/top/me', '自分のメモリアルページ｜偲ぶ'],
+  ['/memory/new', 'メモリアルページの作成｜偲ぶ'],
+  ['/timecapsule', 'タイムカプセル｜偲ぶ'],
+  ['/timecapsule/list', 'タイムカプセルの手紙一覧｜偲ぶ'],
+  ['/timecapsule/new', '手紙を書く｜偲ぶ'],
+  ['/connection', 'つながり｜偲ぶ'],
+  ['/mypage', 'マイページ｜偲ぶ'],
+  ['/notification/list', 'お知らせ｜偲ぶ'],
+  ['/death-settings', '死亡検知の設定｜偲ぶ'],
+  ['/death-administration', '見守っている方｜偲ぶ'],
+];
+
+test('every route sets its own Japanese title, for a visitor and for a member', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const visitor = await browser.newContext({ viewport: VIEWPORTS.mobile });
+  const visitorPage = await visitor.newPage();
+  for (const [path, title] of VISITOR_TITLES) {
+    await visitorPage.goto(path);
+    await expect(visitorPage, path).toHaveTitle(title);
+  }
+  await visitor.close();
+
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
+  await signUpAndSignIn(context.request);
+  const page = await context.newPage();
+  for (const [path, title] of MEMBER_TITLES) {
+    await page.goto(path);
+    await expect(page, path).toHaveTitle(title);
+  }
+  // Moving within the app names the new route too, not only a page load.
+  await page
+    .getByRole('navigation', { name: 'タブメニュー' })
+    .getByRole('link', { name: 'つながり' })
+    .click();
+  await expect(page).toHaveURL(/\/connection$/);
+  await expect(page).toHaveTitle('つながり｜偲ぶ');
+  await context.close();
+});
+
 test.describe('app shell, logged in', () => {
   async function memberPage(browser: Browser, viewport: ViewportName, path: string) {
     const context = await browser.newContext({ viewport: VIEWPORTS[viewport], bypassCSP: true });

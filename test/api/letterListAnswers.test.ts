@@ -7,7 +7,7 @@ import { createSecondInstance, createTestApp, type TestApp } from '../support/te
 
 // The three letter lists show every change on the next read, whichever instance made it:
 // every change goes through instance A (or the delivery job), every read through instance B,
-// a second application on the same database.
+// a second application on the same database, revalidating what it read before (ETag, 304).
 
 const BASE = '/v1/time_capsule_letter';
 
@@ -50,16 +50,39 @@ interface Received {
 
 type List = 'get_unsent_letters' | 'get_admin_letters' | 'get_received_letters';
 
-/** A list read through the other instance. */
+/** What a browser holds of each member's lists: the last answer and its ETag. */
+const held = new Map<string, { etag: string; body: unknown[] }>();
+let notModified = 0;
+
+/**
+ * A list read through the other instance, as a browser revalidates the copy it holds: with
+ * its ETag in If-None-Match, a 304 meaning the held copy is still the list. Every check of a
+ * list below thus also checks that the change bumped its version.
+ */
 async function listOf<T>(member: TestMember, list: List): Promise<T[]> {
+  const key = `${member.id} ${list}`;
+  const copy = held.get(key);
   const response = await other.inject({
     method: 'GET',
     url: `${BASE}/${list}`,
-    headers: { authorization: `Bearer ${member.token}` },
+    headers: {
+      authorization: `Bearer ${member.token}`,
+      ...(copy ? { 'if-none-match': copy.etag } : {}),
+    },
   });
+  expect(response.headers['cache-control']).toBe('private, no-cache');
+  if (copy && response.statusCode === 304) {
+    expect(response.body).toBe('');
+    notModified += 1;
+    return copy.body as T[];
+  }
   expect(response.statusCode, response.body).toBe(200);
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-  return response.json() as T[];
+  const etag = response.headers.etag;
+  expect(etag).toMatch(/^"letters\.[a-z]+\./);
+  const body = response.json() as T[];
+  held.set(key, { etag: String(etag), body });
+  return body;
 }
 
 /** Reads every list of every member twice, so that each is kept before the next change. */
@@ -195,6 +218,38 @@ describe('letter lists', () => {
     expect((await listOf<Received>(reader, 'get_received_letters'))[0]!.senderFirstName).toBe(
       '華子',
     );
+  });
+
+  it('answer an unchanged list 304 with no body, and a changed one afresh with a new tag', async () => {
+    await readAllTwice();
+    const before = notModified;
+    await readAllTwice();
+    // Every list of every member held and unchanged.
+    expect(notModified - before).toBe(24);
+    const unsent = held.get(`${writer.id} get_unsent_letters`)!.etag;
+    const received = held.get(`${reader.id} get_received_letters`)!.etag;
+    const created = await change(
+      writer,
+      'POST',
+      BASE,
+      letterBody({ title: '新しい手紙', delivery: { rule: 'date', send_at: '2029-01-01T09:00' } }),
+    );
+    expect((await listOf<Envelope>(writer, 'get_unsent_letters')).map((l) => l.title)).toContain(
+      '新しい手紙',
+    );
+    expect(held.get(`${writer.id} get_unsent_letters`)!.etag).not.toBe(unsent);
+    // Another member's tag is no answer to this member's list.
+    const borrowed = await other.inject({
+      method: 'GET',
+      url: `${BASE}/get_received_letters`,
+      headers: { authorization: `Bearer ${stranger.token}`, 'if-none-match': received },
+    });
+    expect(borrowed.statusCode).toBe(200);
+    expect(borrowed.json()).toEqual([]);
+    await change(writer, 'DELETE', `${BASE}/${created.json().timeCapsuleLetterId as string}`);
+    expect(
+      (await listOf<Envelope>(writer, 'get_unsent_letters')).map((l) => l.title),
+    ).not.toContain('新しい手紙');
   });
 
   it('are never handed to another member, and not without a token', async () => {

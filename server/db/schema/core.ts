@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   date,
   pgTable,
@@ -40,6 +41,8 @@ export const users = pgTable('users', {
   registrationAdminPetId: text('registration_admin_pet_id'),
   inflowId: text('inflow_id'),
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  // 0077_letter_lists_version.sql
+  lettersVersion: bigint('letters_version', { mode: 'number' }).notNull().default(0),
 });
 
 export const memorialPages = pgTable('memorial_pages', {

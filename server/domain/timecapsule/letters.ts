@@ -326,6 +326,18 @@ export async function listUnsentLetters(db: Db, userId: string): Promise<UnsentL
   );
 }
 
+/**
+ * The version of the member's three letter lists, bumped by the database with every change
+ * that shows in any of them (migration 0077).
+ */
+export async function letterListsVersion(db: Db, userId: string): Promise<number> {
+  const [row] = await queryRows<{ version: string | number }>(
+    db,
+    sql`select letters_version as version from users where id = ${userId}`,
+  );
+  return Number(row?.version ?? 0);
+}
+
 /** GET /v1/time_capsule_letter/get_admin_letters: letters the caller manages, envelope only. */
 export async function listAdminLetters(db: Db, userId: string): Promise<LetterEnvelope[]> {
   const rows = await envelopeRows(

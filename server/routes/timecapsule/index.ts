@@ -7,6 +7,7 @@ import { claimGuestLetter } from '../../domain/timecapsule/claim';
 import {
   createLetter,
   deleteLetter,
+  letterListsVersion,
   listAdminLetters,
   listReceivedLetters,
   listUnsentLetters,
@@ -16,6 +17,7 @@ import { readLetter } from '../../domain/timecapsule/reading';
 import { currentUserId, requireUser } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
+import { versionedAnswer } from '../../http/versionedAnswer';
 import { limitedAs } from '../../http/rateLimits';
 
 /** A malformed id names no letter the caller may know of: 404, like any other unknown id. */
@@ -32,15 +34,24 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
   const db = ctx.database.db;
 
   const lists = [
-    [letters.listAdminLetters, listAdminLetters],
-    [letters.listReceivedLetters, listReceivedLetters],
-    [letters.listUnsentLetters, listUnsentLetters],
+    [letters.listAdminLetters, listAdminLetters, 'admin'],
+    [letters.listReceivedLetters, listReceivedLetters, 'received'],
+    [letters.listUnsentLetters, listUnsentLetters, 'unsent'],
   ] as const;
-  for (const [list, read] of lists) {
+  // A browser that holds a list asks again with its ETag: unchanged, it gets a 304 and the
+  // list's queries are not run.
+  for (const [list, read, name] of lists) {
     routes.route({
       ...endpointRoute(list),
       ...member,
-      handler: (request) => read(db, currentUserId(request)),
+      handler: async (request, reply) => {
+        const userId = currentUserId(request);
+        const version = `letters.${name}.${userId}.${await letterListsVersion(db, userId)}`;
+        return versionedAnswer(request, reply, version, async () => {
+          const answer: Awaited<ReturnType<typeof read>> = await read(db, userId);
+          return answer;
+        });
+      },
     });
   }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
@@ -25,8 +25,6 @@ export function Component() {
   const { status } = useSession();
   const nav = useSlice('nav');
   const { submit: signIn, submitting, failure, goOn } = useSignInForm(failureFromQuery(search));
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   // Opened from the mail sent when the account was locked: this sign-in is not held back.
   const unlockToken = search.get('unlock') ?? undefined;
 
@@ -35,9 +33,19 @@ export function Component() {
     if (status === 'authenticated' && !submitting) goOn();
   }, [status, submitting, goOn]);
 
-  const submit = (event: FormEvent) => {
+  // The fields are left to the browser, so what a visitor typed into the server's page before
+  // the app hydrated it is still there: they are read when the form is sent.
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    void signIn({ username: email.trim(), password, unlockToken });
+    const field = (id: string) => {
+      const element = event.currentTarget.elements.namedItem(id);
+      return element instanceof HTMLInputElement ? element.value : '';
+    };
+    void signIn({
+      username: field('login-email').trim(),
+      password: field('login-password'),
+      unlockToken,
+    });
   };
 
   return (
@@ -49,21 +57,18 @@ export function Component() {
         {failure === SIGN_IN_FAILURE_TEXT.account_locked && !unlockToken && (
           <FormMessage kind="info">{t('login-error-account_locked-mailed')}</FormMessage>
         )}
-        {/* Sent before the app has hydrated the server's page, it puts nothing in the URL. */}
+        {/* Sent before the app has hydrated the server's page, it posts nothing: the fields have no
+            names. */}
         <form method="post" onSubmit={submit} noValidate>
           <EmailField
             id="login-email"
             label={t('login-email')}
-            value={email}
-            onChange={setEmail}
             autoComplete="username"
             disabled={submitting}
           />
           <PasswordField
             id="login-password"
             label={t('login-password')}
-            value={password}
-            onChange={setPassword}
             autoComplete="current-password"
             disabled={submitting}
           />

@@ -89,11 +89,15 @@ const Hint = styled.p`
   color: ${({ theme }) => theme.colours.textMuted};
 `;
 
+/**
+ * A field is controlled (`value` and `onChange`) or left to the browser (neither): a field left
+ * to the browser keeps what was typed into the server's page before the app hydrated it.
+ */
 interface CredentialFieldProps {
   id: string;
   label: string;
-  value: string;
-  onChange: (value: string) => void;
+  value?: string;
+  onChange?: (value: string) => void;
   error?: string;
   hint?: string;
   disabled?: boolean;
@@ -120,7 +124,7 @@ export function EmailField({
         autoComplete={autoComplete}
         value={value}
         disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
+        onChange={onChange && ((event) => onChange(event.target.value))}
         {...describedBy(id, error)}
       />
     </FieldFrame>
@@ -151,7 +155,7 @@ export function PasswordField({
         autoComplete={autoComplete}
         value={value}
         disabled={disabled}
-        onChange={(event) => onChange(event.target.value)}
+        onChange={onChange && ((event) => onChange(event.target.value))}
         {...described}
         aria-describedby={
           [hint ? hintId : '', described['aria-describedby'] ?? ''].join(' ').trim() || undefined
