@@ -5,12 +5,17 @@
  */
 const CHANNEL = 'shinobu-session';
 const STORAGE_KEY = 'shinobu-session-changed';
+/**
+ * This tab's mark on what it announces: a channel delivers to every other channel object of
+ * its name, this tab's own watcher included, which must not refetch for its own change.
+ */
+const TAB_ID = Math.random().toString(36).slice(2);
 
 /** Tells the other tabs that this tab changed the session. */
 export function announceSessionChange(): void {
   if (typeof BroadcastChannel !== 'undefined') {
     const channel = new BroadcastChannel(CHANNEL);
-    channel.postMessage('changed');
+    channel.postMessage({ from: TAB_ID });
     channel.close();
     return;
   }
@@ -25,7 +30,9 @@ export function watchSessionChanges(onChange: () => void): () => void {
   document.addEventListener('visibilitychange', onVisible);
   if (typeof BroadcastChannel !== 'undefined') {
     const channel = new BroadcastChannel(CHANNEL);
-    channel.onmessage = () => onChange();
+    channel.onmessage = (event: MessageEvent<{ from?: string } | null>) => {
+      if (event.data?.from !== TAB_ID) onChange();
+    };
     return () => {
       document.removeEventListener('visibilitychange', onVisible);
       channel.close();
