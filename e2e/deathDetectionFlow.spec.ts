@@ -16,7 +16,7 @@ import {
   type BrowserView,
   type FlowPath,
 } from './support/flowReplay';
-import { signUpAndSignIn, type E2eMember } from './support/members';
+import { signInAs, signUpAndSignIn } from './support/members';
 import { installNativeHost } from './support/nativeHost';
 import { VIEWPORTS } from './support/screens';
 
@@ -186,23 +186,6 @@ test('the chosen paths end every way the flow ends and take every error branch',
     expect(endings).toContain(ending);
 });
 
-/** Signs `context` in as `member` through the session layer. */
-async function signIn(context: BrowserContext, member: E2eMember) {
-  const { csrfToken } = (await (await context.request.get('/api/auth/csrf')).json()) as {
-    csrfToken: string;
-  };
-  const signedIn = await context.request.post('/api/auth/callback/credentials', {
-    form: {
-      csrfToken,
-      username: member.email,
-      password: member.password,
-      callbackUrl: `${process.env.E2E_BASE_URL}/dashboard`,
-      json: 'true',
-    },
-  });
-  expect(signedIn.status(), await signedIn.text()).toBe(200);
-}
-
 /** In the app, the administrator's identity verified, with no modal of the flow in the way. */
 async function verifyIdentity(context: BrowserContext) {
   const page = await context.newPage();
@@ -233,7 +216,7 @@ for (const path of paths) {
       const own = found !== undefined && suspect?.userId !== mother.userId;
       const { memberApi } = await suspectedMemberOf(context.request, administrator, playwright, {
         confirmable: false,
-        beforeReport: own ? (member) => signIn(context, member) : undefined,
+        beforeReport: own ? (member) => signInAs(context.request, member) : undefined,
       });
       disposeMember = () => memberApi.dispose();
     }

@@ -134,6 +134,12 @@ export async function accessTokenOf(
  */
 export async function signUpAndSignIn(request: APIRequestContext): Promise<E2eMember> {
   const member = await registerMember(request);
+  await signInAs(request, member);
+  return member;
+}
+
+/** Signs the member in through the session layer: the request context keeps the cookie. */
+export async function signInAs(request: APIRequestContext, member: E2eMember): Promise<void> {
   const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as {
     csrfToken: string;
   };
@@ -147,7 +153,6 @@ export async function signUpAndSignIn(request: APIRequestContext): Promise<E2eMe
     },
   });
   expect(signedIn.status(), await signedIn.text()).toBe(200);
-  return member;
 }
 
 /** Fills and sends the login screen's form (the page is on /login). */
