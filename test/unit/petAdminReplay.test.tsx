@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, vi } from 'vitest';
 import {
@@ -9,7 +9,10 @@ import {
 } from '../../src/machines/petAdmin';
 import { usePetAdminSetting } from '../../src/services/clientState/usePetAdminSetting';
 import { PERSIST_ROOT_KEY } from '../../src/services/persistence/clientStorage';
-import { AppProviders } from './shellProviders';
+import { Component as RegisterTopScreen } from '../../src/screens/registerTop/RegisterTopScreen';
+import { http } from '../../src/services/http';
+import { answerApi } from './apiAnswers';
+import { renderRoutes } from './shellProviders';
 import { describeUiReplay, type Executor, type ViewAssertion } from './replay/uiReplay';
 
 const T0 = Date.parse('2026-11-22T00:00:00Z');
@@ -25,9 +28,9 @@ const stored = (fields: Partial<PetAdminSetting>): PetAdminSetting => ({
 });
 
 /**
- * The page's pet-admin setting as the screens that host it use it: the invitation screen
- * sets it from a pet's admin link, the registration screen reads the pending page and
- * completes it. Both go through `usePetAdminSetting`, under the app's real client state.
+ * The page's pet-admin setting as the invitation screen uses it: it sets the setting from a
+ * pet page's admin link through `usePetAdminSetting`, under the app's real client state. The
+ * registration screen (real) reads the pending page and completes the setting.
  */
 function PetAdminHost() {
   const petAdmin = usePetAdminSetting();
@@ -37,26 +40,58 @@ function PetAdminHost() {
       <button type="button" onClick={() => petAdmin.set(PET_PAGE)}>
         Open pet admin link
       </button>
-      <button type="button" onClick={() => petAdmin.complete()}>
-        Register in pet mode
-      </button>
     </main>
   );
 }
 
 interface World {
   user: ReturnType<typeof userEvent.setup>;
+  /** The bodies of the registrations sent to the server. */
+  registrations: unknown[];
   /** Date.now() just before the latest SET gesture. */
   setFrom: number;
 }
 
 /** Loads the page: the client state restores the persisted slices, then the pet-admin chart. */
+let router: ReturnType<typeof renderRoutes>;
 async function loadPage(): Promise<void> {
-  render(
-    <AppProviders>
-      <PetAdminHost />
-    </AppProviders>,
-  );
+  router = renderRoutes([
+    { path: '/', element: <PetAdminHost /> },
+    { path: '/register-top', element: <RegisterTopScreen /> },
+  ]);
+  await screen.findByText(/^pending: /);
+}
+
+/** The server takes every registration (202) and the test keeps what was sent. */
+function answerRegistrations(): unknown[] {
+  const registrations: unknown[] = [];
+  answerApi({ '/v1/user': { detail: 'accepted' } });
+  const answer = http.defaults.adapter as (config: { url?: string; data?: unknown }) => unknown;
+  http.defaults.adapter = ((config: { url?: string; data?: string }) => {
+    if (config.url === '/v1/user') registrations.push(JSON.parse(config.data ?? 'null'));
+    return answer(config);
+  }) as never;
+  return registrations;
+}
+
+/** Registers in pet mode on the real registration screen, then comes back to the top. */
+async function registerInPetMode({ user }: World) {
+  await act(() => router.navigate('/register-top?pet=true'));
+  await screen.findByRole('heading', { name: '新規登録' });
+  await user.type(screen.getByLabelText('ニックネーム'), 'jiro');
+  await user.type(screen.getByLabelText('メールアドレス'), 'jiro@example.com');
+  await user.type(screen.getByLabelText('パスワード', { exact: true }), 'a quiet evening');
+  await user.type(screen.getByLabelText('姓', { exact: true }), '山田');
+  await user.type(screen.getByLabelText('名', { exact: true }), '次郎');
+  await user.type(screen.getByLabelText('せい（ひらがな）'), 'やまだ');
+  await user.type(screen.getByLabelText('めい（ひらがな）'), 'じろう');
+  await user.selectOptions(screen.getByLabelText('お住まいの都道府県'), '東京都');
+  await user.type(screen.getByLabelText('生年月日'), '1960-06-06');
+  await user.click(screen.getByRole('radio', { name: '男性' }));
+  await user.click(screen.getByRole('button', { name: '入力内容を確認する' }));
+  await user.click(await screen.findByRole('button', { name: '登録する' }));
+  await screen.findByRole('heading', { name: 'メールをお送りしました' });
+  await act(() => router.navigate('/'));
   await screen.findByText(/^pending: /);
 }
 
@@ -94,9 +129,7 @@ const executors = {
     world.setFrom = Date.now();
     await world.user.click(screen.getByRole('button', { name: 'Open pet admin link' }));
   },
-  COMPLETE: async ({ user }) => {
-    await user.click(screen.getByRole('button', { name: 'Register in pet mode' }));
-  },
+  COMPLETE: registerInPetMode,
   // The member keeps the page open until the setting's end.
   'xstate.after.untilExpiry.petAdmin.active': async () => {
     const { expiresAt } = kept();
@@ -123,7 +156,10 @@ const views: Record<string, ViewAssertion<World>> = {
       expect(setting.expiresAt).toBeLessThanOrEqual(Date.now() + TWENTY_FOUR_HOURS);
     }
   },
-  completed: () => {
+  completed: (world, { event, from }) => {
+    if (event?.type === 'COMPLETE' && from.includes('active'))
+      // The registration took the pet page of the setting, as the wire has it.
+      expect(world.registrations.at(-1)).toMatchObject({ admin_pet_id: PET_PAGE });
     // A completed setting no longer hands the pet page to a registration.
     expect(pending()).toBe('pending: none');
     expect(kept()).toMatchObject({ targetMemorialPageEncodedId: PET_PAGE, completed: true });
@@ -154,6 +190,7 @@ describeUiReplay('petAdmin', {
     await loadPage();
     return {
       user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }),
+      registrations: answerRegistrations(),
       setFrom: T0,
     };
   },
