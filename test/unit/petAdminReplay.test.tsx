@@ -1,4 +1,5 @@
-import { act, cleanup, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import userEvent from '@testing-library/user-event';
 import { expect, vi } from 'vitest';
 import {
@@ -12,7 +13,9 @@ import { PERSIST_ROOT_KEY } from '../../src/services/persistence/clientStorage';
 import { Component as RegisterTopScreen } from '../../src/screens/registerTop/RegisterTopScreen';
 import { http } from '../../src/services/http';
 import { answerApi } from './apiAnswers';
-import { renderRoutes } from './shellProviders';
+import { Component as InvitationScreen } from '../../src/screens/memory/InvitationScreen';
+import { SessionProvider } from '../../src/services/session/SessionProvider';
+import { AppProviders } from './shellProviders';
 import { describeUiReplay, type Executor, type ViewAssertion } from './replay/uiReplay';
 
 const T0 = Date.parse('2026-11-22T00:00:00Z');
@@ -27,21 +30,10 @@ const stored = (fields: Partial<PetAdminSetting>): PetAdminSetting => ({
   ...fields,
 });
 
-/**
- * The page's pet-admin setting as the invitation screen uses it: it sets the setting from a
- * pet page's admin link through `usePetAdminSetting`, under the app's real client state. The
- * registration screen (real) reads the pending page and completes the setting.
- */
+/** The page the member is on: what the registration would take as the pending pet page. */
 function PetAdminHost() {
-  const petAdmin = usePetAdminSetting();
-  return (
-    <main>
-      <p>pending: {petAdmin.pendingPetPageId ?? 'none'}</p>
-      <button type="button" onClick={() => petAdmin.set(PET_PAGE)}>
-        Open pet admin link
-      </button>
-    </main>
-  );
+  const { pendingPetPageId } = usePetAdminSetting();
+  return <p>pending: {pendingPetPageId ?? 'none'}</p>;
 }
 
 interface World {
@@ -53,19 +45,39 @@ interface World {
 }
 
 /** Loads the page: the client state restores the persisted slices, then the pet-admin chart. */
-let router: ReturnType<typeof renderRoutes>;
+let router: ReturnType<typeof createMemoryRouter>;
 async function loadPage(): Promise<void> {
-  router = renderRoutes([
+  router = createMemoryRouter([
     { path: '/', element: <PetAdminHost /> },
+    { path: '/memory/invitation', element: <InvitationScreen /> },
     { path: '/register-top', element: <RegisterTopScreen /> },
   ]);
+  render(
+    <AppProviders>
+      <SessionProvider navigate={(to) => void router.navigate(to)}>
+        <RouterProvider router={router} />
+      </SessionProvider>
+    </AppProviders>,
+  );
   await screen.findByText(/^pending: /);
+}
+
+/** The session layer of a signed-out visitor. */
+function signedOut() {
+  vi.stubGlobal('fetch', async (input: string) =>
+    input.endsWith('/api/auth/session')
+      ? new Response('null', { headers: { 'content-type': 'application/json' } })
+      : new Response('{}', { status: 404 }),
+  );
 }
 
 /** The server takes every registration (202) and the test keeps what was sent. */
 function answerRegistrations(): unknown[] {
   const registrations: unknown[] = [];
-  answerApi({ '/v1/user': { detail: 'accepted' } });
+  answerApi({
+    '/v1/user': { detail: 'accepted' },
+    '/v1/share_token/validate_share_token': { is_valid: true },
+  });
   const answer = http.defaults.adapter as (config: { url?: string; data?: unknown }) => unknown;
   http.defaults.adapter = ((config: { url?: string; data?: string }) => {
     if (config.url === '/v1/user') registrations.push(JSON.parse(config.data ?? 'null'));
@@ -104,11 +116,12 @@ function kept(): PetAdminSetting {
 
 const pending = () => screen.getByText(/^pending: /).textContent;
 
-/** Leaves the page and comes back to it at `at`, with `setting` in storage. */
-async function reload(at: number, setting: PetAdminSetting | undefined) {
+/** Leaves the page and comes back to it, at `at` with `setting` in storage if given. */
+async function reload(restore?: { at: number; setting: PetAdminSetting }) {
   cleanup();
-  vi.setSystemTime(at);
-  if (setting) {
+  if (restore) {
+    const { at, setting } = restore;
+    vi.setSystemTime(at);
     const raw = localStorage.getItem(PERSIST_ROOT_KEY);
     const slices = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
     localStorage.setItem(PERSIST_ROOT_KEY, JSON.stringify({ ...slices, memorialAdmin: setting }));
@@ -122,12 +135,22 @@ const executors = {
   // The setting is restored only when a page loads: coming back with the event's setting
   // stored when none is running, else with what the browser already keeps.
   RESTORED: async (_world, event, before) => {
-    const { setting, at } = event as Extract<PetAdminEvent, { type: 'RESTORED' }>;
-    await reload(at, before.states.includes('inactive') ? setting : undefined);
+    const restore = event as Extract<PetAdminEvent, { type: 'RESTORED' }>;
+    await reload(before.states.includes('inactive') ? restore : undefined);
   },
+  // A signed-out visitor opens a pet page's admin link and chooses to register.
   SET: async (world) => {
+    await act(() =>
+      router.navigate(
+        `/memory/invitation?shareToken=${PET_PAGE}&invitingUserId=inviter&setAdmin=true&pet=true`,
+      ),
+    );
+    const register = await screen.findByRole('button', { name: '新規登録する' });
     world.setFrom = Date.now();
-    await world.user.click(screen.getByRole('button', { name: 'Open pet admin link' }));
+    await world.user.click(register);
+    await screen.findByRole('heading', { name: '新規登録' });
+    await act(() => router.navigate('/'));
+    await screen.findByText(/^pending: /);
   },
   COMPLETE: registerInPetMode,
   // The member keeps the page open until the setting's end.
@@ -187,16 +210,19 @@ describeUiReplay('petAdmin', {
       toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'],
     });
     vi.setSystemTime(T0);
+    signedOut();
+    const registrations = answerRegistrations();
     await loadPage();
     return {
       user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }),
-      registrations: answerRegistrations(),
+      registrations,
       setFrom: T0,
     };
   },
   unmount: () => {
     cleanup();
     vi.useRealTimers();
+    vi.unstubAllGlobals();
     localStorage.clear();
   },
 });
