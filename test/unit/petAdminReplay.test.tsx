@@ -1,3 +1,10 @@
+/**
+ * The petAdmin paths replayed in the UI: the app's real client state starts the page's
+ * pet-admin chart; SET is a signed-out visitor choosing to register from a pet page's admin
+ * link on the invitation screen, COMPLETE a pet-mode registration on the registration screen,
+ * RESTORED a page load with the setting in storage, the expiry the page's clock moving on.
+ * Each state is checked by the pet page the registration would take and what the browser keeps.
+ */
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import userEvent from '@testing-library/user-event';
