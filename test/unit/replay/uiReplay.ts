@@ -80,38 +80,49 @@ export function describeUiReplay<TMachine extends AnyStateMachine, TWorld>(
       const steps = path.steps.filter((step) => step.event.type !== 'xstate.init');
       const title =
         steps.length === 0 ? 'initial state' : steps.map((step) => step.event.type).join(' → ');
-      it(`path: ${title}`, async () => {
-        const world = await spec.mount();
-        try {
-          const initial = path.steps[0]?.state ?? path.state;
-          let before: ViewStep = {
-            states: leafKeysOf(initial),
-            event: undefined,
-            from: [],
-            path: [],
-          };
-          await checkView(spec.views, world, before);
-          for (const step of steps) {
-            const event = step.event as AnyEventObject;
-            const executor = spec.executors[event.type];
-            if (!executor) throw new Error(`${name}: no executor for ${event.type}`);
-            await executor(world, event, before);
-            const after: ViewStep = {
-              states: leafKeysOf(step.state as SnapshotFrom<TMachine>),
-              event,
-              from: before.states,
-              path: [...before.path, event],
+      it(
+        `path: ${title}`,
+        async () => {
+          const world = await spec.mount();
+          try {
+            const initial = path.steps[0]?.state ?? path.state;
+            let before: ViewStep = {
+              states: leafKeysOf(initial),
+              event: undefined,
+              from: [],
+              path: [],
             };
-            await checkView(spec.views, world, after);
-            before = after;
+            await checkView(spec.views, world, before);
+            for (const step of steps) {
+              const event = step.event as AnyEventObject;
+              const executor = spec.executors[event.type];
+              if (!executor) throw new Error(`${name}: no executor for ${event.type}`);
+              await executor(world, event, before);
+              const after: ViewStep = {
+                states: leafKeysOf(step.state as SnapshotFrom<TMachine>),
+                event,
+                from: before.states,
+                path: [...before.path, event],
+              };
+              await checkView(spec.views, world, after);
+              before = after;
+            }
+          } finally {
+            await spec.unmount?.(world);
           }
-        } finally {
-          await spec.unmount?.(world);
-        }
-      });
+        },
+        PATH_TIMEOUT_MS,
+      );
     }
   });
 }
+
+/**
+ * A path drives the real screens through several gestures and server answers, and the
+ * file's first path also loads the app frame's modules: more than a unit test's 5 s on a
+ * busy two-core machine.
+ */
+const PATH_TIMEOUT_MS = 30_000;
 
 async function checkView<TWorld>(
   views: Record<string, ViewAssertion<TWorld>>,
