@@ -34,6 +34,8 @@ import {
 import { sharedInvitation, type SharedInvitation } from './support/invitations';
 import { mailedActivationLink, sessionUser } from './support/members';
 import { VIEWPORTS } from './support/screens';
+import { E2E_LINE } from './support/socialProvider';
+import { startLocalOidcProvider, type LocalOidcProvider } from '../test/support/localOidcProvider';
 
 type EventType =
   | RegistrationEvent['type']
@@ -50,6 +52,8 @@ interface Replay {
   invitation?: SharedInvitation;
   /** The registration requests the browser sent, in order. */
   sent: Request[];
+  /** The OpenID Connect provider the server knows as LINE (external-provider starts). */
+  provider?: LocalOidcProvider;
   /** The activation link mailed for a registration made before the path (ACTIVATE). */
   activation?: URL;
 }
@@ -89,6 +93,25 @@ const realValue = (field: RegistrationField, value: string) =>
 
 /** The model's registration URLs, with its made-up pages and partners made real. */
 async function openRegistration(page: Page, query: string, pendingPetPageId: string | null) {
+  const search = new URLSearchParams(query);
+  if (search.has('provider')) {
+    // A first sign-in with LINE leads to the registration with the server's own assertion;
+    // the model's other parts of the URL (otherAdmin) are kept as it gives them.
+    replay.provider!.signInNext({
+      sub: `line-${randomUUID()}`,
+      email: replay.email,
+      name: search.get('name')!,
+    });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'LINEでログイン' }).click();
+    await expect(page).toHaveURL(/\/register-top\?.*provider=line/);
+    const given = new URLSearchParams(new URL(page.url()).search);
+    for (const [key, value] of search)
+      if (!['provider', 'providerUserId', 'assertion', 'email', 'name'].includes(key))
+        given.set(key, value);
+    await page.goto(`/register-top?${given}`);
+    return;
+  }
   if (pendingPetPageId !== null) {
     // The pet page's admin link, opened signed out, sets the pet-admin setting here.
     await page.goto(replay.invitation!.link);
@@ -138,10 +161,22 @@ const lastRegisterOutcome = (path: FlowStepLike[]) =>
   );
 type FlowStepLike = FlowPath['steps'][number];
 
+/** The lead of the form: the variant's own, else the mode's (spec §2). */
+const leadOf = (start: FlowStepLike['event']) => {
+  const query = new URLSearchParams((start as unknown as { query: string }).query);
+  if (query.has('provider')) return 'LINE の情報を使って登録します。';
+  if (query.get('pet') === 'true')
+    return 'ペットのメモリアルページを管理するために、まずあなたのアカウントを作成します。';
+  if (query.get('otherAdmin') === 'true')
+    return '大切な方のメモリアルページを管理するために、まずあなたのアカウントを作成します。';
+  return '偲ぶをはじめるために、あなたについて教えてください。';
+};
+
 const views: Record<string, BrowserView> = {
   idle: async () => undefined,
   input: async (page, step, path) => {
     await expect(heading(page)).toHaveText('新規登録');
+    await expect(page.getByText(leadOf(path[0]!.event))).toBeVisible();
     const refused =
       (step?.event.type === 'SUBMIT' && path.at(-2)?.states.includes('input')) ||
       step?.event.type === 'xstate.error.actor.register';
@@ -251,6 +286,10 @@ const chosen = [
   pick('standard, server down', (p) => startOf(p) === 'standard' && failsWith(p, 'serverDown')),
   pick('pet, another page, to the mail', (p) => startOf(p) === 'otherPet' && endsIn(p, 'mailSent')),
   pick('inflow pet, to the mail', (p) => startOf(p) === 'inflowPet' && endsIn(p, 'mailSent')),
+  pick(
+    'external provider, other admin, to the mail',
+    (p) => startOf(p) === 'external' && endsIn(p, 'mailSent'),
+  ),
   pick('inflow without its id', (p) => startOf(p) === 'inflowWithoutId'),
   pick('activation', (p) => endsIn(p, 'activated')),
   pick(
@@ -282,6 +321,15 @@ for (const { label, path } of chosen) {
       const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
       replay.invitation = await sharedInvitation(api, { setAdmin: true, pet: true });
       await api.dispose();
+    }
+    if (start === 'external') {
+      test.slow();
+      replay.provider = await startLocalOidcProvider({
+        port: E2E_LINE.port,
+        clientId: E2E_LINE.clientId,
+        clientSecret: E2E_LINE.clientSecret,
+        redirectUris: [`${process.env.E2E_BASE_URL}/api/auth/callback/line`],
+      });
     }
     const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
     if (path.steps[0]!.event.type === 'ACTIVATE') {
@@ -366,6 +414,20 @@ for (const { label, path } of chosen) {
     if (start === 'standard' && endsIn(path, 'mailSent')) {
       expect(replay.sent.at(-1)?.url()).toMatch(/\/v1\/user$/);
       expect(request).toMatchObject({ email: replay.email, admin_pet_id: null });
+    }
+    if (start === 'external') {
+      // The provider's identity, vouched for by the server, and no password of the member's.
+      expect(replay.sent.at(-1)?.url()).toMatch(/\/create_user_with_external_provider$/);
+      expect(request).toMatchObject({
+        user_request: { email: replay.email, username: 'hanako' },
+        provider_request: { provider_name: 'line' },
+      });
+      expect((request!.user_request as Record<string, unknown>).password).toBeUndefined();
+      // The mailed link signs the new member in, through the provider's account.
+      await page.goto((await mailedActivationLink(replay.email)).href);
+      await expect(page).toHaveURL(/\/dashboard$/);
+      expect(await sessionUser(page)).toMatchObject({ username: 'hanako' });
+      await replay.provider!.close();
     }
     await context.close();
   });
