@@ -412,6 +412,10 @@ for (const { label, path } of chosen) {
       expect(replay.sent.at(-1)?.url()).toMatch(/\/v1\/user\/create_inflow_user$/);
       expect(request).toMatchObject({ inflow_id: 'partner-1', email: replay.email });
       expect(request).not.toHaveProperty('admin_pet_id');
+      // So the pet page's link held here is not used up by it.
+      expect(
+        JSON.parse((await page.evaluate(() => localStorage.getItem('persist:shinobu'))) ?? '{}'),
+      ).toMatchObject({ memorialAdmin: { completed: false } });
     }
     if (start === 'standard' && endsIn(path, 'mailSent')) {
       expect(replay.sent.at(-1)?.url()).toMatch(/\/v1\/user$/);

@@ -169,7 +169,8 @@ export function registrationSetupFromQuery(
     variant: external ? 'external' : inflow ? 'inflow' : 'standard',
     mode,
     inflowId: inflowId || null,
-    adminPetId: mode === 'pet' ? search.get('adminPetId') || pendingPetPageId : null,
+    // The inflow variant carries its inflow id instead (spec), so it takes no pet page's link.
+    adminPetId: mode === 'pet' && !inflow ? search.get('adminPetId') || pendingPetPageId : null,
     pendingPetPageId,
     provider: external
       ? {

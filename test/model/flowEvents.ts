@@ -63,7 +63,9 @@ const FILL_ORDER: RegistrationField[] = [
 export const registrationStarts = {
   standard: { query: 'register=true', pendingPetPageId: null },
   inflowWithoutId: { query: 'register=true&inflow=True', pendingPetPageId: null },
-  /** A partner's pet registration for the page whose pet-admin link this browser holds. */
+  /** A pet registration for the page whose pet-admin link this browser holds: it takes the link. */
+  petLink: { query: 'pet=true', pendingPetPageId: 'p-1' },
+  /** A partner's pet registration while a link is held: inflow carries its id, not the link. */
   inflowPet: { query: 'inflowId=partner-1&pet=true', pendingPetPageId: 'p-1' },
   /** A pet registration naming another page than the one of the link held here. */
   otherPet: { query: 'pet=true&adminPetId=p-9', pendingPetPageId: 'p-1' },

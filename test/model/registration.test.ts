@@ -48,11 +48,9 @@ const expectedRequests: Partial<Record<RegistrationStart, unknown>> = {
   standard: { variant: 'standard', user: wireUser },
   otherPet: { variant: 'standard', user: { ...wireUser, admin_pet_id: 'p-9' } },
   // Pet mode without a page in the URL: the page whose pet-admin setting is active here.
-  inflowPet: {
-    variant: 'inflow',
-    inflow_id: 'partner-1',
-    user: { ...wireUser, admin_pet_id: 'p-1' },
-  },
+  petLink: { variant: 'standard', user: { ...wireUser, admin_pet_id: 'p-1' } },
+  // The inflow variant carries the partner's id instead of a pet page (spec).
+  inflowPet: { variant: 'inflow', inflow_id: 'partner-1', user: wireUser },
   external: {
     variant: 'external',
     // The provider vouches for the person: no password is sent.
@@ -148,7 +146,7 @@ describeModel('registration', {
       // Only a pet registration for the link's own page takes the pet-admin setting.
       if (step.event?.type === 'xstate.done.actor.register')
         expect(step.actions.filter((name) => name === 'completePetAdmin')).toEqual(
-          startedWith(step.path) === 'inflowPet' ? ['completePetAdmin'] : [],
+          startedWith(step.path) === 'petLink' ? ['completePetAdmin'] : [],
         );
     },
     activating: (snapshot) => {
