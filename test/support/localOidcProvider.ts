@@ -30,13 +30,20 @@ export interface LocalOidcProvider {
 
 export const localIssuer = (port: number) => `http://127.0.0.1:${port}`;
 
+/**
+ * One signing key for every provider this process starts: a server that fetched the keys of
+ * an earlier provider on the same port keeps them (by `kid`), and must still trust the next.
+ */
+let signingKey: ReturnType<typeof generateKeyPair> | undefined;
+
 export async function startLocalOidcProvider(
   options: LocalOidcProviderOptions,
 ): Promise<LocalOidcProvider> {
   const issuer = localIssuer(options.port);
   const accounts = new Map<string, ProviderAccount>();
   let next: ProviderAccount | undefined;
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  signingKey ??= generateKeyPair('RS256', { extractable: true });
+  const { privateKey } = await signingKey;
   const provider = new Provider(issuer, {
     clients: [
       {
