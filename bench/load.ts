@@ -2,7 +2,7 @@
  * A closed-loop HTTP load generator on Node's own client (llhttp, the C parser), for benches
  * whose answers are large: autocannon's pure-JS parser appends every body to a string, which
  * for a 27-156 kB answer costs the generator more CPU than the server spends making and
- * sending it, on the same two cores (docs/benchmarks.md, "mem2"). Here a body is read to its
+ * sending it, on the same two cores. Here a body is read to its
  * end as buffers and only its bytes are counted.
  *
  * Like autocannon: `connections` keep-alive connections, each with one request in flight and

@@ -22,11 +22,11 @@ const P99_LIMIT_MS = 50;
 const WARM_UP_SECONDS = 2;
 
 /**
- * node:http judges the target; autocannon, the generator of earlier sessions, runs beside it.
+ * node:http judges the target; autocannon, a common generator, runs beside it for comparison.
  * On this machine's two cores the generator shares the CPU with the server and PostgreSQL,
  * and autocannon's JS parser turns every 27 kB answer into a string: 0.3-0.4 ms of CPU per
  * answer, more than the server's own, so it saturates a core near 2,500 answers a second and
- * its p99 is mostly its own queue (docs/benchmarks.md, "mem2").
+ * its p99 is mostly its own queue.
  */
 const GENERATORS = ['node:http', 'autocannon'] as const;
 type Generator = (typeof GENERATORS)[number];

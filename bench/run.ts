@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --json FILE] [--only TITLE,...]`: runs every module of bench/modules.ts
  * and prints one table. DATABASE_URL adds the PostgreSQL rows; BENCH_DURATION_S shortens the
- * load runs (10 s by default, as the issue asks).
+ * load runs (10 s by default).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -5,7 +5,7 @@ export interface BenchRow {
   /** The figure: a number in `unit`, or undefined when it could not be measured (see note). */
   value: number | undefined;
   unit: 'bytes' | 'ms' | 'req/s' | '%' | 'score' | 'ratio' | 'count';
-  /** The issue's target, e.g. "<= 150 KB"; `met` says whether this run reached it. */
+  /** The figure's target, e.g. "<= 150 KB"; `met` says whether this run reached it. */
   target?: string;
   met?: boolean;
   note?: string;
