@@ -72,14 +72,27 @@ export function withServerBody<const E extends Endpoint>(endpoint: E, body: E['b
 }
 
 /**
+ * A value as JSON carries it (each `toJSON` applied: dates become ISO strings), without the
+ * text round trip that cost more than the validation itself on large lists.
+ */
+export function asWire(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const { toJSON } = value as { toJSON?: unknown };
+  if (typeof toJSON === 'function') return asWire(toJSON.call(value));
+  if (Array.isArray(value)) return value.map(asWire);
+  const wire: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) wire[key] = asWire(field);
+  return wire;
+}
+
+/**
  * Serialises an answer through its response schema, read as the wire carries it (dates as
  * ISO strings): what the schema does not name is dropped, an answer it refuses is a 500.
  */
 export const answerSerializer: FastifySerializerCompiler<z.ZodType> =
   ({ schema, method, url }) =>
   (data) => {
-    const wire: unknown = JSON.parse(JSON.stringify(data) ?? 'null');
-    const result = schema.safeParse(wire);
+    const result = schema.safeParse(asWire(data ?? null));
     if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
     return JSON.stringify(result.data);
   };

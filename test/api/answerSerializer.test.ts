@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { answerSerializer } from '../../server/http/endpoints';
+
+const serializerOf = (schema: z.ZodType) =>
+  answerSerializer({ schema, method: 'GET', url: '/v1/example', httpStatus: '200' });
+
+describe('answers leave through their contract schema', () => {
+  const schema = z.object({
+    id: z.string(),
+    createdAt: z.string(),
+    items: z.array(z.object({ at: z.string().nullable(), link: z.string() })),
+  });
+
+  it('carries dates as ISO strings and applies toJSON, nested in lists', () => {
+    const answer = {
+      id: 'a',
+      createdAt: new Date('2026-11-27T01:02:03.000Z'),
+      items: [
+        { at: new Date('2026-01-01T00:00:00.000Z'), link: new URL('https://example.jp/x') },
+        { at: null, link: 'https://example.jp/y' },
+      ],
+    };
+    expect(JSON.parse(serializerOf(schema)(answer) as string)).toEqual({
+      id: 'a',
+      createdAt: '2026-11-27T01:02:03.000Z',
+      items: [
+        { at: '2026-01-01T00:00:00.000Z', link: 'https://example.jp/x' },
+        { at: null, link: 'https://example.jp/y' },
+      ],
+    });
+  });
+
+  it('drops what the schema does not name', () => {
+    const answer = { id: 'a', createdAt: '2026-11-27', items: [], passwordHash: 'secret' };
+    expect(serializerOf(schema)(answer)).toBe('{"id":"a","createdAt":"2026-11-27","items":[]}');
+  });
+
+  it('refuses an answer the schema refuses', () => {
+    expect(() => serializerOf(schema)({ id: 1, createdAt: 'x', items: [] })).toThrow();
+  });
+});
