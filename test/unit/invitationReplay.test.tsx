@@ -144,7 +144,7 @@ const press =
 
 const executors = {
   LINK: async (world, event, before) => {
-    const link = event as SharedLink;
+    const link = event as unknown as SharedLink;
     // The visitor opened the link before the session was known: it was nobody's.
     if (world.server.pending.some(SESSION_READ)) await sessionBecomes(world, null);
     await act(() => world.router.navigate(addressOf(link)));
