@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { FluentVariable } from '@fluent/bundle';
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
@@ -12,6 +13,13 @@ import { theme } from '../../src/theme/tokens';
 const bundle = bundleFrom(
   readFileSync(path.join(__dirname, '../../src/i18n/ja/translation.ftl'), 'utf8'),
 );
+
+/** A message of the app's Japanese translation as the screens show it (a missing id throws). */
+export function translated(id: string, args?: Record<string, FluentVariable>): string {
+  const pattern = bundle.getMessage(id)?.value;
+  if (!pattern) throw new Error(`no translation for ${id}`);
+  return bundle.formatPattern(pattern, args);
+}
 
 /** The app's real providers (theme, Japanese translations, queries, client state). */
 export function AppProviders({ children }: { children: ReactNode }) {

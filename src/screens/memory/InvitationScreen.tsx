@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { fromPromise } from 'xstate';
 import { RouteLoading } from '../../components/shell/RouteLoading';
 import { Button, ButtonLink } from '../../components/ui/Button';
@@ -125,14 +125,15 @@ export function Component() {
     if (user) send({ type: 'LOGGED_IN', userId: user.id });
   }, [user, send]);
 
-  // The chart takes the link once, when the session is known; emptying the slice at the end
-  // must not start it again.
-  const linkSent = useRef(false);
+  // The chart takes the link of each visit of the address (a link opened while here replaces
+  // the one it holds) once the session is known; emptying the slice must not send it again.
+  const { key: visit } = useLocation();
+  const linkSentFor = useRef<string | null>(null);
   useEffect(() => {
-    if (!sessionKnown || linkSent.current) return;
-    linkSent.current = true;
+    if (!sessionKnown || linkSentFor.current === visit) return;
+    linkSentFor.current = visit;
     send({ type: 'LINK', ...link });
-  }, [sessionKnown, link, send]);
+  }, [sessionKnown, visit, link, send]);
 
   const pageId = snapshot.context.memorialPageId ?? invitedPage.data ?? null;
   let body;

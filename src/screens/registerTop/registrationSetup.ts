@@ -6,8 +6,9 @@ import { auth } from '../../services/api/auth';
 import { firstVisit } from '../../services/persistence/firstVisit';
 
 /**
- * Activation links are single use: one call per link and page, even when the chart is
- * started twice (React's development double mount restarts running actors).
+ * Activation links are single use: one call per link while it runs, even when the chart is
+ * started twice (React's development double mount restarts running actors). A settled call
+ * is not kept: opening the link again asks the server again, as a new page load would.
  */
 const activations = new Map<string, Promise<void>>();
 
@@ -35,7 +36,7 @@ export function activationMachine(activate: (link: ActivationLink) => Promise<vo
         const key = `${input.token}\n${input.email}`;
         let activation = activations.get(key);
         if (!activation) {
-          activation = activate(input);
+          activation = activate(input).finally(() => activations.delete(key));
           activations.set(key, activation);
         }
         await activation;
