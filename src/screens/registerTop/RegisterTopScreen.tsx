@@ -22,13 +22,16 @@ export function Component() {
   const [machine] = useState(() =>
     liveRegistrationMachine.provide({ actions: { completePetAdmin: () => petAdmin.complete() } }),
   );
-  const [snapshot, send] = useMachine(machine, inspectOption());
+  const [snapshot, send, registration] = useMachine(machine, inspectOption());
   const [icon, setIcon] = useState<ChosenIcon | null>(null);
   const { pendingPetPageId } = petAdmin;
 
   useEffect(() => {
+    // A completed registration has ended its chart (a pet registration then clears the held
+    // pet page, which runs this again): nothing is left to start.
+    if (registration.getSnapshot().status !== 'active') return;
     send({ type: 'START', query: search.toString(), pendingPetPageId });
-  }, [search, pendingPetPageId, send]);
+  }, [search, pendingPetPageId, send, registration]);
 
   const { setup, form, errors } = snapshot.context;
   const submit = (event: FormEvent) => {
