@@ -1,7 +1,6 @@
-import { assign, emit, enqueueActions, setup } from 'xstate';
-import { notProvided, callbackNotProvided } from './notProvided';
+import { assign, emit, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
 import type { AuthSession, SessionUpdate, SessionUser } from '../contract/sessionLayer';
-import { tokenRefreshMachine, type TokenRefreshOutput } from './tokenRefresh';
+import type { TokenRefreshInput, TokenRefreshOutput, tokenRefreshMachine } from './tokenRefresh';
 
 /**
  * The auth session (spec §3 "Auth session", §4): `loading` while the session is fetched,
@@ -47,6 +46,12 @@ export const SESSION_ENDED = 'The session ended before the update was made';
 type RefreshedOutput = Extract<TokenRefreshOutput, { outcome: 'refreshed' }>;
 type FailedOutput = Extract<TokenRefreshOutput, { outcome: 'failed' }>;
 
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "authSession" was not provided`);
+  });
+
 export const authSessionMachine = setup({
   types: {
     context: {} as AuthSessionContext,
@@ -54,12 +59,20 @@ export const authSessionMachine = setup({
     emitted: {} as AuthSessionEmitted,
   },
   actors: {
-    fetchSession: notProvided<AuthSession | null>('authSession', 'fetchSession'),
-    updateSession: notProvided<AuthSession | null, SessionUpdate>('authSession', 'updateSession'),
-    signOut: notProvided<void>('authSession', 'signOut'),
-    tokenRefresh: tokenRefreshMachine,
+    fetchSession: notProvided<AuthSession | null>('fetchSession'),
+    updateSession: notProvided<AuthSession | null, SessionUpdate>('updateSession'),
+    signOut: notProvided<void>('signOut'),
+    /**
+     * One refresh: the app provides the tokenRefresh machine, so this file imports it as a type
+     * only (and pastes into the Stately editor); typed as that machine for `.provide()`.
+     */
+    tokenRefresh: notProvided<TokenRefreshOutput, TokenRefreshInput>(
+      'tokenRefresh',
+    ) as unknown as typeof tokenRefreshMachine,
     /** Sends REFETCH on tab focus and when another tab announces a change. */
-    watchTabs: callbackNotProvided<AuthSessionEvent>('authSession', 'watchTabs'),
+    watchTabs: fromCallback<AuthSessionEvent>(() => {
+      throw new Error('The actor "watchTabs" of the machine "authSession" was not provided');
+    }),
   },
   actions: {
     queueUpdate: assign({

@@ -1,5 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * The client's state slices (spec §3) and their restore at start (spec §4): user,
@@ -66,6 +65,12 @@ export function sameSliceValue(a: unknown, b: unknown): boolean {
   );
 }
 
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "clientState" was not provided`);
+  });
+
 export const clientStateMachine = setup({
   types: {
     context: {} as ClientStateContext,
@@ -81,7 +86,7 @@ export const clientStateMachine = setup({
       event.type === 'UPDATE' && !sameSliceValue(context.slices[event.slice], event.value),
   },
   actors: {
-    restorePersisted: notProvided<Partial<PersistedSlices>>('clientState', 'restorePersisted'),
+    restorePersisted: notProvided<Partial<PersistedSlices>>('restorePersisted'),
   },
   actions: {
     persist: (_, _params: { slices: ClientSlices }) => undefined,

@@ -1,5 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
+import { assign, fromPromise, setup } from 'xstate';
 import type { RelationshipValue } from '../contract/rules/social';
 
 /**
@@ -108,18 +107,24 @@ const save = (step: DeathConfirmationStep) =>
     },
   ] as const;
 
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "deathConfirmation" was not provided`);
+  });
+
 export const deathConfirmationMachine = setup({
   types: {
     context: {} as DeathConfirmationContext,
     events: {} as DeathConfirmationEvent,
   },
   actors: {
-    restore: notProvided<RestoredData>('deathConfirmation', 'restore'),
+    restore: notProvided<RestoredData>('restore'),
     requestSign: notProvided<
       SignRequest,
       { subject: DeathConfirmationSubject; dateOfDeath: string; relationship: RelationshipValue }
-    >('deathConfirmation', 'requestSign'),
-    baseSign: notProvided<{ signature: string }, SignRequest>('deathConfirmation', 'baseSign'),
+    >('requestSign'),
+    baseSign: notProvided<{ signature: string }, SignRequest>('baseSign'),
     submit: notProvided<
       DeathConfirmationOutcome,
       {
@@ -129,7 +134,7 @@ export const deathConfirmationMachine = setup({
         signRequest: SignRequest;
         signature: string;
       }
-    >('deathConfirmation', 'submit'),
+    >('submit'),
   },
   actions: {
     clearFailure: assign({ failure: null }),

@@ -1,5 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
+import { assign, fromPromise, setup } from 'xstate';
 import type { SuspectedUser } from '../contract/deathDetection';
 
 /**
@@ -59,15 +58,21 @@ function modalDue(context: DeathDetectionContext, suspect: SuspectedUser | null)
   );
 }
 
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "deathDetection" was not provided`);
+  });
+
 export const deathDetectionMachine = setup({
   types: {
     context: {} as DeathDetectionContext,
     events: {} as DeathDetectionEvent,
   },
   actors: {
-    findSuspectedUser: notProvided<SuspectedUser | null>('deathDetection', 'findSuspectedUser'),
-    cancelSuspicion: notProvided<void, { userId: string }>('deathDetection', 'cancelSuspicion'),
-    readIdentityStatus: notProvided<IdentityStatusAnswer>('deathDetection', 'readIdentityStatus'),
+    findSuspectedUser: notProvided<SuspectedUser | null>('findSuspectedUser'),
+    cancelSuspicion: notProvided<void, { userId: string }>('cancelSuspicion'),
+    readIdentityStatus: notProvided<IdentityStatusAnswer>('readIdentityStatus'),
   },
   actions: {
     rememberShown: (_, _params: { date: string }) => undefined,

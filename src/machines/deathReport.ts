@@ -1,6 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
-import { codeOf } from './codedFailure';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * An administrator reports that a member they look after may have died
@@ -34,6 +32,18 @@ export type DeathReportEvent =
 
 export const REPORT_NOTE_LIMIT = 500;
 
+/** An API error's `code`, or `fallback`: machines keep codes, screens word them in Japanese. */
+const codeOf = (error: unknown, fallback: string): string => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : fallback;
+};
+
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "deathReport" was not provided`);
+  });
+
 export const deathReportMachine = setup({
   types: {
     context: {} as DeathReportContext,
@@ -43,13 +53,12 @@ export const deathReportMachine = setup({
   actors: {
     /** Uploads the file; `onProgress` feeds the machine its UPLOAD_PROGRESS events. */
     uploadDocument: notProvided<string, { file: File; onProgress: (percent: number) => void }>(
-      'deathReport',
       'uploadDocument',
     ),
     submitReport: notProvided<
       void,
       { userId: string; note: string; documentImageName: string | null }
-    >('deathReport', 'submitReport'),
+    >('submitReport'),
   },
   actions: {
     reported: () => undefined,

@@ -1,5 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * /identity-verification (spec §3 status INITIAL, PROGRESS, ACTIVE, REVOKED; transitions as
@@ -35,14 +34,20 @@ export class AppAbsentError extends Error {
   }
 }
 
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "identityVerification" was not provided`);
+  });
+
 export const identityVerificationMachine = setup({
   types: {
     context: {} as IdentityVerificationContext,
     events: {} as IdentityVerificationEvent,
   },
   actors: {
-    loadStatus: notProvided<LoadedStatus>('identityVerification', 'loadStatus'),
-    registerCertificate: notProvided<void>('identityVerification', 'registerCertificate'),
+    loadStatus: notProvided<LoadedStatus>('loadStatus'),
+    registerCertificate: notProvided<void>('registerCertificate'),
   },
   actions: {
     notifyRegistrationFailure: (_, _params: { error: unknown }) => undefined,

@@ -1,6 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
-import { codeOf } from './codedFailure';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * Linking an external service (docs/death-detection.md, "External integration"): the service
@@ -23,14 +21,26 @@ export type IntegrationLinkEvent =
   | { type: 'DECLINE' }
   | { type: 'UNLINK' };
 
+/** An API error's `code`, or `fallback`: machines keep codes, screens word them in Japanese. */
+const codeOf = (error: unknown, fallback: string): string => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : fallback;
+};
+
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "integrationLink" was not provided`);
+  });
+
 export const integrationLinkMachine = setup({
   types: {
     context: {} as IntegrationLinkContext,
     events: {} as IntegrationLinkEvent,
   },
   actors: {
-    link: notProvided<void, { clientId: string; fposUserId: string }>('integrationLink', 'link'),
-    unlink: notProvided<void, { clientId: string }>('integrationLink', 'unlink'),
+    link: notProvided<void, { clientId: string; fposUserId: string }>('link'),
+    unlink: notProvided<void, { clientId: string }>('unlink'),
   },
 }).createMachine({
   id: 'integrationLink',

@@ -78,11 +78,11 @@ const receiveLink = [
   { target: 'invalid', reenter: true, actions: 'forgetLink' },
 ] as const;
 
-/** The default of an effect, until the app provides it: it fails, naming itself. */
-const notProvided = <TOutput, TInput>(actor: string) =>
-  fromPromise<TOutput, TInput>(() =>
-    Promise.reject(new Error(`The actor "${actor}" of the machine "invitation" was not provided`)),
-  );
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "invitation" was not provided`);
+  });
 
 export const invitationMachine = setup({
   types: {

@@ -1,5 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
+import { assign, fromPromise, setup } from 'xstate';
 import type { z } from 'zod';
 import type { createPageSchema } from '../contract/rules/memorial';
 
@@ -38,6 +37,12 @@ export function fieldErrorsOf(error: unknown): FieldError[] {
   return Array.isArray(errors) ? (errors as FieldError[]) : [];
 }
 
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "memoryCreation" was not provided`);
+  });
+
 export const memoryCreationMachine = setup({
   types: {
     context: {} as MemoryCreationContext,
@@ -48,7 +53,7 @@ export const memoryCreationMachine = setup({
     createMemorialPage: notProvided<
       { memorialPageId: string },
       { type: 'other' | 'pet'; profile: MemoryProfile }
-    >('memoryCreation', 'createMemorialPage'),
+    >('createMemorialPage'),
   },
   actions: {
     /** Opens /memory/{memorialPageId}. */

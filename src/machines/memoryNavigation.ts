@@ -1,5 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * The "memory" menu entry (spec §2 "Navigation rules"): with no logged-in user it goes to
@@ -27,6 +26,12 @@ export type MemoryNavigationEvent = {
   memorialPageId: string | null;
 };
 
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "memoryNavigation" was not provided`);
+  });
+
 export const memoryNavigationMachine = setup({
   types: {
     context: {} as { memorialPageId: string | null },
@@ -34,7 +39,6 @@ export const memoryNavigationMachine = setup({
   },
   actors: {
     loadMemorialPageContents: notProvided<MemorialPageContents, { memorialPageId: string }>(
-      'memoryNavigation',
       'loadMemorialPageContents',
     ),
   },

@@ -186,9 +186,11 @@ export function registrationSetupFromQuery(
   };
 }
 
-/** The effect or rule a machine's default stands for, until the app provides it. */
-const notProvided = (kind: string, name: string) =>
-  new Error(`The ${kind} "${name}" of the machine "registration" was not provided`);
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "registration" was not provided`);
+  });
 
 /**
  * The API request of a submitted registration: trimmed names, the sex code as a number, no
@@ -228,19 +230,17 @@ export const registrationMachine = setup({
     events: {} as RegistrationEvent,
   },
   actors: {
-    register: fromPromise<void, RegistrationRequest>(() =>
-      Promise.reject(notProvided('actor', 'register')),
-    ),
-    activate: fromPromise<void, ActivationLink>(() =>
-      Promise.reject(notProvided('actor', 'activate')),
-    ),
+    register: notProvided<void, RegistrationRequest>('register'),
+    activate: notProvided<void, ActivationLink>('activate'),
   },
   actions: {
     /** Ends the pet-admin setting: this registration has taken the pet page's link. */
     completePetAdmin: () => undefined,
     /** Puts what the shared rules refuse in the form into `errors`, field by field. */
     showFieldErrors: () => {
-      throw notProvided('action', 'showFieldErrors');
+      throw new Error(
+        'The action "showFieldErrors" of the machine "registration" was not provided',
+      );
     },
   },
   guards: {
@@ -253,7 +253,7 @@ export const registrationMachine = setup({
       params.setup.variant === 'inflow' && !params.setup.inflowId,
     /** The shared rules accept the form for the variant. */
     formValid: (): boolean => {
-      throw notProvided('guard', 'formValid');
+      throw new Error('The guard "formValid" of the machine "registration" was not provided');
     },
     rejectedFields: (_, params: { error: unknown }) => rejectedFields(params.error) !== undefined,
     linkComplete: (_, params: { link: ActivationLink }) =>

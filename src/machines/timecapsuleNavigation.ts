@@ -1,5 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * The "timecapsule" menu entry (spec §2): the unsent letters load as soon as the menu is
@@ -14,13 +13,19 @@ export const TIMECAPSULE_LIST = '/timecapsule/list';
 export type TimecapsuleNavigationEvent =
   { type: 'OPEN' } | { type: 'RELOAD' } | { type: 'SIGNED_IN' } | { type: 'SIGNED_OUT' };
 
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "timecapsuleNavigation" was not provided`);
+  });
+
 export const timecapsuleNavigationMachine = setup({
   types: {
     context: {} as { unsentLetters: number },
     events: {} as TimecapsuleNavigationEvent,
   },
   actors: {
-    loadUnsentLetters: notProvided<unknown[]>('timecapsuleNavigation', 'loadUnsentLetters'),
+    loadUnsentLetters: notProvided<unknown[]>('loadUnsentLetters'),
   },
   actions: {
     navigate: (_, _params: { to: string }) => undefined,

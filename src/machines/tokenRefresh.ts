@@ -1,5 +1,4 @@
-import { assign, setup } from 'xstate';
-import { notProvided } from './notProvided';
+import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * One token refresh (spec §4 "Token handling"). The refresh token never reaches page script:
@@ -44,6 +43,12 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
+/** The default of an effect until the app provides it: it fails, naming itself and the machine. */
+const notProvided = <TOutput, TInput = undefined>(actor: string) =>
+  fromPromise<TOutput, TInput>(async () => {
+    throw new Error(`The actor "${actor}" of the machine "tokenRefresh" was not provided`);
+  });
+
 export const tokenRefreshMachine = setup({
   types: {
     context: {} as TokenRefreshContext,
@@ -52,9 +57,9 @@ export const tokenRefreshMachine = setup({
   },
   actors: {
     /** Reads the session cookie: another tab may have refreshed already. */
-    readStoredTokens: notProvided<RefreshedTokens | null>('tokenRefresh', 'readStoredTokens'),
+    readStoredTokens: notProvided<RefreshedTokens | null>('readStoredTokens'),
     /** Refreshes the session the cookie holds and answers its new access token. */
-    requestTokens: notProvided<RefreshedTokens>('tokenRefresh', 'requestTokens'),
+    requestTokens: notProvided<RefreshedTokens>('requestTokens'),
   },
   guards: {
     /** The cookie holds a different access token: another tab refreshed, use theirs. */

@@ -1,8 +1,9 @@
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   RESTORE_TIMEOUT_MS,
   clientStateMachine,
   initialSlices,
+  sameSliceValue,
   type ClientSlices,
 } from '../../src/machines/clientState';
 import { describeModel } from './modelTest';
@@ -12,12 +13,21 @@ const updatedUnread: ClientSlices['unreadNotification'] = { count: 3 };
 /** The same count in a new object: changes nothing. */
 const sameUnread: ClientSlices['unreadNotification'] = { count: 3 };
 
+const storageUnavailable = new Error('storage unavailable');
+const persisted: ClientSlices[] = [];
+const reported: unknown[] = [];
+
 describeModel('clientState', {
-  machine: clientStateMachine,
+  machine: clientStateMachine.provide({
+    actions: {
+      persist: (_, { slices }) => void persisted.push(slices),
+      reportRestoreFailure: (_, { error }) => void reported.push(error),
+    },
+  }),
   events: (snapshot) =>
     [
       { type: 'xstate.done.actor.restorePersisted', output: { user: restoredUser } },
-      { type: 'xstate.error.actor.restorePersisted', error: new Error('storage unavailable') },
+      { type: 'xstate.error.actor.restorePersisted', error: storageUnavailable },
       { type: `xstate.after.${RESTORE_TIMEOUT_MS}.clientState.restoring` },
       // One update per snapshot keeps the graph finite.
       ...(snapshot.context.slices.unreadNotification.count === 0
@@ -37,6 +47,7 @@ describeModel('clientState', {
           break;
         case 'xstate.error.actor.restorePersisted':
           expect(step.actions).toContain('reportRestoreFailure');
+          expect(reported.at(-1)).toBe(storageUnavailable);
           expect(slices).toEqual(initialSlices);
           break;
         case `xstate.after.${RESTORE_TIMEOUT_MS}.clientState.restoring`:
@@ -51,6 +62,9 @@ describeModel('clientState', {
           } else {
             expect(slices.unreadNotification).toEqual(updatedUnread);
             expect(step.actions).toContain('persist');
+            // What is written is the slices with the update in them.
+            expect(persisted.at(-1)).toEqual(slices);
+            expect(persisted.at(-1)!.unreadNotification).toEqual({ count: 3 });
           }
           break;
         default:
@@ -58,4 +72,26 @@ describeModel('clientState', {
       }
     },
   },
+});
+
+describe('sameSliceValue', () => {
+  it('holds the same value and plain objects with the same own values equal', () => {
+    expect(sameSliceValue(3, 3)).toBe(true);
+    expect(sameSliceValue(null, null)).toBe(true);
+    expect(sameSliceValue({ count: 3 }, { count: 3 })).toBe(true);
+    expect(sameSliceValue({}, {})).toBe(true);
+  });
+
+  it('tells apart different values, kinds and key sets', () => {
+    expect(sameSliceValue(3, 4)).toBe(false);
+    expect(sameSliceValue(null, {})).toBe(false);
+    expect(sameSliceValue({}, null)).toBe(false);
+    expect(sameSliceValue(0, {})).toBe(false);
+    expect(sameSliceValue({}, 0)).toBe(false);
+    expect(sameSliceValue({ count: 3 }, { count: 4 })).toBe(false);
+    expect(sameSliceValue({ a: 1, b: 2 }, { a: 1, b: 3 })).toBe(false);
+    expect(sameSliceValue({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    // Only own values are compared, not nested ones.
+    expect(sameSliceValue({ nav: { open: true } }, { nav: { open: true } })).toBe(false);
+  });
 });

@@ -17,8 +17,8 @@ describe('diagrams in docs/machines', () => {
   }
 
   it('holds no diagram of a machine that is gone', () => {
-    expect(readdirSync(DIAGRAM_DIR).sort()).toEqual(
-      machines.map(({ machine }) => `${machine.id}.md`).sort(),
-    );
+    // README.md is the table of figures (npm run figures), not a diagram.
+    const pages = readdirSync(DIAGRAM_DIR).filter((name) => name !== 'README.md');
+    expect(pages.sort()).toEqual(machines.map(({ machine }) => `${machine.id}.md`).sort());
   });
 });

@@ -1,15 +1,11 @@
 import { expect } from 'vitest';
-import { fieldErrorsOf, memoryCreationMachine } from '../../src/machines/memoryCreation';
+import { memoryCreationMachine } from '../../src/machines/memoryCreation';
 import { describeModel } from './modelTest';
 import { ownActions } from './navigationSupport';
 
 const opened: string[] = [];
-const invalidKana = {
-  response: {
-    status: 422,
-    data: { errors: [{ field: 'first_name_kana', code: 'kana_hiragana_only' }] },
-  },
-};
+const kanaError = { field: 'first_name_kana', code: 'kana_hiragana_only' };
+const invalidKana = { response: { status: 422, data: { errors: [kanaError] } } };
 
 describeModel('memoryCreation', {
   machine: memoryCreationMachine.provide({
@@ -28,20 +24,27 @@ describeModel('memoryCreation', {
     { type: 'xstate.done.actor.createMemorialPage', output: { memorialPageId: 'new-page' } },
     { type: 'xstate.error.actor.createMemorialPage', error: invalidKana },
     { type: 'xstate.error.actor.createMemorialPage', error: new Error('offline') },
+    // A rejection that carries nothing is an unexpected failure too.
+    { type: 'xstate.error.actor.createMemorialPage', error: undefined },
   ] as never,
   states: {
     choosingType: ({ context }) => {
       expect(context.type).toBeNull();
       expect(context.memorialPageId).toBeNull();
+      // The form starts clean.
+      expect(context.fieldErrors).toEqual([]);
+      expect(context.failed).toBe(false);
     },
-    editingProfile: ({ context }, { event }) => {
+    editingProfile: ({ context }, { event, transitions }) => {
       expect(['other', 'pet']).toContain(context.type);
       if (event?.type === 'xstate.error.actor.createMemorialPage') {
         const error = (event as unknown as { error: unknown }).error;
         // Field problems go back to the form; anything else is an unexpected failure.
-        expect(context.fieldErrors).toEqual(fieldErrorsOf(error));
-        expect(context.failed).toBe(error instanceof Error);
+        expect(context.fieldErrors).toEqual(error === invalidKana ? [kanaError] : []);
+        expect(context.failed).toBe(error !== invalidKana);
       }
+      if (event?.type === 'CHOOSE' && transitions > 0)
+        expect(context).toMatchObject({ fieldErrors: [], failed: false });
       // An unexpected failure never comes with field errors.
       if (context.failed) expect(context.fieldErrors).toEqual([]);
     },
