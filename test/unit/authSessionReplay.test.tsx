@@ -39,7 +39,8 @@ import { describeUiReplay, type Executor, type ViewAssertion } from './replay/ui
 
 type Snapshot = SnapshotFrom<typeof authSessionMachine>;
 type EventType =
-  | `xstate.${'done' | 'error'}.actor.${'fetchSession' | 'refetchSession' | 'updateSession' | 'signOut' | 'tokenRefresh' | 'watchTabs'}`
+  | `xstate.${'done' | 'error'}.actor.${'fetchSession' | 'refetchSession' | 'updateSession' | 'signOut' | 'tokenRefresh'}`
+  | 'xstate.error.actor.watchTabs'
   | 'REFETCH'
   | 'SIGNED_IN'
   | 'UPDATE'
@@ -100,8 +101,10 @@ function memberCanCause(snapshot: Snapshot, event: AnyEventObject): boolean {
   }
 }
 
-const events = (snapshot: Snapshot) =>
-  (authSessionEvents as AnyEventObject[]).filter((event) => memberCanCause(snapshot, event));
+const events = ((snapshot: Snapshot) =>
+  (authSessionEvents as AnyEventObject[]).filter((event) =>
+    memberCanCause(snapshot, event),
+  )) as never;
 
 /** The signed-in member's header, the pages of the gestures, and the landing after sign-in. */
 function SessionHeader() {
