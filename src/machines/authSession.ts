@@ -185,6 +185,12 @@ export const authSessionMachine = setup({
           on: {
             // The update in flight is not cancelled: the refresh runs once it has settled.
             REFRESH: { actions: assign({ refreshRequested: true }) },
+            // The calls waiting for that refresh hear that there will be none.
+            SIGN_OUT: {
+              guard: 'refreshRequested',
+              target: '#authSession.signingOut',
+              actions: emit({ type: 'refreshFailed', loggedOut: true } as const),
+            },
           },
           invoke: {
             id: 'updateSession',
@@ -220,6 +226,13 @@ export const authSessionMachine = setup({
           on: {
             // Single flight: a REFRESH while one runs waits for the same outcome.
             REFRESH: {},
+            // Signing out stops the refresh: the calls waiting for it hear that it failed, or
+            // they (and the HTTP client, which holds every call while a refresh is out) wait
+            // for ever.
+            SIGN_OUT: {
+              target: '#authSession.signingOut',
+              actions: emit({ type: 'refreshFailed', loggedOut: true } as const),
+            },
           },
           invoke: {
             id: 'tokenRefresh',

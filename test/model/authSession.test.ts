@@ -49,6 +49,18 @@ describeModel('authSession', {
         expect(running, `${src} running at once`).toBeLessThanOrEqual(1);
       }
     }
+    // Every REFRESH the session took is answered (refreshed / refreshFailed), or its refresh is
+    // still out: the HTTP client holds every call until it hears.
+    let asked = false;
+    for (const step of path) {
+      if (step.emitted.some((event) => /^refresh(ed|Failed)$/.test(event.type))) asked = false;
+      else if (step.event?.type === 'REFRESH' && step.transitions > 0) asked = true;
+    }
+    if (asked)
+      expect(
+        last.matches({ authenticated: 'refreshing' }) || last.context.refreshRequested,
+        'a refresh asked for and never answered',
+      ).toBe(true);
     // Every UPDATE settles: it has been answered, or it waits behind a call still running.
     const sent = path.filter((step) => step.event?.type === 'UPDATE').length;
     const settled = path.flatMap((step) =>
