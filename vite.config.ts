@@ -82,6 +82,8 @@ export default defineConfig(({ command }) => ({
     outDir: 'dist',
     sourcemap: true,
     target: 'es2022',
+    // The server names each route's modules in its page from it (server/pages/routeModules.ts).
+    manifest: true,
   },
   server: {
     port: Number(process.env.PORT ?? 3000),

@@ -109,6 +109,13 @@ test('a visitor gets a public page rendered with its title and share preview; a 
   expect(html).toContain(`<title>${title}</title>`);
   expect(html).toMatch(/<div id="root">.*<h1 id="memory-profile-title">/s);
   expect(html).toContain('<script type="application/json" id="shinobu-page-data">');
+  // The page photo is asked for before the app's scripts; the screen's own module with them.
+  const photoPreload = html.indexOf('<link rel="preload" as="image"');
+  expect(photoPreload).toBeGreaterThan(0);
+  expect(photoPreload).toBeLessThan(html.indexOf('<script type="module"'));
+  expect(html).toMatch(
+    /<link rel="modulepreload" crossorigin href="\/assets\/MemoryScreen-[^"]+\.js">/,
+  );
   const meta = (key: string) =>
     new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];
   const base = process.env.E2E_BASE_URL!;

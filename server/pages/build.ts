@@ -56,6 +56,7 @@ export async function buildSpa(outDir: string = distDir): Promise<void> {
         emptyOutDir: true,
         target: 'node20',
         sourcemap: false,
+        manifest: false,
         rolldownOptions: { output: { entryFileNames: path.basename(SSR_ENTRY_FILE) } },
       },
     });

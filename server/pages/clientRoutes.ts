@@ -1,5 +1,5 @@
 import { matchRoutes } from 'react-router';
-import { screenRoutes } from '../../src/contract/pages/routeTable';
+import { screenRoutes, type ScreenRoute } from '../../src/contract/pages/routeTable';
 
 const routeObjects = screenRoutes.map(({ path }) => ({ path }));
 
@@ -14,4 +14,10 @@ export function clientRouteParams(
 ): Readonly<Record<string, string | undefined>> | undefined {
   const match = matchRoutes(routeObjects, pathname)?.at(-1);
   return match?.route.path === routePath ? match.params : undefined;
+}
+
+/** The route of routeTable.ts the client's router shows for `pathname`, if any. */
+export function clientRouteOf(pathname: string): ScreenRoute | undefined {
+  const path = matchRoutes(routeObjects, pathname)?.at(-1)?.route.path;
+  return screenRoutes.find((route) => route.path === path);
 }

@@ -10,6 +10,7 @@ import {
 import { THEME_COOKIE } from '../../src/contract/pages/pageHandover';
 import { distDir, SSR_DIR } from './paths';
 import { SESSION_COOKIE_NAMES } from '../routes/auth/sessionKit';
+import { routeModuleLinks } from './routeModules';
 import { serverRenderedPage, type VisitorPage } from './visitorPages';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];
@@ -78,14 +79,15 @@ export async function spaRoutes(
   const root = options.root ?? distDir;
   const indexFile = path.join(root, 'index.html');
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined;
+  const moduleLinksOf = routeModuleLinks(root);
 
   if (indexHtml) {
     await app.register(fastifyStatic, {
       root,
       wildcard: false,
       index: false,
-      // The server's own render is not the browser's.
-      globIgnore: [`${SSR_DIR}/**`],
+      // The server's own render and the build's manifest are not the browser's.
+      globIgnore: [`${SSR_DIR}/**`, '.vite/**'],
       // buildSpa() leaves .br and .gz copies of every text asset beside it.
       preCompressed: true,
       setHeaders: (res, filePath) => {
@@ -101,6 +103,8 @@ export async function spaRoutes(
       !API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&
       (request.headers.accept ?? '').includes('text/html');
     if (wantsPage && indexHtml) {
+      const moduleLinks = moduleLinksOf(request.url.split('?', 1)[0]!);
+      const pageHtml = indexHtml.replace('</head>', () => `${moduleLinks}</head>`);
       const decision = decidePage(request.url, {
         cookie: request.headers.cookie,
         authorization: request.headers.authorization,
@@ -127,13 +131,13 @@ export async function spaRoutes(
         if (page) {
           return reply
             .status(page.rendered.status)
-            .send(serverRenderedPage(indexHtml, page, chosenTheme(request)));
+            .send(serverRenderedPage(pageHtml, page, chosenTheme(request)));
         }
       }
       const member = await options.memberHead?.(request);
-      if (member === undefined) return reply.send(indexHtml);
+      if (member === undefined) return reply.send(pageHtml);
       reply.header('cache-control', 'no-store, private');
-      return reply.send(indexHtml.replace('</head>', () => `${member}</head>`));
+      return reply.send(pageHtml.replace('</head>', () => `${member}</head>`));
     }
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith(SESSION_LAYER_PREFIX)) {

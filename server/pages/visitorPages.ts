@@ -55,6 +55,8 @@ export interface VisitorPage {
   rendered: RenderedPage;
   /** Share previews and the like, for the head. */
   head: string;
+  /** What the page must fetch first (its largest image), at the top of the head. */
+  preload?: string;
   description?: string;
 }
 
@@ -105,18 +107,17 @@ export function visitorPages(
     return {
       rendered,
       description,
-      // The page photo is its largest paint: asked for with the page, not once the styles are in.
-      head: `${
-        share.photo
-          ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(share.photo)}">`
-          : ''
-      }${shareHead({
+      // The page photo is its largest paint: on a slow link it is asked for before the scripts.
+      preload: share.photo
+        ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(share.photo)}">`
+        : undefined,
+      head: shareHead({
         siteName: server.translate('share-site-name'),
         title: rendered.title ?? share.name,
         description,
         url: `${ctx.config.publicUrl}/memory/${encodeURIComponent(pageId)}`,
         image: share.hasPhoto ? `${ctx.config.publicUrl}${shareImagePath(pageId)}` : undefined,
-      })}`,
+      }),
     };
   };
 }
@@ -166,6 +167,8 @@ export function serverRenderedPage(
   // Replacements by function: a `$` in the markup (a name, a caption) is text, not a pattern.
   let html = indexHtml;
   if (theme) html = html.replace('<html lang="ja"', () => `<html lang="ja" data-theme="${theme}"`);
+  if (page.preload)
+    html = html.replace(/<meta charset="[^"]*"\s*\/?>/i, (tag) => `${tag}${page.preload}`);
   if (rendered.title) {
     html = html.replace(
       /<title>[^<]*<\/title>/,

@@ -72,3 +72,47 @@ describe('the page of a client route', () => {
     expect(api.json()).toMatchObject({ code: 'not_found' });
   });
 });
+
+describe("a page names its screen's modules", () => {
+  // Vite's manifest of a build: the entry and the login screen share a chunk.
+  const MANIFEST = {
+    'index.html': { file: 'assets/index-e.js', isEntry: true, imports: ['_shared.js'] },
+    '_shared.js': { file: 'assets/shared-s.js' },
+    '_form.js': { file: 'assets/form-f.js', imports: ['_shared.js'] },
+    'src/screens/login/LoginScreen.tsx': {
+      file: 'assets/LoginScreen-l.js',
+      isDynamicEntry: true,
+      imports: ['_form.js', 'index.html'],
+    },
+    'src/services/queries/queryClient.ts': { file: 'assets/queryClient-q.js', imports: [] },
+  };
+  let app: SpaApp;
+  beforeAll(async () => {
+    app = await createSpaApp({
+      'index.html': INDEX,
+      '.vite/manifest.json': JSON.stringify(MANIFEST),
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  const page = (url: string, headers: Record<string, string> = {}) =>
+    app.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...headers } });
+  const preloaded = (html: string) =>
+    [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+
+  it('preloads what the screen loads beyond the entry, for visitors and members alike', async () => {
+    const expected = ['/assets/LoginScreen-l.js', '/assets/form-f.js', '/assets/queryClient-q.js'];
+    expect(preloaded((await page('/login')).body).sort()).toEqual(expected.sort());
+    const member = await page('/login', { cookie: 'shinobu.session-token=anything' });
+    expect(preloaded(member.body).sort()).toEqual(expected.sort());
+  });
+
+  it("names the not-found screen's modules on any other path, and never serves the manifest", async () => {
+    // This build's not-found screen has no chunk of its own; it loads the query client.
+    expect(preloaded((await page('/no/such')).body)).toEqual(['/assets/queryClient-q.js']);
+    const manifest = await app.app.inject({ method: 'GET', url: '/.vite/manifest.json' });
+    expect(manifest.statusCode).toBe(404);
+    expect(manifest.body).not.toContain('LoginScreen');
+  });
+});
