@@ -1,6 +1,7 @@
 import { accountsBench } from './accounts';
 import { backupBench } from './backup';
 import { bundleBench } from './bundle';
+import { codeSizeBench } from './codeSize';
 import { coldStartBench } from './coldStart';
 import { deathDetectionBench } from './deathDetection';
 import { endingNoteBench } from './endingnote';
@@ -16,6 +17,7 @@ import type { BenchModule } from './types';
 
 /** Every bench group, in the order they run and print. */
 export const BENCH_MODULES: BenchModule[] = [
+  codeSizeBench,
   bundleBench,
   coldStartBench,
   httpBench,

@@ -19,7 +19,7 @@ export interface BenchOptions {
   log(line: string): void;
 }
 
-/** A group of figures. Later issues add a module to bench/modules.ts. */
+/** A group of figures: a module listed in bench/modules.ts. */
 export interface BenchModule {
   title: string;
   run(options: BenchOptions): Promise<BenchRow[]>;
