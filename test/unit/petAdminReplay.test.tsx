@@ -204,6 +204,9 @@ describeUiReplay('petAdmin', {
       { type: 'RESTORED', setting: stored({}), at: T0 },
       { type: 'RESTORED', setting: stored({ expiresAt: T0 - 1 }), at: T0 },
       { type: 'RESTORED', setting: stored({ completed: true }), at: T0 },
+      // A kept setting that lost its page or its expiry is dropped, however recent.
+      { type: 'RESTORED', setting: stored({ targetMemorialPageEncodedId: null }), at: T0 },
+      { type: 'RESTORED', setting: stored({ expiresAt: null }), at: T0 },
       { type: 'RESTORED', setting: emptyPetAdminSetting, at: T0 },
       { type: 'SET', targetMemorialPageEncodedId: PET_PAGE, at: T0 },
       { type: 'COMPLETE' },
