@@ -114,7 +114,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
           },
         },
       }),
-    [navigate, t],
+    [navigate, t, userId],
   );
   const actor = useActorRef(machine, inspectOption());
   useEffect(() => {
