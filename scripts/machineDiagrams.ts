@@ -3,7 +3,7 @@
  * from the machine itself so it cannot drift (`npm run diagrams`; test/model/diagrams.test.ts
  * fails when a committed diagram differs from its machine).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
@@ -104,8 +104,8 @@ export function machinesOf(
   );
 }
 
-async function main(): Promise<void> {
-  const { readdirSync } = await import('node:fs');
+/** Every machine of src/machines, imported from its file. */
+export async function machinesOfSources(): Promise<{ file: string; machine: AnyStateMachine }[]> {
   const dir = path.resolve('src/machines');
   const modules: Record<string, Record<string, unknown>> = {};
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts')))
@@ -113,8 +113,12 @@ async function main(): Promise<void> {
       string,
       unknown
     >;
+  return machinesOf(modules);
+}
+
+async function main(): Promise<void> {
   mkdirSync(DIAGRAM_DIR, { recursive: true });
-  for (const { file, machine } of machinesOf(modules))
+  for (const { file, machine } of await machinesOfSources())
     writeFileSync(path.join(DIAGRAM_DIR, `${machine.id}.md`), diagramPage(file, machine));
 }
 

@@ -5,14 +5,14 @@
  * its file's mutation score from the last `npm run mutation` (`npm run figures`).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import type { AnyStateMachine } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
-import { DIAGRAM_DIR, machinesOf } from './machineDiagrams';
+import { DIAGRAM_DIR, machinesOfSources } from './machineDiagrams';
 
 /** The states of a machine (the root left out) and its transitions, `always` ones included. */
 export function sizeOf(machine: AnyStateMachine): { states: number; transitions: number } {
@@ -73,16 +73,9 @@ function mutationScores(): Map<string, string> {
 const ALL = '*';
 
 async function main(): Promise<void> {
-  const dir = path.resolve('src/machines');
-  const modules: Record<string, Record<string, unknown>> = {};
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts')))
-    modules[file] = (await import(pathToFileURL(path.join(dir, file)).href)) as Record<
-      string,
-      unknown
-    >;
   const paths = pathCounts();
   const scores = mutationScores();
-  const rows = machinesOf(modules)
+  const rows = (await machinesOfSources())
     .map(({ file, machine }) => ({
       id: machine.id,
       ...sizeOf(machine),

@@ -132,12 +132,8 @@ describe('a mail and the change that causes it are written together', () => {
     expect(await mailsOfKind(user!.id, 'password_reset')).toEqual([]);
   });
 
-  it('death settings: administrators are not named without the mail telling them', async () => {
-    const member = await createMember(t);
-    const administrator = await createMember(t);
-    await connectMembers(t, member, administrator, 'family');
-    await refuseMails('administrator_named');
-    const refused = await t.request({
+  const nameAdministrator = async (member: TestMember, administrator: TestMember) =>
+    t.request({
       method: 'PUT',
       url: '/v1/fpos/death_settings',
       token: await tokenOf(t, member),
@@ -147,6 +143,13 @@ describe('a mail and the change that causes it are written together', () => {
         check_in_period_days: null,
       },
     });
+
+  it('death settings: administrators are not named without the mail telling them', async () => {
+    const member = await createMember(t);
+    const administrator = await createMember(t);
+    await connectMembers(t, member, administrator, 'family');
+    await refuseMails('administrator_named');
+    const refused = await nameAdministrator(member, administrator);
     expect(refused.statusCode).toBe(500);
     const settings = await t.request({
       method: 'GET',
@@ -159,16 +162,7 @@ describe('a mail and the change that causes it are written together', () => {
 
     await db().execute(sql.raw('drop trigger test_refuse_mail on mail_outbox'));
     await refuseAtCommit('death_settings', 'insert');
-    const failedCommit = await t.request({
-      method: 'PUT',
-      url: '/v1/fpos/death_settings',
-      token: await tokenOf(t, member),
-      body: {
-        rule: 'any_one',
-        administrator_user_ids: [administrator.id],
-        check_in_period_days: null,
-      },
-    });
+    const failedCommit = await nameAdministrator(member, administrator);
     expect(failedCommit.statusCode).toBe(500);
     expect(await mailsOfKind(administrator.id, 'administrator_named')).toEqual([]);
   });

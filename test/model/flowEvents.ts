@@ -109,6 +109,20 @@ const untouched = ({ context }: SnapshotFrom<typeof registrationMachine>) =>
   JSON.stringify(context.form) === JSON.stringify({ ...emptyForm, ...context.setup.prefill });
 
 /**
+ * How the registration paths tell states apart: the form counts by what is still to fill, so
+ * filling it is a line, not every order.
+ */
+export const registrationStateKey = (snapshot: SnapshotFrom<typeof registrationMachine>) =>
+  JSON.stringify({
+    value: snapshot.value,
+    context: { ...snapshot.context, form: undefined },
+    unfilled: snapshot.context.setup
+      ? unfilledFields(snapshot.context.form, snapshot.context.setup.variant)
+      : [],
+    email: snapshot.context.form.email,
+  });
+
+/**
  * The registration model's events: the member fills the form field by field in one order
  * (so the graph stays a line, not every order of eleven fields), asks to confirm when it is
  * empty or complete, and spoils the email of a complete form once.

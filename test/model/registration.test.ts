@@ -14,7 +14,7 @@ import {
   registrationEvents,
   registrationFailures,
   registrationStarts,
-  unfilledFields,
+  registrationStateKey,
   validRegistrationForm,
   type RegistrationStart,
 } from './flowEvents';
@@ -76,16 +76,7 @@ const startedWith = (path: StepInfo[]): RegistrationStart => {
 describeModel('registration', {
   machine: registrationMachine.provide(registrationRules),
   events: registrationEvents,
-  // The form counts by what is still to fill, so filling it is a line, not every order.
-  serializeState: (snapshot) =>
-    JSON.stringify({
-      value: snapshot.value,
-      context: { ...snapshot.context, form: undefined },
-      unfilled: snapshot.context.setup
-        ? unfilledFields(snapshot.context.form, snapshot.context.setup.variant)
-        : [],
-      email: snapshot.context.form.email,
-    }),
+  serializeState: registrationStateKey,
   states: {
     idle: (snapshot) => {
       expect(snapshot.context.setup).toBeNull();

@@ -21,7 +21,7 @@ import { PERSIST_ROOT_KEY } from '../../src/services/persistence/clientStorage';
 import {
   registrationEvents,
   registrationStarts,
-  unfilledFields,
+  registrationStateKey,
   validRegistrationForm,
   type RegistrationStart,
 } from '../model/flowEvents';
@@ -373,16 +373,7 @@ const views: Record<string, ViewAssertion<World>> = {
 describeUiReplay('registration', {
   machine: registrationMachine.provide(registrationRules),
   events: registrationEvents,
-  // As the model test tells states apart: the form counts by what is still to fill.
-  serializeState: (snapshot) =>
-    JSON.stringify({
-      value: snapshot.value,
-      context: { ...snapshot.context, form: undefined },
-      unfilled: snapshot.context.setup
-        ? unfilledFields(snapshot.context.form, snapshot.context.setup.variant)
-        : [],
-      email: snapshot.context.form.email,
-    }),
+  serializeState: registrationStateKey,
   executors,
   views,
   mount: () => load('/', null),
