@@ -1,12 +1,13 @@
 /**
  * The unsaved-changes guard's generated paths replayed in the browser on the ending note,
  * against the real server: every path that ends by answering the dialog (cancel, confirm).
- * A hash URL's full page load is replayed in the UI replay (test/unit/unsavedChanges.test.tsx):
- * no screen with a form links to a hash URL on another page.
+ * Each path starts on a page with a hash URL and goes to the note through the main menu, so
+ * that the browser's Back is a way out of the note to a hash URL, which is loaded in full.
  */
 import { expect, test, type Page } from '@playwright/test';
 import {
   unsavedChangesGuardMachine,
+  type NavigationTarget,
   type UnsavedChangesGuardEvent,
 } from '../src/machines/unsavedChangesGuard';
 import { unsavedChangesGuardEvents } from '../test/model/flowEvents';
@@ -26,6 +27,11 @@ const warning = (page: Page) =>
 const nameField = (page: Page) => page.getByLabel('氏名');
 const onTheNote = (page: Page) => expect(page).toHaveURL(/\/endingnote\//);
 
+/** The page with a hash URL each path starts on: a member's page, for the model's hash URL. */
+const HASH_START = '/dashboard#news';
+/** Where the last NAVIGATE of the path being replayed went. */
+let leftFor: NavigationTarget | undefined;
+
 const executors = {
   'FORM.CHANGED': async (page) => {
     await nameField(page).fill(`${await nameField(page).inputValue()}花`);
@@ -34,9 +40,15 @@ const executors = {
     await page.getByRole('button', { name: 'このセクションを保存する' }).click();
     await expect(page.getByText('保存しました。', { exact: true })).toBeVisible();
   },
-  // Leaving the page for another route: the header's link to the top page.
-  NAVIGATE: async (page) => {
-    await page.getByRole('link', { name: '偲ぶ トップページ' }).first().click();
+  // Leaving the page: for another route by the header's link to the top page, for the hash URL
+  // the path started on by the browser's Back.
+  NAVIGATE: async (page, event) => {
+    leftFor = (event as Extract<UnsavedChangesGuardEvent, { type: 'NAVIGATE' }>).target;
+    if (leftFor.isHashUrl) {
+      // Marks this document, so that the view after CONFIRM can tell a full load from it.
+      await page.evaluate(() => Object.assign(window, { beforeLeaving: true }));
+      await page.goBack();
+    } else await page.getByRole('link', { name: '偲ぶ トップページ' }).first().click();
   },
   CONFIRM: async (page) => {
     await warning(page).getByRole('button', { name: '保存せずに移動する' }).click();
@@ -49,7 +61,11 @@ const executors = {
 const views: Record<string, BrowserView> = {
   clean: async (page, step) => {
     await expect(warning(page)).toBeHidden();
-    if (step?.event.type === 'CONFIRM') await expect(page).toHaveURL(/\/$/);
+    if (step?.event.type === 'CONFIRM' && leftFor?.isHashUrl) {
+      await expect(page).toHaveURL(new RegExp(`${HASH_START}$`));
+      // Loaded in full: a new document, not the one the member left.
+      expect(await page.evaluate(() => 'beforeLeaving' in window)).toBe(false);
+    } else if (step?.event.type === 'CONFIRM') await expect(page).toHaveURL(/\/$/);
     else await onTheNote(page);
   },
   dirty: async (page) => {
@@ -67,11 +83,7 @@ const views: Record<string, BrowserView> = {
 
 const paths = chosenPaths(
   unsavedChangesGuardMachine,
-  {
-    events: unsavedChangesGuardEvents.filter(
-      (event) => event.type !== 'NAVIGATE' || !event.target.isHashUrl,
-    ),
-  },
+  { events: unsavedChangesGuardEvents },
   // The paths that end by answering the dialog.
   (steps) =>
     steps.length > 1 &&
@@ -79,19 +91,42 @@ const paths = chosenPaths(
     steps.at(-2)!.states.includes('warning'),
 );
 
-test('the chosen paths answer the dialog both ways', () => {
-  expect(paths.map((path) => path.steps.at(-1)!.event.type).sort()).toEqual(['CANCEL', 'CONFIRM']);
+test('the chosen paths answer the dialog both ways, for a route and for a hash URL', () => {
+  const endings = paths.map((path) => {
+    const leaving = path.steps.findLast((step) => step.event.type === 'NAVIGATE')!.event as Extract<
+      UnsavedChangesGuardEvent,
+      { type: 'NAVIGATE' }
+    >;
+    return `${leaving.target.isHashUrl ? 'hash' : 'route'} ${path.steps.at(-1)!.event.type}`;
+  });
+  expect(endings.sort()).toEqual(['hash CANCEL', 'hash CONFIRM', 'route CANCEL', 'route CONFIRM']);
 });
 
+/** A path's title, naming where its NAVIGATE goes (the event's type alone does not). */
+const titleOf = (path: (typeof paths)[number]) =>
+  path.steps
+    .map(({ event }) =>
+      event.type === 'NAVIGATE'
+        ? `NAVIGATE to ${(event as Extract<UnsavedChangesGuardEvent, { type: 'NAVIGATE' }>).target.isHashUrl ? 'a hash URL' : 'a route'}`
+        : event.type,
+    )
+    .join(' → ');
+
 for (const path of paths) {
-  test(`unsaved-changes guard: ${path.title}`, async ({ browser }) => {
-    const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
+  test(`unsaved-changes guard: ${titleOf(path)}`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     await signUpAndSignIn(context.request);
     const session = (await (await context.request.get('/api/auth/session')).json()) as {
       user: { id: string };
     };
     const page = await context.newPage();
-    await page.goto(`/endingnote/${session.user.id}`);
+    leftFor = undefined;
+    await page.goto(HASH_START);
+    await page
+      .getByRole('navigation', { name: 'メインメニュー' })
+      .getByRole('button', { name: 'エンディングノート' })
+      .click();
+    await expect(page).toHaveURL(`/endingnote/${session.user.id}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('エンディングノート');
     await replayInBrowser(page, path, executors, views);
     await context.close();
