@@ -108,6 +108,22 @@ const untouched = ({ context }: SnapshotFrom<typeof registrationMachine>) =>
   context.setup !== null &&
   JSON.stringify(context.form) === JSON.stringify({ ...emptyForm, ...context.setup.prefill });
 
+/** The member's details as the wire carries them (snake_case, the sex code a number). */
+export const wireUser = {
+  username: 'hanako',
+  email: 'hanako@example.jp',
+  password: 'a quiet morning by the sea',
+  first_name: 'Hanako',
+  last_name: 'Yamada',
+  first_name_kana: '\u306f\u306a\u3053',
+  last_name_kana: '\u3084\u307e\u3060',
+  address: '\u6771\u4eac\u90fd',
+  birthdate: '1955-05-05',
+  sex_code: 2,
+  user_icon_url: null,
+  admin_pet_id: null,
+};
+
 /**
  * How the registration paths tell states apart: the form counts by what is still to fill, so
  * filling it is a line, not every order.

@@ -8,13 +8,13 @@ import {
   type RegistrationSetup,
 } from '../../src/machines/registration';
 import { registrationRules, validateRegistration } from '../../src/machines/registrationRules';
-import { PREFECTURES } from '../../src/contract/rules/prefectures';
 import { toSnakeCase } from '../../src/services/http/casing';
 import {
   registrationEvents,
   registrationFailures,
   registrationStarts,
   registrationStateKey,
+  wireUser,
   validRegistrationForm,
   type RegistrationStart,
 } from './flowEvents';
@@ -28,21 +28,6 @@ const setupOf = (start: RegistrationStart): RegistrationSetup =>
   );
 const { unknownField, serverDown } = registrationFailures;
 
-/** The member's details as the wire carries them (snake_case, the sex code a number). */
-const wireUser = {
-  username: 'hanako',
-  email: 'hanako@example.jp',
-  password: 'a quiet morning by the sea',
-  first_name: 'Hanako',
-  last_name: 'Yamada',
-  first_name_kana: '\u306f\u306a\u3053',
-  last_name_kana: '\u3084\u307e\u3060',
-  address: PREFECTURES[12]!.name,
-  birthdate: '1955-05-05',
-  sex_code: 2,
-  user_icon_url: null,
-  admin_pet_id: null,
-};
 /** What each variant's register call sends. */
 const expectedRequests: Partial<Record<RegistrationStart, unknown>> = {
   standard: { variant: 'standard', user: wireUser },

@@ -22,6 +22,7 @@ import {
   registrationEvents,
   registrationStarts,
   registrationStateKey,
+  wireUser,
   validRegistrationForm,
   type RegistrationStart,
 } from '../model/flowEvents';
@@ -63,21 +64,6 @@ const LABELS: Record<Exclude<RegistrationField, 'sexCode' | 'userIconUrl'>, stri
   birthdate: 'register-birthdate',
 };
 
-/** The member's details as the wire carries them (snake_case, the sex code a number). */
-const wireUser = {
-  username: 'hanako',
-  email: 'hanako@example.jp',
-  password: 'a quiet morning by the sea',
-  first_name: 'Hanako',
-  last_name: 'Yamada',
-  first_name_kana: '\u306f\u306a\u3053',
-  last_name_kana: '\u3084\u307e\u3060',
-  address: '\u6771\u4eac\u90fd',
-  birthdate: '1955-05-05',
-  sex_code: 2,
-  user_icon_url: null,
-  admin_pet_id: null,
-};
 const { password: _noPassword, ...wireUserWithoutPassword } = wireUser;
 const { admin_pet_id: _noPetPage, ...wireUserWithoutPetPage } = wireUser;
 
