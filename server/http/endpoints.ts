@@ -73,16 +73,27 @@ export function withServerBody<const E extends Endpoint>(endpoint: E, body: E['b
 
 /**
  * A value as JSON carries it (each `toJSON` applied: dates become ISO strings), without the
- * text round trip that cost more than the validation itself on large lists.
+ * text round trip. What holds nothing to convert is answered as it is, not copied: most
+ * answers carry their times as strings already.
  */
 export function asWire(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const { toJSON } = value as { toJSON?: unknown };
   if (typeof toJSON === 'function') return asWire(toJSON.call(value));
-  if (Array.isArray(value)) return value.map(asWire);
-  const wire: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) wire[key] = asWire(field);
-  return wire;
+  if (Array.isArray(value)) {
+    let wire: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const converted = asWire(item);
+      if (converted !== item) (wire ??= [...value])[index] = converted;
+    });
+    return wire ?? value;
+  }
+  let wire: Record<string, unknown> | undefined;
+  for (const [key, field] of Object.entries(value)) {
+    const converted = asWire(field);
+    if (converted !== field) (wire ??= { ...value })[key] = converted;
+  }
+  return wire ?? value;
 }
 
 /**

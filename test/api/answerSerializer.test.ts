@@ -31,6 +31,20 @@ describe('answers leave through their contract schema', () => {
     });
   });
 
+  it('leaves the answer it was given as it was, dates and all', () => {
+    const at = new Date('2026-01-01T00:00:00.000Z');
+    const items = [{ at, link: 'https://example.jp/x' }];
+    const answer = { id: 'a', createdAt: '2026-11-27', items };
+    serializerOf(schema)(answer);
+    expect(answer).toEqual({
+      id: 'a',
+      createdAt: '2026-11-27',
+      items: [{ at, link: 'https://example.jp/x' }],
+    });
+    expect(answer.items).toBe(items);
+    expect(items[0]!.at).toBe(at);
+  });
+
   it('drops what the schema does not name', () => {
     const answer = { id: 'a', createdAt: '2026-11-27', items: [], passwordHash: 'secret' };
     expect(serializerOf(schema)(answer)).toBe('{"id":"a","createdAt":"2026-11-27","items":[]}');
