@@ -10,7 +10,7 @@ import {
   type NavigationTarget,
   type UnsavedChangesGuardEvent,
 } from '../src/machines/unsavedChangesGuard';
-import { unsavedChangesGuardEvents } from '../test/model/flowEvents';
+import { hashTarget, unsavedChangesGuardEvents } from '../test/model/flowEvents';
 import {
   chosenPaths,
   replayInBrowser,
@@ -27,8 +27,8 @@ const warning = (page: Page) =>
 const nameField = (page: Page) => page.getByLabel('氏名');
 const onTheNote = (page: Page) => expect(page).toHaveURL(/\/endingnote\//);
 
-/** The page with a hash URL each path starts on: a member's page, for the model's hash URL. */
-const HASH_START = '/dashboard#news';
+/** The page with a hash URL each path starts on: the model's hash URL. */
+const HASH_START = hashTarget.href;
 /** Where the last NAVIGATE of the path being replayed went. */
 let leftFor: NavigationTarget | undefined;
 

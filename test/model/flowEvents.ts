@@ -17,8 +17,9 @@ import type {
   UnsavedChangesGuardEvent,
 } from '../../src/machines/unsavedChangesGuard';
 
-export const routeTarget: NavigationTarget = { href: '/dashboard', isHashUrl: false };
-export const hashTarget: NavigationTarget = { href: '/faq#ending-note', isHashUrl: true };
+/** Pages of the app: a route, and a page with a hash (the browser replay's start page). */
+export const routeTarget: NavigationTarget = { href: '/mypage', isHashUrl: false };
+export const hashTarget: NavigationTarget = { href: '/dashboard#news', isHashUrl: true };
 
 export const unsavedChangesGuardEvents: UnsavedChangesGuardEvent[] = [
   { type: 'FORM.CHANGED' },

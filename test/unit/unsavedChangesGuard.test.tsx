@@ -43,8 +43,8 @@ function FormScreen(spies: Spies) {
         Save
       </button>
       <Link to="/elsewhere">Elsewhere</Link>
-      <Link to={routeTarget.href}>Dashboard</Link>
-      <Link to={hashTarget.href}>FAQ</Link>
+      <Link to={routeTarget.href}>My page</Link>
+      <Link to={hashTarget.href}>Dashboard news</Link>
       <Link to="/form#field">Jump</Link>
       <UnsavedChangesDialog when={text !== saved} {...spies} />
     </main>
@@ -57,8 +57,8 @@ function renderForm() {
     [
       { path: '/form', element: <FormScreen {...spies} /> },
       { path: '/elsewhere', element: <h1>Elsewhere page</h1> },
+      { path: '/mypage', element: <h1>My page</h1> },
       { path: '/dashboard', element: <h1>Dashboard page</h1> },
-      { path: '/faq', element: <h1>FAQ page</h1> },
     ],
     { initialEntries: ['/form'] },
   );
@@ -81,7 +81,8 @@ type EventType = UnsavedChangesGuardEvent['type'];
 
 const dialog = () => screen.queryByRole('dialog', { name: dialogTitle });
 const field = () => screen.getByLabelText('Note') as HTMLInputElement;
-const pageHeading = (href: string) => `${href === routeTarget.href ? 'Dashboard' : 'FAQ'} page`;
+const pageHeading = (href: string) => (href === routeTarget.href ? 'My page' : 'Dashboard page');
+const linkName = (href: string) => (href === routeTarget.href ? 'My page' : 'Dashboard news');
 
 /** While the dialog is open the page behind it is out of reach: focus stays in the dialog. */
 async function pageOutOfReach({ user }: World) {
@@ -108,8 +109,7 @@ const executors = {
     const { href } = (event as Extract<UnsavedChangesGuardEvent, { type: 'NAVIGATE' }>).target;
     // With the dialog open the links are out of reach; the app's own navigation still asks.
     if (dialog()) await act(() => world.router.navigate(href));
-    else
-      await world.user.click(screen.getByRole('link', { name: pageHeading(href).split(' ')[0] }));
+    else await world.user.click(screen.getByRole('link', { name: linkName(href) }));
   },
   CONFIRM: pressDialogButton(leave),
   CANCEL: pressDialogButton(stay),
