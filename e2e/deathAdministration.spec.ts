@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { bearer, connectAsFamily, DAY_MS, writeLetterForAfterDeath } from './support/deathCases';
 import { accessTokenOf, signUpAndSignIn, type E2eMember } from './support/members';
 import { installNativeHost } from './support/nativeHost';
 import { expectFitsAndAccessible, keepScreenshot, VIEWPORTS } from './support/screens';
@@ -12,10 +13,8 @@ import { expectFitsAndAccessible, keepScreenshot, VIEWPORTS } from './support/sc
  * grace period runs out on the test clock and the letter and the note section are released.
  */
 
-const DAY_MS = 24 * 3600_000;
 const NOTE_TEXT = 'みんな、本当にありがとう。';
 const REASON = '入院先の病院から連絡がありました';
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 function yesterdayInTokyo(): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(
@@ -45,29 +44,9 @@ async function family(browser: Browser): Promise<Family> {
   const own = await accessTokenOf(memberContext.request, member);
   const admin = await accessTokenOf(adminContext.request, administrator);
 
-  const requested = await memberContext.request.post('/v1/connection/requests', {
-    headers: bearer(own.accessToken),
-    data: { to_user_id: admin.userId, relationship: 'family' },
-  });
-  expect(requested.status(), await requested.text()).toBeLessThan(300);
-  const { requestId } = (await requested.json()) as { requestId: string };
-  const accepted = await adminContext.request.post(`/v1/connection/requests/${requestId}/accept`, {
-    headers: bearer(admin.accessToken),
-    data: { relationship: 'family' },
-  });
-  expect(accepted.status(), await accepted.text()).toBe(204);
-
+  const requestId = await connectAsFamily(memberContext.request, own, adminContext.request, admin);
   const title = `ありがとう ${requestId.slice(0, 8)}`;
-  const letter = await memberContext.request.post('/v1/time_capsule_letter', {
-    headers: bearer(own.accessToken),
-    data: {
-      title,
-      body: 'これまで本当にありがとう。',
-      recipients: [{ kind: 'member', user_id: admin.userId }],
-      delivery: { rule: 'death', delay_days: 0 },
-    },
-  });
-  expect(letter.status(), await letter.text()).toBe(201);
+  await writeLetterForAfterDeath(memberContext.request, own.accessToken, admin.userId, title);
   const note = `/v1/endingnote/${own.userId}`;
   for (const [url, method, data] of [
     // Readers and visibility are asked for the member's password (a fresh proof).

@@ -8,6 +8,51 @@ export const DAY_MS = 24 * 3600_000;
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+interface Signed {
+  userId: string;
+  accessToken: string;
+}
+
+/** The member asks the other to connect as family, and they accept; answers the request id. */
+export async function connectAsFamily(
+  memberApi: APIRequestContext,
+  member: Signed,
+  otherApi: APIRequestContext,
+  other: Signed,
+): Promise<string> {
+  const requested = await memberApi.post('/v1/connection/requests', {
+    headers: bearer(member.accessToken),
+    data: { to_user_id: other.userId, relationship: 'family' },
+  });
+  expect(requested.status(), await requested.text()).toBeLessThan(300);
+  const { requestId } = (await requested.json()) as { requestId: string };
+  const accepted = await otherApi.post(`/v1/connection/requests/${requestId}/accept`, {
+    headers: bearer(other.accessToken),
+    data: { relationship: 'family' },
+  });
+  expect(accepted.status(), await accepted.text()).toBe(204);
+  return requestId;
+}
+
+/** A letter to `readerId`, titled `title`, delivered as soon as the writer's death is confirmed. */
+export async function writeLetterForAfterDeath(
+  writerApi: APIRequestContext,
+  writerToken: string,
+  readerId: string,
+  title: string,
+): Promise<void> {
+  const letter = await writerApi.post('/v1/time_capsule_letter', {
+    headers: bearer(writerToken),
+    data: {
+      title,
+      body: 'これまで本当にありがとう。',
+      recipients: [{ kind: 'member', user_id: readerId }],
+      delivery: { rule: 'death', delay_days: 0 },
+    },
+  });
+  expect(letter.status(), await letter.text()).toBe(201);
+}
+
 /**
  * A member (山田 花子, registered through the API) who names the signed-in administrator of
  * `api` as the one who may confirm their death, writes them a letter for after their death,
@@ -31,17 +76,7 @@ export async function suspectedMemberOf(
   const member = await registerMember(memberApi);
   const own = await accessTokenOf(memberApi, member);
 
-  const requested = await memberApi.post('/v1/connection/requests', {
-    headers: bearer(own.accessToken),
-    data: { to_user_id: admin.userId, relationship: 'family' },
-  });
-  expect(requested.status(), await requested.text()).toBeLessThan(300);
-  const { requestId } = (await requested.json()) as { requestId: string };
-  const accepted = await api.post(`/v1/connection/requests/${requestId}/accept`, {
-    headers: bearer(admin.accessToken),
-    data: { relationship: 'family' },
-  });
-  expect(accepted.status(), await accepted.text()).toBe(204);
+  const requestId = await connectAsFamily(memberApi, own, api, admin);
 
   const settings = await memberApi.put('/v1/fpos/death_settings', {
     headers: bearer(own.accessToken),
@@ -56,16 +91,7 @@ export async function suspectedMemberOf(
   expect(settings.status(), await settings.text()).toBe(200);
 
   const title = `いつもありがとう ${requestId.slice(0, 8)}`;
-  const letter = await memberApi.post('/v1/time_capsule_letter', {
-    headers: bearer(own.accessToken),
-    data: {
-      title,
-      body: 'これまで本当にありがとう。',
-      recipients: [{ kind: 'member', user_id: admin.userId }],
-      delivery: { rule: 'death', delay_days: 0 },
-    },
-  });
-  expect(letter.status(), await letter.text()).toBe(201);
+  await writeLetterForAfterDeath(memberApi, own.accessToken, admin.userId, title);
 
   // An administrator may confirm a death only a week after being named.
   if (confirmable) await advanceServerClock(api, 7 * DAY_MS + 60_000);
