@@ -13,7 +13,8 @@
  *   of every leaf state it is in runs, with the actions that step executed.
  *
  * Its last test fails if a state or a transition of the machine was reached by no path; its
- * first fails if a leaf state has no assertion or an assertion names no state.
+ * first fails if a leaf state has no assertion or an assertion names no state; another if the
+ * machine's row of docs/machines/README.md (`npm run figures`) no longer tells its size.
  */
 import {
   createActor,
@@ -23,6 +24,7 @@ import {
   type SnapshotFrom,
 } from 'xstate';
 import { getShortestPaths, getStateNodes } from 'xstate/graph';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   AFTER_EVENT,
@@ -96,6 +98,14 @@ export function describeModel<TMachine extends AnyStateMachine>(
     });
 
     const paths = transitionCoveringPaths(machine, spec);
+    it('is told as it is in docs/machines/README.md', () => {
+      expect(figuresRowOf(spec.machine.id), 'states, transitions, generated paths').toEqual([
+        allNodes.length,
+        new Set(allTransitions).size,
+        paths.length,
+      ]);
+    });
+
     for (const path of paths) {
       const events = path.steps
         .map((step) => step.event.type)
@@ -170,6 +180,16 @@ export function describeModel<TMachine extends AnyStateMachine>(
       expect(untaken, `${name}: transitions taken by no path`).toEqual([]);
     });
   });
+}
+
+/** The states, transitions and generated paths docs/machines/README.md gives a machine. */
+function figuresRowOf(machineId: string): number[] | undefined {
+  const readme = readFileSync(new URL('../../docs/machines/README.md', import.meta.url), 'utf8');
+  const row = readme
+    .split('\n')
+    .map((line) => line.split('|').map((cell) => cell.trim()))
+    .find((cells) => cells[1]?.startsWith(`[${machineId}]`));
+  return row?.slice(2, 5).map(Number);
 }
 
 function firstState<TMachine extends AnyStateMachine>(
