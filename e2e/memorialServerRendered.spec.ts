@@ -116,6 +116,8 @@ test('a visitor gets a public page rendered with its title and share preview; a 
   expect(html).toMatch(
     /<link rel="modulepreload" crossorigin href="\/assets\/MemoryScreen-[^"]+\.js">/,
   );
+  // A visitor edits nothing: the admins' editing code is not among them.
+  expect(html).not.toMatch(/\/assets\/(AlbumEditing|HistoryEditing|ImageFileField)-/);
   const meta = (key: string) =>
     new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];
   const base = process.env.E2E_BASE_URL!;
@@ -167,9 +169,13 @@ test('the page shows at once and is hydrated in place, without a shift or a new 
   const page = await context.newPage();
   const errors = hydrationErrors(page);
   const pageReads: string[] = [];
+  const editingCode: string[] = [];
   page.on('request', (sent) => {
     if (sent.url().includes(memorial.id) && new URL(sent.url()).pathname.startsWith('/v1/')) {
       pageReads.push(sent.url());
+    }
+    if (/\/assets\/(AlbumEditing|HistoryEditing|ImageFileField)-/.test(sent.url())) {
+      editingCode.push(sent.url());
     }
   });
   const release = await holdAppCode(page);
@@ -197,6 +203,8 @@ test('the page shows at once and is hydrated in place, without a shift or a new 
   await expect(page).toHaveTitle(`${memorial.name}のメモリアルページ｜偲ぶ`);
   // The app took the answers from the page: it did not ask the API for them again.
   expect(pageReads).toEqual([]);
+  // Nor did it load the admins' editing code.
+  expect(editingCode).toEqual([]);
   await expectNoSeriousA11yViolations(page);
   await context.close();
 });

@@ -7,7 +7,7 @@ import { ANNIVERSARY_RULES } from '../../server/domain/memorial/anniversaries';
 import { bundleFrom } from '../../src/i18n/I18nProvider';
 import type { AlbumPhoto, ShareToken } from '../../src/services/api/memorial';
 import { UploadRefused } from '../../src/services/api/uploads';
-import { movedOrder } from '../../src/screens/memory/AlbumSection';
+import { movedOrder } from '../../src/screens/memory/AlbumEditing';
 import { invitationUrl, lineShareUrl } from '../../src/screens/memory/invitationLink';
 import { InvalidInput, problemsOf } from '../../src/screens/memory/inputProblems';
 
