@@ -170,7 +170,8 @@ const browserViews: Record<string, BrowserView> = {
   },
   'unauthenticated.idle': async (page, _step, path) => {
     await headerShows(page, 'visitor');
-    // The server ended the session too: a reload finds no member.
+    // The server ended the session too: a reload finds no member. After a sign-out the server
+    // refused, the reload sends it again: e2e/owedSignOut.spec.ts.
     if (signedOutOnServer(path)) {
       await page.reload();
       await headerShows(page, 'visitor');

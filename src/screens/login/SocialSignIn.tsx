@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { sessionApi } from '../../services/api/session';
+import { browserSessionApi } from '../../services/session/owedSignOut';
 import { useClientStateSend, useSlice } from '../../services/clientState/clientState';
 import type { ShinobuTheme } from '../../theme/tokens';
 
@@ -79,7 +80,7 @@ export function SocialSignIn({ callbackUrl }: { callbackUrl: string }) {
       send({ type: 'UPDATE', slice: 'nav', value: { ...nav, postLoginRedirectUrl: null } });
     }
     try {
-      window.location.assign(await sessionApi.signInWithProvider(provider, callbackUrl));
+      window.location.assign(await browserSessionApi.signInWithProvider(provider, callbackUrl));
     } catch {
       window.location.assign('/login?error=OAuthSignin');
     }

@@ -3,9 +3,9 @@ import { useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 're
 import { useClientStateSend, useSlice } from '../clientState/clientState';
 import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
 import type { SessionUser } from '../../contract/sessionLayer';
-import { sessionApi } from '../api/session';
 import { connectHttpSession } from '../http/connection';
 import { browserAuthSessionMachine, connectUserSync } from './browserSession';
+import { browserSessionApi } from './owedSignOut';
 import { httpSessionOf, whenSession, type AuthSessionActor } from './liveSession';
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';
 import { rememberOwnMemorialPageId } from '../persistence/firstVisit';
@@ -141,7 +141,7 @@ export function SessionProvider({
           actor.send({ type: 'UPDATE', requestId, data });
         }),
       signIn: async (credentials) => {
-        const result = await sessionApi.signInWithCredentials(
+        const result = await browserSessionApi.signInWithCredentials(
           credentials,
           window.location.pathname,
         );
@@ -152,7 +152,7 @@ export function SessionProvider({
         return result;
       },
       activate: async (link) => {
-        await sessionApi.signInWithActivation(link, window.location.pathname);
+        await browserSessionApi.signInWithActivation(link, window.location.pathname);
         actor.send({ type: 'SIGNED_IN' });
         await whenSession(actor, isSettled);
       },

@@ -1,8 +1,8 @@
 import type { SessionUser } from '../../contract/sessionLayer';
-import { sessionApi } from '../api/session';
 import { onFirstUse } from '../../components/ui/onFirstUse';
 import { authSessionWith } from './liveSession';
-import { firstFromPage } from './pageSession';
+import { browserSessionApi, signOutOwed } from './owedSignOut';
+import { firstFromPage, takePageSession } from './pageSession';
 import { announceSessionChange, watchSessionChanges } from './tabSync';
 
 type UserSync = (user: SessionUser | null) => void;
@@ -24,8 +24,15 @@ export function connectUserSync(sync: UserSync): () => void {
  */
 export const browserAuthSessionMachine = onFirstUse(() =>
   authSessionWith({
-    // The first read takes the session the server wrote into a member's page, if any.
-    session: { ...sessionApi, fetchSession: firstFromPage(sessionApi.fetchSession) },
+    // The first read takes the session the server wrote into a member's page, if any; not
+    // while a sign-out is owed: that page was written for the cookie the sign-out must clear.
+    session: {
+      ...browserSessionApi,
+      fetchSession: firstFromPage(browserSessionApi.fetchSession, () => {
+        const fromPage = takePageSession();
+        return signOutOwed() ? undefined : fromPage;
+      }),
+    },
     watchTabs: watchSessionChanges,
     announceChange: announceSessionChange,
     syncUser: (user) => syncUserSlices(user),
