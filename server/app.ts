@@ -27,7 +27,6 @@ import { createMetrics } from './metrics';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes } from './routes/metrics';
-import { i18nRoutes } from './pages/i18n';
 import { apiRoutes } from './routes';
 import { distDir } from './pages/paths';
 import { memberPageHead } from './pages/memberPage';
@@ -182,7 +181,6 @@ export async function buildApp(
   await installApiDocument(app, { publicUrl: config.publicUrl });
   await metricsRoutes(app, ctx);
   await app.register(async (scope) => healthRoutes(scope, ctx));
-  await app.register(async (scope) => i18nRoutes(scope, { production: config.production }));
   await app.register(async (scope) => fileRoutes(scope, ctx, { urls: fileUrls, localStore }));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   if (testClock && !overrides.clock) {

@@ -82,18 +82,31 @@ export async function spaRoutes(
   const moduleLinksOf = routeModuleLinks(root);
 
   if (indexHtml) {
-    await app.register(fastifyStatic, {
-      root,
-      wildcard: false,
-      index: false,
-      // The server's own render and the build's manifest are not the browser's.
-      globIgnore: [`${SSR_DIR}/**`, '.vite/**'],
-      // buildSpa() leaves .br and .gz copies of every text asset beside it.
-      preCompressed: true,
-      setHeaders: (res, filePath) => {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
+    await app.register(async (files) => {
+      // The translations (i18n/<locale>/translation.ftl) are text the app reads, in UTF-8,
+      // whichever copy goes out; the static server would call them a binary download.
+      files.addHook('onSend', async (request, reply, payload) => {
+        if (request.url.split('?', 1)[0]!.endsWith('.ftl')) {
+          reply.header('content-type', 'text/plain; charset=utf-8');
+        }
+        return payload;
+      });
+      await files.register(fastifyStatic, {
+        root,
+        wildcard: false,
+        index: false,
+        // The server's own render and the build's manifest are not the browser's.
+        globIgnore: [`${SSR_DIR}/**`, '.vite/**'],
+        // buildSpa() leaves .br and .gz copies of every text asset beside it.
+        preCompressed: true,
+        setHeaders: (res, filePath) => {
+          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+          res.header(
+            'cache-control',
+            immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+        },
+      });
     });
   }
 

@@ -1,4 +1,3 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../server/app';
 import { HEALTH_ANSWER_TTL_MS } from '../../server/routes/health';
@@ -87,49 +86,6 @@ describe('server conventions', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(response.headers['strict-transport-security']).toBeUndefined();
-  });
-
-  it('serves the Japanese translations and nothing for other locales', async () => {
-    const ja = await t.request({ method: 'GET', url: '/i18n/ja/translation.ftl' });
-    expect(ja.statusCode).toBe(200);
-    expect(ja.body).toContain('app-name = 偲ぶ');
-    const again = await t.request({
-      method: 'GET',
-      url: '/i18n/ja/translation.ftl',
-      headers: { 'if-none-match': String(ja.headers.etag) },
-    });
-    expect(again.statusCode).toBe(304);
-    const en = await t.request({ method: 'GET', url: '/i18n/en/translation.ftl' });
-    expect(en.statusCode).toBe(404);
-  });
-
-  it('sends the translations compressed to a browser that accepts it', async () => {
-    const plain = await t.request({ method: 'GET', url: '/i18n/ja/translation.ftl' });
-    const br = await t.request({
-      method: 'GET',
-      url: '/i18n/ja/translation.ftl',
-      headers: { 'accept-encoding': 'gzip, deflate, br, zstd' },
-    });
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(br.headers.vary).toContain('accept-encoding');
-    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
-    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
-    expect(br.headers.etag).not.toBe(plain.headers.etag);
-    const notModified = await t.request({
-      method: 'GET',
-      url: '/i18n/ja/translation.ftl',
-      headers: { 'accept-encoding': 'br', 'if-none-match': String(br.headers.etag) },
-    });
-    expect(notModified.statusCode).toBe(304);
-
-    const gzip = await t.request({
-      method: 'GET',
-      url: '/i18n/ja/translation.ftl',
-      headers: { 'accept-encoding': 'br;q=0, gzip' },
-    });
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(plain.body);
-    expect(plain.headers['content-encoding']).toBeUndefined();
   });
 });
 

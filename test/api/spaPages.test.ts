@@ -1,3 +1,4 @@
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSpaApp, type SpaApp } from '../support/spaApp';
 
@@ -114,5 +115,51 @@ describe("a page names its screen's modules", () => {
     const manifest = await app.app.inject({ method: 'GET', url: '/.vite/manifest.json' });
     expect(manifest.statusCode).toBe(404);
     expect(manifest.body).not.toContain('LoginScreen');
+  });
+});
+
+describe('the translations', () => {
+  // As the build leaves them: the file, and its brotli and gzip copies beside it.
+  const FTL = 'app-name = 偲ぶ\n';
+  let app: SpaApp;
+  beforeAll(async () => {
+    app = await createSpaApp({
+      'index.html': INDEX,
+      'i18n/ja/translation.ftl': FTL,
+      'i18n/ja/translation.ftl.br': brotliCompressSync(FTL),
+      'i18n/ja/translation.ftl.gz': gzipSync(FTL),
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.app.inject({ method: 'GET', url, headers });
+
+  it("are the build's text in UTF-8, revalidated on every use", async () => {
+    const plain = await get('/i18n/ja/translation.ftl');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.body).toBe(FTL);
+    expect(plain.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(plain.headers['cache-control']).toBe('no-cache');
+    const again = await get('/i18n/ja/translation.ftl', {
+      'if-none-match': String(plain.headers.etag),
+    });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('go compressed to a browser that accepts it, and are none for another locale', async () => {
+    const br = await get('/i18n/ja/translation.ftl', {
+      'accept-encoding': 'gzip, deflate, br, zstd',
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(FTL);
+    const gzip = await get('/i18n/ja/translation.ftl', { 'accept-encoding': 'br;q=0, gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(FTL);
+    const english = await get('/i18n/en/translation.ftl');
+    expect(english.statusCode).toBe(404);
+    expect(english.json()).toMatchObject({ code: 'not_found' });
   });
 });
