@@ -12,8 +12,7 @@ import { migrate } from '../../server/db/migrate';
  * dump in a file, or a template database on TEST_DATABASE_URL's server.
  */
 export type TestDatabaseTemplate =
-  | { kind: 'pglite'; dumpFile: string }
-  | { kind: 'postgres'; name: string };
+  { kind: 'pglite'; dumpFile: string } | { kind: 'postgres'; name: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
