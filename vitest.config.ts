@@ -35,6 +35,7 @@ export default defineConfig({
           name: 'api',
           environment: 'node',
           include: ['test/api/**/*.test.ts'],
+          globalSetup: ['test/support/testDatabaseSetup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env: { NODE_ENV: 'test' },

@@ -27,17 +27,29 @@ export type ScriptRunner = (script: string) => Promise<Record<string, unknown>[]
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize?: number }
-  | { kind: 'pglite'; dataDir: string | undefined };
+  | {
+      kind: 'pglite';
+      dataDir: string | undefined;
+      /** A data directory dump (PGlite `dumpDataDir`) the in-memory database starts as a copy of. */
+      dataDirDump?: Blob;
+    };
 
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite (in memory without dataDir). */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'postgres'
     ? openPostgres(target.url, target.poolSize)
-    : openPglite(target.dataDir);
+    : openPglite(target.dataDir, target.dataDirDump);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+async function openPglite(
+  dataDir: string | undefined,
+  dataDirDump: Blob | undefined,
+): Promise<Database> {
+  const client = dataDir
+    ? await PGlite.create(dataDir)
+    : dataDirDump
+      ? await PGlite.create({ loadDataDir: dataDirDump })
+      : await PGlite.create();
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,

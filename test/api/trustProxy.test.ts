@@ -28,7 +28,7 @@ function attempt(app: TestApp, remoteAddress: string, forwardedFor: string) {
   });
 }
 
-// Each test starts an app of its own configuration (a fresh database's migrations first).
+// Each test starts an app of its own configuration, on a database of its own.
 describe('the client address of the limits', { timeout: 120_000 }, () => {
   it('ignores X-Forwarded-For by default: a new spoofed address each time changes nothing', async () => {
     t = await createTestApp({ LOGIN_MAX_ATTEMPTS_PER_CLIENT: String(LIMIT) });
