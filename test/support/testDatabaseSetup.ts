@@ -1,8 +1,9 @@
 import type { TestProject } from 'vitest/node';
-import { createTestDatabaseTemplate } from './testDatabaseTemplate';
+import { createTestDatabaseTemplate, testDatabaseKind } from './testDatabaseTemplate';
 
-/** Global setup of the API suite: one migrated template for all its test databases. */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+/** Global setup of the API suite: on PGlite, one migrated template for all its test databases. */
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | void> {
+  if (testDatabaseKind() !== 'pglite') return;
   const { template, remove } = await createTestDatabaseTemplate();
   project.provide('testDatabaseTemplate', template);
   return remove;
