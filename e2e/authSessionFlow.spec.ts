@@ -7,6 +7,7 @@
  * answers with an error, and a refetch that finds the session ended by another tab.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { headerShows } from './support/header';
 import { authSessionMachine } from '../src/machines/authSession';
 import { authSessionEvents, authSessionSerialize } from '../test/model/sessionFlowEvents';
 import {
@@ -92,18 +93,6 @@ interface Scene {
 const scenes = new WeakMap<Page, Scene>();
 const answered = (page: Page, entry: RegExp) =>
   expect.poll(() => scenes.get(page)!.answers.some((seen) => entry.test(seen))).toBe(true);
-
-const MENU = 'メインメニュー';
-/** The header's menu: the member's (ホーム, ...) or the visitor's (ログイン, ...). */
-async function headerShows(page: Page, who: 'member' | 'visitor') {
-  const menu = page.getByRole('navigation', { name: MENU });
-  await expect(
-    menu.getByRole('link', { name: who === 'member' ? 'ホーム' : 'ログイン' }),
-  ).toBeVisible();
-  await expect(
-    menu.getByRole('link', { name: who === 'member' ? 'ログイン' : 'ホーム' }),
-  ).toHaveCount(0);
-}
 
 const awaitAnswer = (entry: RegExp) => (page: Page) => answered(page, entry);
 

@@ -5,21 +5,10 @@
  * in again afterwards holds.
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { headerShows } from './support/header';
 import { untilHydrated } from './support/hydration';
 import { sessionUser, signInOnLoginScreen, signUpAndSignIn } from './support/members';
 import { VIEWPORTS } from './support/screens';
-
-const MENU = 'メインメニュー';
-/** The header's menu: the member's (ホーム, ...) or the visitor's (ログイン, ...). */
-async function headerShows(page: Page, who: 'member' | 'visitor') {
-  const menu = page.getByRole('navigation', { name: MENU });
-  await expect(
-    menu.getByRole('link', { name: who === 'member' ? 'ホーム' : 'ログイン' }),
-  ).toBeVisible();
-  await expect(
-    menu.getByRole('link', { name: who === 'member' ? 'ログイン' : 'ホーム' }),
-  ).toHaveCount(0);
-}
 
 const sessionCookie = async (context: BrowserContext) =>
   (await context.cookies()).find((cookie) => cookie.name === 'shinobu.session-token');
