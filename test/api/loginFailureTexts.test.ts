@@ -35,10 +35,8 @@ let t: TestApp;
 let origin: string;
 beforeAll(async () => {
   t = await createTestApp({ LOGIN_MAX_ATTEMPTS_PER_CLIENT: '7' });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  origin = `http://127.0.0.1:${address.port}`;
+  // Fastify answers the address it listens on: http://127.0.0.1:<port>.
+  origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
   await t.close();

@@ -99,11 +99,8 @@ describe('rate limits', () => {
     );
 
     // The login screen's own client against a listening server over its /api/auth limit.
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('no port');
     const session = createSessionApi({
-      origin: `http://127.0.0.1:${address.port}`,
+      origin: await t.app.listen({ port: 0, host: '127.0.0.1' }),
       fetchImpl: cookieKeepingFetch(),
     });
     // The csrf read is the address's one call of the minute; the sign-in is over the limit.
