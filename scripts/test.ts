@@ -27,27 +27,30 @@ function run(command: string, args: string[], env: Record<string, string> = {}):
   return result.status === 0;
 }
 
-function add(step: string, counts: Totals, ok: boolean): void {
+function add(step: string, counts: Totals, ok: boolean, started: number): void {
   // A runner that failed without reporting a failed test (a crash, a compile error) still counts as one failure.
   const failed = counts.failed === 0 && !ok ? 1 : counts.failed;
   totals.passed += counts.passed;
   totals.failed += failed;
   totals.skipped += counts.skipped;
+  const seconds = Math.round((performance.now() - started) / 1000);
   summary.push(
-    `${step.padEnd(22)} ${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped`,
+    `${step.padEnd(22)} ${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped  (${seconds} s)`,
   );
 }
 
 function check(step: string, command: string, args: string[]): void {
   if (only.length > 0 && !only.includes(step)) return;
   console.info(`\n=== ${step}`);
+  const started = performance.now();
   const ok = run(command, args);
-  add(step, { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 }, ok);
+  add(step, { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 }, ok, started);
 }
 
 function vitest(step: string, projects: string[], env: Record<string, string> = {}): void {
   if (only.length > 0 && !only.includes(step)) return;
   console.info(`\n=== ${step}`);
+  const started = performance.now();
   const report = path.join(reportDir, `${step}.json`);
   const ok = run(
     'npx',
@@ -61,7 +64,7 @@ function vitest(step: string, projects: string[], env: Record<string, string> = 
     ],
     env,
   );
-  add(step, readVitest(report), ok);
+  add(step, readVitest(report), ok, started);
 }
 
 function readVitest(report: string): Totals {
@@ -80,6 +83,7 @@ function readVitest(report: string): Totals {
 function playwright(step: string): void {
   if (only.length > 0 && !only.includes(step)) return;
   console.info(`\n=== ${step}`);
+  const started = performance.now();
   const report = path.join(reportDir, `${step}.json`);
   const ok = run('npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
   let counts: Totals = { passed: 0, failed: 0, skipped: 0 };
@@ -94,7 +98,7 @@ function playwright(step: string): void {
   } catch {
     // No report: the runner itself failed, counted by add().
   }
-  add(step, counts, ok);
+  add(step, counts, ok, started);
 }
 
 check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
