@@ -2,21 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { signUpAndSignIn } from './support/members';
 import { expectFitsAndAccessible, keepScreenshot, VIEWPORTS } from './support/screens';
-import { E2E_FPOS } from './support/socialProvider';
+import { E2E_FPOS, integrationLinkUrl } from './support/socialProvider';
 
 /**
- * An external service the member uses (a funeral home) asks to be linked: the member consents
- * on /integration/link (POST /v1/fpos/verify_my_auth_access_token with client_id,
- * fpos_user_id and their own access token), sees the linked state, can unlink; once linked,
- * the service's report reaches the member (the banner that says how to cancel), and after
- * the member unlinks in the settings the service can report no more.
+ * An external service the member uses (a funeral home) sends the member to /integration/link
+ * with its proof of asking: the member consents (POST /v1/fpos/verify_my_auth_access_token with
+ * client_id, fpos_user_id, the proof and their own access token), sees the linked state, can
+ * unlink; the same link does not work twice; once linked again from a new link, the service's
+ * report reaches the member (the banner that says how to cancel), and after the member unlinks
+ * in the settings the service can report no more.
  */
 test('a member links an external service, is reported by it, and unlinks', async ({ browser }) => {
   const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   await signUpAndSignIn(context.request);
   const page = await context.newPage();
   const fposUserId = `F-${randomUUID().slice(0, 8)}`;
-  const linkUrl = `/integration/link?client_id=${E2E_FPOS.clientId}&fpos_user_id=${fposUserId}`;
+  const linkUrl = await integrationLinkUrl(context.request, fposUserId);
   const report = () =>
     context.request.post('/v1/fpos/integration/report_death_suspected', {
       headers: {
@@ -33,12 +34,19 @@ test('a member links an external service, is reported by it, and unlinks', async
   await page.goto(linkUrl);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('外部サービスとの連携');
   await expect(page.getByText(`「${E2E_FPOS.clientId}」と連携します。`)).toBeVisible();
+  await expect(page.getByText(/エンディングノートや手紙、メモリアルページを見たり/)).toBeVisible();
   await expect(page.getByText(/見守り役の確認がなければ何も公開されません/)).toBeVisible();
   await expectFitsAndAccessible(page);
   await keepScreenshot(page, 'integration-consent-mobile');
   await page.getByRole('button', { name: '連携する', exact: true }).click();
   const body = (await verified).postDataJSON() as Record<string, unknown>;
-  expect(body).toMatchObject({ client_id: E2E_FPOS.clientId, fpos_user_id: fposUserId });
+  const proof = new URL(linkUrl, 'http://link').searchParams;
+  expect(body).toMatchObject({
+    client_id: E2E_FPOS.clientId,
+    fpos_user_id: fposUserId,
+    expires: Number(proof.get('expires')),
+    signature: proof.get('signature'),
+  });
   expect(body.access_token).toEqual(expect.any(String));
   await expect(page.getByRole('status')).toHaveText(`「${E2E_FPOS.clientId}」と連携しました。`);
   await expectFitsAndAccessible(page);
@@ -48,8 +56,18 @@ test('a member links an external service, is reported by it, and unlinks', async
   );
   expect((await report()).status()).toBe(404);
 
-  // Linked again: the service's report reaches the member, who is told how it is cancelled.
+  // The same link, from the browser's history, links no more.
   await page.goto(linkUrl);
+  await page.getByRole('button', { name: '連携する', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'この連携のお申し込みはすでに使われています。連携を始めたサービスの画面から、もう一度お進みください。',
+  );
+  await expectFitsAndAccessible(page);
+  expect((await report()).status()).toBe(404);
+
+  // Linked again from a new link: the service's report reaches the member, who is told how it
+  // is cancelled.
+  await page.goto(await integrationLinkUrl(context.request, fposUserId));
   await page.getByRole('button', { name: '連携する', exact: true }).click();
   await expect(page.getByRole('status')).toHaveText(`「${E2E_FPOS.clientId}」と連携しました。`);
   expect((await report()).status()).toBe(202);

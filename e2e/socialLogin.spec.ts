@@ -46,8 +46,15 @@ test('a first LINE sign-in registers with the profile prefilled; later ones sign
   await expectFitsAndAccessible(page);
 
   // First sign-in: through the provider to the external-provider registration, prefilled.
+  // The server's assertion comes in the address for that one step: the screen takes it (and
+  // the profile) out at once, so no history entry keeps it.
+  const callback = page.waitForResponse((response) =>
+    response.url().includes('/api/auth/callback/line'),
+  );
   await lineButton.click();
-  await expect(page).toHaveURL(/\/register-top\?.*provider=line/);
+  const assertion = new URL((await callback).headers().location!).searchParams.get('assertion');
+  expect(assertion).toEqual(expect.any(String));
+  await expect(page).toHaveURL(/\/register-top\?register=true$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('新規登録');
   await expect(page.getByText('LINE の情報を使って登録します。')).toBeVisible();
   await expect(page.getByLabel('メールアドレス')).toHaveValue(email);
@@ -69,6 +76,13 @@ test('a first LINE sign-in registers with the profile prefilled; later ones sign
   await expectFitsAndAccessible(page);
   await page.getByRole('button', { name: '登録する' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('メールをお送りしました');
+
+  // The registration spent the assertion: it signs no one in, here or in another browser.
+  const replayed = `/v1/tmp-return-jwt?assertion=${encodeURIComponent(assertion!)}`;
+  expect((await context.request.get(replayed)).status()).toBe(401);
+  const elsewhere = await browser.newContext();
+  expect((await elsewhere.request.get(replayed)).status()).toBe(401);
+  await elsewhere.close();
 
   // Before the mailed link is opened the account is inactive: LINE cannot sign it in.
   await page.goto('/login');

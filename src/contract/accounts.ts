@@ -229,7 +229,7 @@ export const accountEndpoints = {
     method: 'POST',
     path: '/v1/user/create_user_with_external_provider',
     summary:
-      "Registers an account for a social identity; `access_token` is this server's assertion",
+      "Registers an account for a social identity; `access_token` is this server's assertion, spent once, with the binding cookie of the browser it was issued to",
     tag: TAG,
     caller: 'public',
     body: registrationBody.external,
@@ -299,7 +299,8 @@ export const accountEndpoints = {
   signInWithAssertion: endpoint({
     method: 'GET',
     path: '/v1/tmp-return-jwt',
-    summary: "Signs in a linked social identity by this server's provider assertion",
+    summary:
+      "Signs in a linked social identity by this server's provider assertion (once, with the binding cookie of the browser it was issued to)",
     tag: TAG,
     caller: 'public',
     query: z.object({ email: z.string().optional(), assertion: z.string().optional() }),

@@ -306,11 +306,19 @@ export const deathDetectionEndpoints = {
     method: 'POST',
     path: '/v1/fpos/verify_my_auth_access_token',
     summary:
-      "The member lets an integration know them by its own id (the body carries the member's token)",
+      "The member lets an integration know them by its own id (the body carries the member's token and the integration's link proof)",
     tag: TAG,
     caller: 'public',
     body: integrationLinkSchema.meta({
-      examples: [{ client_id: 'fpos-demo', fpos_user_id: 'u-42', access_token: 'eyJhbGciOi…' }],
+      examples: [
+        {
+          client_id: 'fpos-demo',
+          fpos_user_id: 'u-42',
+          access_token: 'eyJhbGciOi…',
+          expires: 1795000000,
+          signature: 'eaa167acf87aacbcff3280659bbb3573a9325a85c6979c79d7917d946bf9fd4c',
+        },
+      ],
     }),
     responses: {
       200: z.object({
@@ -320,6 +328,7 @@ export const deathDetectionEndpoints = {
         linked: z.boolean(),
       }),
       401: errorBody,
+      403: errorBody,
       404: errorBody,
       409: errorBody,
     },

@@ -2,21 +2,43 @@ import { assign, fromPromise, setup } from 'xstate';
 
 /**
  * Linking an external service (docs/death-detection.md, "External integration"): the service
- * sends the member to `/integration/link?client_id=…&fpos_user_id=…`; the member, signed in,
- * reads what linking means and consents, the app calls `POST /v1/fpos/verify_my_auth_access_token`
- * with their own access token, and shows the linked state with a way to unlink at once.
+ * sends the member to `/integration/link?client_id=…&fpos_user_id=…&expires=…&signature=…`
+ * with its link proof (docs/integrations.md); the member, signed in, reads what linking means
+ * and consents, the app calls `POST /v1/fpos/verify_my_auth_access_token` with their own
+ * access token and the proof, and shows the linked state with a way to unlink at once.
  * `error` is a code the screen words in Japanese.
  */
 
-export interface IntegrationLinkContext {
+/** What the service asks for: its client id, its own user id and its proof of asking. */
+export interface IntegrationLinkRequest {
   clientId: string;
   fposUserId: string;
+  /** The proof's expiry, Unix time in seconds. */
+  expires: number;
+  signature: string;
+}
+
+export interface IntegrationLinkContext extends IntegrationLinkRequest {
   error: string | null;
 }
 
+/** The link's query values as a request, or null when one is missing or malformed. */
+export function linkRequestOf(query: {
+  clientId: string | null;
+  fposUserId: string | null;
+  expires: string | null;
+  signature: string | null;
+}): IntegrationLinkRequest | null {
+  const { clientId, fposUserId, expires, signature } = query;
+  if (!clientId || !fposUserId) return null;
+  if (!/^[0-9a-f]{64}$/.test(signature ?? '') || !/^[1-9][0-9]{0,15}$/.test(expires ?? ''))
+    return null;
+  return { clientId, fposUserId, expires: Number(expires), signature: signature! };
+}
+
 export type IntegrationLinkEvent =
-  /** The screen opened with the link's query parameters. */
-  | { type: 'OPEN'; clientId: string | null; fposUserId: string | null }
+  /** The screen opened with the link's query parameters (null: one is missing or malformed). */
+  | { type: 'OPEN'; request: IntegrationLinkRequest | null }
   | { type: 'CONSENT' }
   | { type: 'DECLINE' }
   | { type: 'UNLINK' };
@@ -39,25 +61,23 @@ export const integrationLinkMachine = setup({
     events: {} as IntegrationLinkEvent,
   },
   actors: {
-    link: notProvided<void, { clientId: string; fposUserId: string }>('link'),
+    link: notProvided<void, IntegrationLinkRequest>('link'),
     unlink: notProvided<void, { clientId: string }>('unlink'),
   },
 }).createMachine({
   id: 'integrationLink',
-  context: { clientId: '', fposUserId: '', error: null },
+  context: { clientId: '', fposUserId: '', expires: 0, signature: '', error: null },
   initial: 'opening',
   states: {
     opening: {
       on: {
-        // A link without both ids cannot be made: the service sent the member here wrongly.
+        // A link without both ids and the proof cannot be made: the service sent the member
+        // here wrongly.
         OPEN: [
           {
-            guard: ({ event }) => Boolean(event.clientId && event.fposUserId),
+            guard: ({ event }) => event.request !== null,
             target: 'consenting',
-            actions: assign({
-              clientId: ({ event }) => event.clientId!,
-              fposUserId: ({ event }) => event.fposUserId!,
-            }),
+            actions: assign(({ event }) => ({ ...event.request! })),
           },
           { target: 'invalid' },
         ],
@@ -71,7 +91,12 @@ export const integrationLinkMachine = setup({
       invoke: {
         id: 'link',
         src: 'link',
-        input: ({ context }) => ({ clientId: context.clientId, fposUserId: context.fposUserId }),
+        input: ({ context }) => ({
+          clientId: context.clientId,
+          fposUserId: context.fposUserId,
+          expires: context.expires,
+          signature: context.signature,
+        }),
         onDone: { target: 'linked', actions: assign({ error: null }) },
         onError: {
           target: 'consenting',

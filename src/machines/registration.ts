@@ -142,6 +142,20 @@ function rejectedFields(error: unknown): FieldErrors | undefined {
 const truthy = (value: string | null) => value !== null && /^(true|1)$/i.test(value);
 
 /**
+ * The query values of the external-provider variant. The screen takes them out of the address
+ * as soon as the chart has read them: the assertion works once and only in this browser, and
+ * no history entry should keep it, nor the provider's profile.
+ */
+export const PROVIDER_QUERY_KEYS = [
+  'provider',
+  'providerUserId',
+  'assertion',
+  'email',
+  'name',
+  'expiredDate',
+] as const;
+
+/**
  * What the registration URL says (spec §1, §2; docs/client-auth.md):
  * - `inflow=True` or an `inflowId`: the partner-inflow variant (it needs the inflowId);
  * - `provider`, `providerUserId` and `assertion` (set by the server after a first social

@@ -576,7 +576,10 @@ describe('external provider', () => {
   const identity = { provider: 'line', providerUserId: 'U1234567890' };
 
   it('registers only with an identity the server asserted, then signs in with it', async () => {
-    const assertion = await issueProviderAssertion(identity, t.config.authSecret, t.clock);
+    const issued = await issueProviderAssertion(identity, t.config.authSecret, t.clock);
+    const { assertion } = issued;
+    // The browser the assertion was issued to carries its binding cookie.
+    const cookie = `shinobu.provider-binding=${issued.binding}`;
     const userRequest = registrationBody({ password: undefined });
     const providerRequest = {
       provider_name: 'line',
@@ -599,6 +602,7 @@ describe('external provider', () => {
     const created = await t.request({
       method: 'POST',
       url: '/v1/user/create_user_with_external_provider',
+      headers: { cookie },
       body,
     });
     expect(created.statusCode).toBe(202);
@@ -611,21 +615,24 @@ describe('external provider', () => {
     const twice = await t.request({
       method: 'POST',
       url: '/v1/user/create_user_with_external_provider',
+      headers: { cookie },
       body,
     });
     expect(twice.statusCode).toBe(409);
 
-    const beforeActivation = await t.request({
-      method: 'GET',
-      url: `/v1/tmp-return-jwt?assertion=${assertion}`,
-    });
-    expect(beforeActivation.statusCode).toBe(401);
+    // A later assertion for the same identity (another return from the provider) signs in
+    // once the account is active.
+    const later = await issueProviderAssertion(identity, t.config.authSecret, t.clock);
+    const signIn = () =>
+      t.request({
+        method: 'GET',
+        url: `/v1/tmp-return-jwt?assertion=${later.assertion}`,
+        headers: { cookie: `shinobu.provider-binding=${later.binding}` },
+      });
+    expect((await signIn()).statusCode).toBe(401);
     const { token, email } = lastActivationLink(t);
     await t.request({ method: 'GET', url: confirmUrl(token, email) });
-    const signedIn = await t.request({
-      method: 'GET',
-      url: `/v1/tmp-return-jwt?assertion=${assertion}`,
-    });
+    const signedIn = await signIn();
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.json().userId).toBe(user!.id);
   });

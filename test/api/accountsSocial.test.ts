@@ -115,7 +115,11 @@ describe('social login with a local OpenID Connect provider', () => {
     const jar: Jar = new Map();
     const first = await roundTrip(jar);
     expect(first.statusCode).toBe(302);
-    // The assertion travels in the query: no Referer may carry it off the site.
+    // The assertion travels in the query for this one step: no Referer may carry it off the
+    // site, and it is bound to this browser's cookie, sent only with the /v1 calls.
+    expect(first.headers['set-cookie']).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^shinobu\.provider-binding=.+; Path=\/v1; /)]),
+    );
     expect(first.headers['referrer-policy']).toBe('no-referrer');
     const registration = new URL(first.headers.location as string);
     expect(registration.origin + registration.pathname).toBe(`${ORIGIN}/register-top`);
@@ -130,6 +134,7 @@ describe('social login with a local OpenID Connect provider', () => {
     const created = await t.request({
       method: 'POST',
       url: '/v1/user/create_user_with_external_provider',
+      headers: { cookie: cookieHeader(jar) },
       body: {
         user_request: userRequest,
         provider_request: {
@@ -157,6 +162,78 @@ describe('social login with a local OpenID Connect provider', () => {
       headers: { cookie: cookieHeader(jar) },
     });
     expect(session.json().user.id).toBe(activated.json().userId);
+  });
+
+  it('spends an assertion once, only in the browser it was issued to', async () => {
+    const sub = 'line-user-3';
+    const email = 'third@example.jp';
+    // The member comes back from LINE twice before registering: two browsers, two assertions.
+    const started = async (jar: Jar) => {
+      provider.signInNext({ sub, email, name: 'Third' });
+      const back = await roundTrip(jar);
+      return new URL(back.headers.location as string).searchParams.get('assertion')!;
+    };
+    const registering: Jar = new Map();
+    const other: Jar = new Map();
+    const registered = await started(registering);
+    const spare = await started(other);
+    const register = (assertion: string, cookie: string) =>
+      t.request({
+        method: 'POST',
+        url: '/v1/user/create_user_with_external_provider',
+        headers: { cookie },
+        body: {
+          user_request: registrationBody({ email, password: undefined }),
+          provider_request: {
+            provider_name: 'line',
+            provider_user_id: sub,
+            access_token: assertion,
+            expired_date: null,
+          },
+        },
+      });
+    const signIn = (assertion: string, cookie: string) =>
+      t.request({
+        method: 'GET',
+        url: `/v1/tmp-return-jwt?assertion=${encodeURIComponent(assertion)}`,
+        headers: { cookie },
+      });
+
+    // Whoever reads the address without the browser's cookie registers nothing.
+    const copied = await register(registered, '');
+    expect(copied.statusCode).toBe(401);
+    expect(copied.json()).toMatchObject({ code: 'provider_identity_unverified' });
+    const crossed = await register(registered, cookieHeader(other));
+    expect(crossed.statusCode).toBe(401);
+    expect((await register(registered, cookieHeader(registering))).statusCode).toBe(202);
+    const { token, email: address } = lastActivationLink(t);
+    const activated = await t.request({
+      method: 'GET',
+      url: `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(address)}`,
+    });
+    expect(activated.statusCode).toBe(200);
+
+    // The assertion of the registration, from the history, mints no session: not without the
+    // cookie, and not with it either, for it is spent.
+    const fromHistory = await signIn(registered, '');
+    expect(fromHistory.statusCode).toBe(401);
+    expect(fromHistory.json()).toMatchObject({ code: 'external_login_failed' });
+    const replayed = await signIn(registered, cookieHeader(registering));
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.json()).toMatchObject({
+      code: 'provider_assertion_used',
+      detail: expect.any(String),
+    });
+
+    // The other browser's assertion signs in once, there only.
+    expect((await signIn(spare, '')).statusCode).toBe(401);
+    expect((await signIn(spare, cookieHeader(registering))).statusCode).toBe(401);
+    const once = await signIn(spare, cookieHeader(other));
+    expect(once.statusCode).toBe(200);
+    expect(once.json().userId).toBe(activated.json().userId);
+    const twice = await signIn(spare, cookieHeader(other));
+    expect(twice.statusCode).toBe(401);
+    expect(twice.json().code).toBe('provider_assertion_used');
   });
 
   it('refuses a callback whose state does not match the round trip it started', async () => {

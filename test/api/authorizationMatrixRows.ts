@@ -565,6 +565,8 @@ export const ROWS: Record<string, Row> = {
       client_id: 'acme-life',
       fpos_user_id: 'fpos-1',
       access_token: 'not-a-token',
+      expires: 4102444800,
+      signature: '0'.repeat(64),
     }),
     expect: everyone(401),
   },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { setAdministrators, tokenOf } from './deathDetectionSupport';
+import { integrationLinkProof, setAdministrators, tokenOf } from './deathDetectionSupport';
 import { jpegPhoto, tryUpload, upload } from './memorialSupport';
 
 /**
@@ -183,6 +183,11 @@ describe('integration links', () => {
         client_id: 'funeral-co',
         fpos_user_id: `F-${member.id.slice(0, 8)}`,
         access_token: await tokenOf(t, member),
+        ...integrationLinkProof(t, {
+          clientId: 'funeral-co',
+          fposUserId: `F-${member.id.slice(0, 8)}`,
+          secret: FPOS_SECRET,
+        }),
       },
     });
     expect(linked.statusCode, linked.body).toBe(200);

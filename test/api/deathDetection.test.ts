@@ -12,6 +12,7 @@ import { loginFrom, newClient } from './accountsSupport';
 import {
   appCertificate,
   confirmDeath,
+  integrationLinkProof,
   reportSuspicion,
   setAdministrators,
   signText,
@@ -241,7 +242,12 @@ describe('signals of suspicion', () => {
       const linked = await it2.request({
         method: 'POST',
         url: '/v1/fpos/verify_my_auth_access_token',
-        body: { client_id: 'funeral-co', fpos_user_id: 'F-1001', access_token: member.token },
+        body: {
+          client_id: 'funeral-co',
+          fpos_user_id: 'F-1001',
+          access_token: member.token,
+          ...integrationLinkProof(it2, { clientId: 'funeral-co', fposUserId: 'F-1001', secret }),
+        },
       });
       expect(linked.statusCode, linked.body).toBe(200);
       expect(linked.json()).toEqual({
@@ -253,7 +259,12 @@ describe('signals of suspicion', () => {
       const badToken = await it2.request({
         method: 'POST',
         url: '/v1/fpos/verify_my_auth_access_token',
-        body: { client_id: 'funeral-co', fpos_user_id: 'F-1001', access_token: 'forged' },
+        body: {
+          client_id: 'funeral-co',
+          fpos_user_id: 'F-1001',
+          access_token: 'forged',
+          ...integrationLinkProof(it2, { clientId: 'funeral-co', fposUserId: 'F-1001', secret }),
+        },
       });
       expect(badToken.statusCode).toBe(401);
       const basic = (id: string, key: string) =>

@@ -1,4 +1,4 @@
-import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { createHmac, createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { issueAccessToken } from '../../server/domain/accessTokens';
@@ -153,4 +153,17 @@ export async function confirmDeath(
       signature: signText(keys, signContent),
     },
   });
+}
+
+/**
+ * What an integration adds to the link it sends a member to (docs/integrations.md), computed
+ * here as an integrator would: HMAC-SHA256 with its secret over the documented text.
+ */
+export function integrationLinkProof(
+  t: TestApp,
+  link: { clientId: string; fposUserId: string; secret: string; expiresInSeconds?: number },
+) {
+  const expires = Math.floor(t.clock.now().getTime() / 1000) + (link.expiresInSeconds ?? 600);
+  const text = `shinobu-integration-link\n${link.clientId}\n${link.fposUserId}\n${expires}`;
+  return { expires, signature: createHmac('sha256', link.secret).update(text).digest('hex') };
 }

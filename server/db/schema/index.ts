@@ -4,6 +4,7 @@ export * from './connections';
 export * from './accounts';
 export * from './emailChanges';
 export * from './unlockLinks';
+export * from './spentProofs';
 export * from './endingnote';
 export * from './timecapsule';
 export * from './notifications';

@@ -7,13 +7,14 @@ import {
   refreshTokens,
   unlockLinks,
 } from '../../db/schema';
+import { sweepSpentProofs } from '../spentProofs';
 
 /** Expired links and tokens are kept a day longer, so that late attempts still read as such in logs. */
 const GRACE_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Deletes what can no longer matter: closed throttle windows and links (unlock links too) and refresh tokens past
- * their expiry. Idempotent, so any number of instances may run it at once.
+ * Deletes what can no longer matter: closed throttle windows, and links (unlock links too),
+ * refresh tokens and spent proofs past their expiry. Idempotent, so any number of instances may run it at once.
  */
 export async function sweepExpiredAccountData(db: Db, now: Date): Promise<number> {
   const before = new Date(now.getTime() - GRACE_MS);
@@ -37,5 +38,8 @@ export async function sweepExpiredAccountData(db: Db, now: Date): Promise<number
     .delete(unlockLinks)
     .where(lt(unlockLinks.expiresAt, before))
     .returning({ hash: unlockLinks.tokenHash });
-  return throttle.length + links.length + tokens.length + emailLinks.length + unlocks.length;
+  const proofs = await sweepSpentProofs(db, before);
+  return (
+    throttle.length + links.length + tokens.length + emailLinks.length + unlocks.length + proofs
+  );
 }

@@ -3,8 +3,10 @@ import { and, asc, eq } from 'drizzle-orm';
 import { fposLinks } from '../../db/schema';
 import { DomainError, conflict, notFound } from '../errors';
 import { verifyAccessToken } from '../accessTokens';
+import { spendProof } from '../spentProofs';
 import { deathCaseView } from './confirmation';
 import type { DeathDeps } from './deathDeps';
+import { checkLinkProof } from './linkProof';
 import { isAdministratorOf } from './settings';
 import { raiseSuspicion } from './suspicion';
 
@@ -32,21 +34,45 @@ function configuredClient(deps: DeathDeps, clientId: string) {
 }
 
 /**
- * POST /v1/fpos/verify_my_auth_access_token: the member, signed in within an integration's
- * flow, lets that integration know them as `fpos_user_id`. The body's access token is the
- * member's own; the client id must be configured.
+ * POST /v1/fpos/verify_my_auth_access_token: the member, sent by an integration with its link
+ * proof (./linkProof.ts), lets that integration know them as `fpos_user_id`. The body's access
+ * token is the member's own; the proof shows the integration asked for this very link, and
+ * works once.
  */
 export async function linkIntegration(
   deps: DeathDeps,
   authSecret: string,
-  input: { client_id: string; fpos_user_id: string; access_token: string },
+  input: {
+    client_id: string;
+    fpos_user_id: string;
+    access_token: string;
+    expires: number;
+    signature: string;
+  },
 ) {
   const claims = await verifyAccessToken(input.access_token, authSecret, deps.clock);
   if (!claims)
     throw new DomainError('unauthenticated', 'invalid_token', 'the access token is not valid');
-  if (!configuredClient(deps, input.client_id)) throw notFound('client');
+  const client = configuredClient(deps, input.client_id);
+  if (!client) throw notFound('client');
   const now = deps.clock.now();
+  checkLinkProof(
+    { clientId: input.client_id, fposUserId: input.fpos_user_id, expires: input.expires },
+    input.signature,
+    client.secret,
+    now,
+  );
   await deps.db.transaction(async (tx) => {
+    const spent = await spendProof(
+      tx,
+      'integration-link',
+      `${input.client_id}\n${input.signature}`,
+      {
+        now,
+        expiresAt: new Date(input.expires * 1000),
+      },
+    );
+    if (!spent) throw conflict('integration_proof_used', 'this link proof was already used');
     const [taken] = await tx
       .select({ userId: fposLinks.userId })
       .from(fposLinks)

@@ -18,9 +18,9 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
-  await accountV1Routes(app, ctx, deps);
-  await credentialRoutes(app, ctx, deps);
   const kit = sessionKit(ctx);
+  await accountV1Routes(app, ctx, deps, kit);
+  await credentialRoutes(app, ctx, deps);
   if (!ctx.config.authSecretGiven) {
     // Outside production a missing AUTH_SECRET is made up once and kept in DATA_DIR; say so,
     // as the secret then lives with the data (production refuses to start without one).

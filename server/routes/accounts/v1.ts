@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -29,6 +29,7 @@ import { requireUser } from '../../http/authenticate';
 import { endpointRoute, withServerBody } from '../../http/endpoints';
 import { ApiError, notFound } from '../../http/errors';
 import { limitedAs } from '../../http/rateLimits';
+import type { SessionKit } from '../auth/sessionKit';
 import { noticeOfChange, proveFreshly } from './freshProof';
 
 const ACCEPTED = { detail: 'accepted; see your mail' } as const;
@@ -62,8 +63,23 @@ export async function accountV1Routes(
   scope: FastifyInstance,
   ctx: AppContext,
   deps: AccountDeps,
+  kit: SessionKit,
 ): Promise<void> {
   const routes = scope.withTypeProvider<ZodTypeProvider>();
+  /** A provider assertion this server issued to the calling browser (its binding cookie). */
+  const boundAssertion = (request: FastifyRequest, assertion: string) =>
+    verifyProviderAssertion(
+      assertion,
+      request.cookies[kit.cookies.providerBinding],
+      deps.authSecret,
+      deps.clock,
+    );
+  const assertionUsed = () =>
+    new ApiError(
+      401,
+      'provider_assertion_used',
+      'this provider assertion was already used; sign in with the provider again',
+    );
   // The server's rules: today from the injected clock, and the breached-password list.
   const serverBodies = registrationBodies({
     today: () => tokyoToday(ctx.clock.now()),
@@ -138,23 +154,28 @@ export async function accountV1Routes(
     config: { ...mailLimit, endpoint: endpoints.registerWithProvider },
     handler: async (request, reply) => {
       const { user_request: user, provider_request: provider } = request.body;
-      // `access_token` must be the assertion this server issued after its own OAuth callback.
-      const identity = await verifyProviderAssertion(
-        provider.access_token,
-        deps.authSecret,
-        deps.clock,
-      );
+      // `access_token` must be the assertion this server issued after its own OAuth callback,
+      // to this browser, not used yet.
+      const verified = await boundAssertion(request, provider.access_token);
       if (
-        !identity ||
-        identity.provider !== provider.provider_name ||
-        identity.providerUserId !== provider.provider_user_id
+        !verified ||
+        verified.provider !== provider.provider_name ||
+        verified.providerUserId !== provider.provider_user_id
       ) {
         throw new ApiError(401, 'provider_identity_unverified', 'provider identity not verified');
       }
+      const identity = { provider: verified.provider, providerUserId: verified.providerUserId };
       if (await identityLinked(deps, identity.provider, identity.providerUserId)) {
         throw new ApiError(409, 'identity_already_registered', 'this identity has an account');
       }
-      await registerAccount(deps, { ...newAccount(user), identity });
+      if (!(await verified.spend(deps.db))) throw assertionUsed();
+      try {
+        await registerAccount(deps, { ...newAccount(user), identity });
+      } catch (error) {
+        await verified.giveBack(deps.db);
+        throw error;
+      }
+      reply.clearCookie(kit.cookies.providerBinding, kit.providerBindingOptions);
       return reply.status(202).send(ACCEPTED);
     },
   });
@@ -218,13 +239,22 @@ export async function accountV1Routes(
 
   routes.route({
     ...endpointRoute(endpoints.signInWithAssertion),
-    handler: async (request) => {
-      const identity = request.query.assertion
-        ? await verifyProviderAssertion(request.query.assertion, deps.authSecret, deps.clock)
+    handler: async (request, reply) => {
+      const verified = request.query.assertion
+        ? await boundAssertion(request, request.query.assertion)
         : undefined;
-      if (!identity)
+      if (!verified)
         throw new ApiError(401, 'external_login_failed', 'no verified provider identity');
-      return logInWithIdentity(deps, identity);
+      if (!(await verified.spend(deps.db))) throw assertionUsed();
+      let signedIn;
+      try {
+        signedIn = await logInWithIdentity(deps, verified);
+      } catch (error) {
+        await verified.giveBack(deps.db);
+        throw error;
+      }
+      reply.clearCookie(kit.cookies.providerBinding, kit.providerBindingOptions);
+      return signedIn;
     },
   });
 }

@@ -147,14 +147,20 @@ export async function oauthRoutes(
           return failed(reply);
         }
       }
-      // First sign-in: the registration screen, prefilled. Query values are never logged
-      // (loggableUrl) and no Referer leaves the site (Referrer-Policy: no-referrer).
-      const assertion = await issueProviderAssertion(identity, authSecret, ctx.clock);
+      // First sign-in: the registration screen, prefilled. The assertion works once and only
+      // with this browser's binding cookie; the screen takes it out of the address at once.
+      // Query values are never logged (loggableUrl) and no Referer leaves the site
+      // (Referrer-Policy: no-referrer).
+      const issued = await issueProviderAssertion(identity, authSecret, ctx.clock);
+      reply.setCookie(kit.cookies.providerBinding, issued.binding, {
+        ...kit.providerBindingOptions,
+        expires: issued.expires,
+      });
       const query = new URLSearchParams({
         register: 'true',
         provider: identity.provider,
         providerUserId: identity.providerUserId,
-        assertion,
+        assertion: issued.assertion,
         ...(profile.email ? { email: profile.email } : {}),
         ...(profile.name ? { name: profile.name } : {}),
       });

@@ -52,14 +52,19 @@ export function sessionKit(ctx: AppContext) {
     csrf: `${prefix}shinobu.csrf-token`,
     // Scoped to /api/auth, which `__Host-` forbids; `__Secure-` still demands Secure.
     oauthState: `${secure ? '__Secure-' : ''}shinobu.oauth-state`,
+    // The browser a provider assertion was issued to (providerAssertion.ts), scoped to /v1.
+    providerBinding: `${secure ? '__Secure-' : ''}shinobu.provider-binding`,
   };
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
+  /** Sent only with the `/v1` calls that spend a provider assertion. */
+  const providerBindingOptions = { ...cookieOptions, path: '/v1' } as const;
 
   return {
     publicUrl,
     authSecret,
     cookies,
     cookieOptions,
+    providerBindingOptions,
 
     /** A same-origin callback URL made absolute; anything else is refused and logged. */
     checkedCallbackUrl(request: FastifyRequest, raw: string | undefined): string {

@@ -109,6 +109,14 @@ export const integrationLinkSchema = z.object({
     .string({ error: 'access_token_invalid' })
     .min(1, 'access_token_invalid')
     .max(4096, 'access_token_invalid'),
+  /** The link proof's expiry, Unix time in seconds, as the integration signed it. */
+  expires: z
+    .number({ error: 'expires_invalid' })
+    .int('expires_invalid')
+    .positive('expires_invalid')
+    .max(Number.MAX_SAFE_INTEGER, 'expires_invalid'),
+  /** HMAC-SHA256 of the link with the integration's secret, lowercase hex (docs/integrations.md). */
+  signature: z.string({ error: 'signature_invalid' }).regex(/^[0-9a-f]{64}$/, 'signature_invalid'),
 });
 
 /** POST /v1/fpos/integration/report_death_suspected */

@@ -5,7 +5,11 @@ import { fromPromise } from 'xstate';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { Notice } from '../../components/ui/Notice';
 import { useT } from '../../i18n/useT';
-import { integrationLinkMachine } from '../../machines/integrationLink';
+import {
+  integrationLinkMachine,
+  linkRequestOf,
+  type IntegrationLinkRequest,
+} from '../../machines/integrationLink';
 import { linkIntegration, unlinkIntegration } from '../../services/api/deathDetection';
 import { connectedSession } from '../../services/http/connection';
 import { Actions, Page, Panel } from '../../components/ui/pageLayout';
@@ -13,15 +17,16 @@ import { coded, CodedFailure } from '../deathAdministration/apiFailure';
 import { inspectOption } from '../../services/clientState/inspector';
 
 /** The member's own access token: the spec's link call carries it in its body. */
-async function linkWithOwnToken(clientId: string, fposUserId: string) {
+async function linkWithOwnToken(request: IntegrationLinkRequest) {
   const accessToken = await connectedSession.accessToken();
   if (!accessToken) throw new CodedFailure('invalid_token');
-  await coded(() => linkIntegration({ clientId, fposUserId, accessToken }));
+  await coded(() => linkIntegration({ ...request, accessToken }));
 }
 
 /**
- * /integration/link?client_id=…&fpos_user_id=…: an external service the member uses (e.g. a
- * funeral company) asks to be linked, so that it may report a suspected death.
+ * /integration/link?client_id=…&fpos_user_id=…&expires=…&signature=…: an external service the
+ * member uses (e.g. a funeral company) asks to be linked, so that it may report a suspected
+ * death; the service's proof (docs/integrations.md) goes to the server with the consent.
  */
 export function Component() {
   const t = useT();
@@ -30,18 +35,24 @@ export function Component() {
     () =>
       integrationLinkMachine.provide({
         actors: {
-          link: fromPromise(({ input }) => linkWithOwnToken(input.clientId, input.fposUserId)),
+          link: fromPromise(({ input }) => linkWithOwnToken(input)),
           unlink: fromPromise(({ input }) => unlinkIntegration(input.clientId)),
         },
       }),
     [],
   );
   const actor = useActorRef(machine, inspectOption());
-  const clientId = params.get('client_id');
-  const fposUserId = params.get('fpos_user_id');
+  const query = params.toString();
   useEffect(() => {
-    actor.send({ type: 'OPEN', clientId, fposUserId });
-  }, [actor, clientId, fposUserId]);
+    const link = new URLSearchParams(query);
+    const request = linkRequestOf({
+      clientId: link.get('client_id'),
+      fposUserId: link.get('fpos_user_id'),
+      expires: link.get('expires'),
+      signature: link.get('signature'),
+    });
+    actor.send({ type: 'OPEN', request });
+  }, [actor, query]);
   const snapshot = useSelector(actor, (state) => state);
   const { error } = snapshot.context;
   const client = snapshot.context.clientId;
@@ -55,6 +66,7 @@ export function Component() {
         {(snapshot.matches('consenting') || snapshot.matches('linking')) && (
           <>
             <p>{t('integration-link-explained', { client })}</p>
+            <p>{t('integration-link-limits')}</p>
             <p>{t('integration-link-safety')}</p>
             {error && (
               <Notice $tone="attention" role="alert">

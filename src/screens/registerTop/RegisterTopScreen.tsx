@@ -11,13 +11,14 @@ import { providerLabelId } from '../login/SocialSignIn';
 import { RegistrationConfirm } from './RegistrationConfirm';
 import { RegistrationFields } from './RegistrationFields';
 import type { ChosenIcon } from './RegistrationIcon';
+import { PROVIDER_QUERY_KEYS } from '../../machines/registration';
 import { liveRegistrationMachine } from './registrationSetup';
 import { inspectOption } from '../../services/clientState/inspector';
 
 /** /register-top — registration: input, confirm, submitting, mail sent (spec §2, §4). */
 export function Component() {
   const t = useT();
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
   const petAdmin = usePetAdminSetting();
   const [machine] = useState(() =>
     liveRegistrationMachine.provide({ actions: { completePetAdmin: () => petAdmin.complete() } }),
@@ -31,7 +32,13 @@ export function Component() {
     // pet page, which runs this again): nothing is left to start.
     if (registration.getSnapshot().status !== 'active') return;
     send({ type: 'START', query: search.toString(), pendingPetPageId });
-  }, [search, pendingPetPageId, send, registration]);
+    // The chart keeps what it read; the address (and so the history) loses the assertion.
+    if (search.has('assertion')) {
+      const kept = new URLSearchParams(search);
+      for (const key of PROVIDER_QUERY_KEYS) kept.delete(key);
+      setSearch(kept, { replace: true });
+    }
+  }, [search, setSearch, pendingPetPageId, send, registration]);
 
   const { setup, form, errors } = snapshot.context;
   const submit = (event: FormEvent) => {
