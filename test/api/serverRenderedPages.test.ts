@@ -128,6 +128,34 @@ describe('pages rendered on the server for a visitor', () => {
     expect({ width, height, format }).toEqual({ width: 1200, height: 630, format: 'jpeg' });
   });
 
+  it('show a visitor no member’s icon, in the markup nor in the data it hydrates from', async () => {
+    const signed = await api('GET', '/v1/signed_url?method=PUT&image_name=icon.jpg');
+    const { url, imageName: icon } = signed.json() as { url: string; imageName: string };
+    const target = new URL(url);
+    const put = await app.app.inject({
+      method: 'PUT',
+      url: target.pathname + target.search,
+      headers: { 'content-type': 'image/jpeg' },
+      payload: await jpegPhoto(64, 64),
+    });
+    expect(put.statusCode).toBe(204);
+    expect((await api('PATCH', '/v1/mypage/profile', { icon_name: icon })).statusCode).toBe(200);
+    await setPage({ privacy: 'public' });
+    const id = member.memorialPageId;
+    // A signed-in member is shown it.
+    const admins = (await api('GET', `/v1/memorial_page/get_memorial_page_admin/${id}`)).json();
+    expect((admins as { iconUrl: string | null }[])[0]!.iconUrl).toContain(icon);
+
+    const html = (await page(`/memory/${id}`)).body;
+    expect(html).toMatch(/<div id="root">.*<h1 id="memory-profile-title">/s);
+    const iconId = icon.replace(/^uploads\/|\.jpg$/g, '');
+    expect(html).not.toContain(iconId);
+    const seeded = dataIn(html)!.answers.find(
+      ({ key }) => key.join() === memorialKeys.admins(id).join(),
+    );
+    expect(seeded?.answer).toEqual([expect.objectContaining({ userId: member.id, iconUrl: null })]);
+  });
+
   it('give crawlers nothing of a page that is not public, nor its share image', async () => {
     for (const privacy of ['link', 'connections', 'admins']) {
       await setPage({ privacy });
