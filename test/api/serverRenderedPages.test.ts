@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shareImageNameFor } from '../../server/domain/uploads/uploads';
 import { createPageRenderer } from '../../src/entry-server';
 import { memorialKeys } from '../../src/contract/pages/memorialKeys';
 import type { PageData } from '../../src/services/hydration/pageData';
@@ -54,6 +55,26 @@ describe('pages rendered on the server for a visitor', () => {
     const changed = await api('PATCH', `/v1/memorial_page/${member.memorialPageId}`, change);
     expect(changed.statusCode, changed.body).toBe(200);
   };
+  /** Uploads a photo as the member; answers its object name. */
+  const uploadPhoto = async (fileName: string, width: number, height: number) => {
+    const signed = await api('GET', `/v1/signed_url?method=PUT&image_name=${fileName}`);
+    const { url, imageName } = signed.json() as { url: string; imageName: string };
+    const target = new URL(url);
+    const put = await app.app.inject({
+      method: 'PUT',
+      url: target.pathname + target.search,
+      headers: { 'content-type': 'image/jpeg' },
+      payload: await jpegPhoto(width, height),
+    });
+    expect(put.statusCode).toBe(204);
+    return imageName;
+  };
+  const shareImage = (headers: Record<string, string> = {}) =>
+    app.app.inject({
+      method: 'GET',
+      url: `/v1/memorial_page/${member.memorialPageId}/share_image.jpg`,
+      headers,
+    });
 
   it('render a public memorial page from what the API answers a visitor, with its share preview', async () => {
     const signed = await api('GET', '/v1/signed_url?method=PUT&image_name=portrait.jpg');
@@ -154,6 +175,41 @@ describe('pages rendered on the server for a visitor', () => {
       ({ key }) => key.join() === memorialKeys.admins(id).join(),
     );
     expect(seeded?.answer).toEqual([expect.objectContaining({ userId: member.id, iconUrl: null })]);
+  });
+
+  it('make the share image once per cover photo, keep it in the store and answer 304 to its ETag', async () => {
+    const photo = await uploadPhoto('cover.jpg', 900, 700);
+    await setPage({ privacy: 'public', photo_name: photo });
+    const first = await shareImage();
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const kept = await app.ctx.store.get(shareImageNameFor(photo));
+    expect(kept?.body.equals(first.rawPayload)).toBe(true);
+
+    // What is kept is what is served: a second request makes nothing anew.
+    const keptInstead = await sharp({
+      create: { width: 1200, height: 630, channels: 3, background: '#335577' },
+    })
+      .jpeg()
+      .toBuffer();
+    await app.ctx.store.put(shareImageNameFor(photo), keptInstead, 'image/jpeg');
+    const second = await shareImage();
+    expect(second.headers.etag).toBe(etag);
+    expect(second.rawPayload.equals(keptInstead)).toBe(true);
+    const held = await shareImage({ 'if-none-match': etag });
+    expect(held.statusCode).toBe(304);
+    expect(held.rawPayload.length).toBe(0);
+    expect(held.headers['cache-control']).toBe('public, max-age=300');
+
+    // A new cover photo makes a new preview, and the old one goes with its photo.
+    const next = await uploadPhoto('cover2.jpg', 640, 640);
+    await setPage({ photo_name: next });
+    const changed = await shareImage({ 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.rawPayload.equals(keptInstead)).toBe(false);
+    expect(await app.ctx.store.get(shareImageNameFor(photo))).toBeUndefined();
   });
 
   it('give crawlers nothing of a page that is not public, nor its share image', async () => {
