@@ -212,6 +212,48 @@ describe('pages rendered on the server for a visitor', () => {
     expect(await app.ctx.store.get(shareImageNameFor(photo))).toBeUndefined();
   });
 
+  it('write the share tags without bidirectional or zero-width controls', async () => {
+    const controls = [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+    ];
+    await setPage({
+      privacy: 'public',
+      last_name: `A${controls.join('')}B`,
+      first_name: '\u202e子',
+    });
+    const html = (await page(`/memory/${member.memorialPageId}`)).body;
+    for (const key of ['og:title', 'og:description', 'description']) {
+      const text = metaIn(html, key) ?? '';
+      expect(text, key).toContain('AB 子');
+      expect(
+        [...text].filter((char) => controls.includes(char)),
+        key,
+      ).toEqual([]);
+    }
+    const twitter = [...html.matchAll(/<meta name="twitter:[^"]*" content="([^"]*)">/g)];
+    expect(twitter.length).toBeGreaterThan(0);
+    for (const [, text] of twitter) {
+      expect([...text!].filter((char) => controls.includes(char))).toEqual([]);
+    }
+    await setPage({ last_name: '山田', first_name: '太郎' });
+  });
+
   it('give crawlers nothing of a page that is not public, nor its share image', async () => {
     for (const privacy of ['link', 'connections', 'admins']) {
       await setPage({ privacy });
