@@ -27,6 +27,22 @@ function withBodyExamples<T extends { schema: unknown }>(body: unknown, transfor
 }
 
 /**
+ * The contract's named schemas as the server registered them. zod keeps one registry per
+ * process, and the build's server render carries its own copy of the contract, whose schemas
+ * take the same ids there once a page is rendered: the document would then meet two schemas of
+ * one id and fail. It takes its names from a copy made when the app is ready, and each
+ * schema's metadata from the registry itself (looked up by the schema, so copies cannot mix).
+ */
+function serverSchemas(app: FastifyInstance) {
+  const registry = z.registry<z.core.GlobalMeta>();
+  registry._map = z.globalRegistry._map;
+  app.addHook('onReady', async () => {
+    registry._idmap = new Map(z.globalRegistry._idmap);
+  });
+  return registry;
+}
+
+/**
  * The API document, OpenAPI 3.1 built from the contract's endpoints as they are registered
  * (src/contract), at GET /v1/openapi.json, and Swagger UI at /v1/docs from our own origin.
  * Registered before the routes so that it sees each of them.
@@ -35,7 +51,8 @@ export async function installApiDocument(
   app: FastifyInstance,
   options: { publicUrl: string },
 ): Promise<void> {
-  const transform = createJsonSchemaTransform({});
+  const schemaRegistry = serverSchemas(app);
+  const transform = createJsonSchemaTransform({ schemaRegistry });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -63,7 +80,7 @@ export async function installApiDocument(
       }
       return withBodyExamples(route.schema?.body, transform(route));
     },
-    transformObject: createJsonSchemaTransformObject({}),
+    transformObject: createJsonSchemaTransformObject({ schemaRegistry }),
   });
   app.get(DOCUMENT_PATH, { schema: { hide: true } }, () => app.swagger());
   await app.register(fastifySwaggerUi, {

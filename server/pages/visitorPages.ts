@@ -103,7 +103,9 @@ export function visitorPages(
     const rendered = await server.render(url, answers);
     if (rendered.kind !== 'page') return undefined;
     if (!pageId || !share) return { rendered, head: '' };
-    const description = server.translate('share-memorial-description', { name: share.name });
+    const description = withoutInvisibleControls(
+      server.translate('share-memorial-description', { name: share.name }),
+    );
     return {
       rendered,
       description,
@@ -122,7 +124,16 @@ export function visitorPages(
   };
 }
 
-/** Open Graph and X card tags of a page a visitor may share. */
+/**
+ * Bidirectional controls (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069) and
+ * zero-width characters (U+200B–U+200D, U+2060, U+FEFF). A share preview shows a page's
+ * name where no one can see them, so there they could only reorder or hide what it says.
+ */
+const INVISIBLE_CONTROLS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+
+const withoutInvisibleControls = (text: string): string => text.replace(INVISIBLE_CONTROLS, '');
+
+/** Open Graph and X card tags of a page a visitor may share, their text without controls. */
 export function shareHead(share: {
   siteName: string;
   title: string;
@@ -131,7 +142,7 @@ export function shareHead(share: {
   image: string | undefined;
 }): string {
   const tag = (attribute: 'property' | 'name', key: string, value: string) =>
-    `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
+    `<meta ${attribute}="${key}" content="${escapeHtml(withoutInvisibleControls(value))}">`;
   return [
     `<link rel="canonical" href="${escapeHtml(share.url)}">`,
     tag('property', 'og:type', 'website'),

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, type TestMember } from '../support/members';
+import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { HTML_PAGES, INTEGRATION, MATRIX_ENV } from './authorizationWorld';
 import { requestsFor, useKnownIds, type FuzzRequest } from './fuzzRequests';
+import { jpegPhoto, upload } from './memorialSupport';
 
 /** Fixed so that a failure replays; `FUZZ_SEED=<n>` varies it, `FUZZ_REQUESTS` the count. */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
@@ -67,13 +68,7 @@ describe('fuzzing every route from its schema and hostile input', () => {
             problems.push(`${answer.statusCode} ${what}: ${answer.body.slice(0, 200)}`);
           } else if (answer.statusCode >= 400 && !HTML_PAGES.has(key)) {
             const type = String(answer.headers['content-type'] ?? '');
-            let detail: unknown;
-            try {
-              detail = (JSON.parse(answer.body) as { detail?: unknown }).detail;
-            } catch {
-              detail = undefined;
-            }
-            if (!type.startsWith('application/json') || typeof detail !== 'string') {
+            if (!type.startsWith('application/json') || typeof detailOf(answer.body) !== 'string') {
               problems.push(
                 `${answer.statusCode} without detail ${what}: ${answer.body.slice(0, 200)}`,
               );
@@ -89,4 +84,71 @@ describe('fuzzing every route from its schema and hostile input', () => {
     expect(accepted).toBeGreaterThan(TOTAL_REQUESTS / 20);
     expect(problems.slice(0, 20)).toEqual([]);
   }, 300_000);
+
+  it('answers every PATCH route with an empty body or only unknown fields with a 4xx and a detail', async () => {
+    const patchRoutes = t.routes.filter((route) => route.method === 'PATCH');
+    expect(patchRoutes.length).toBeGreaterThan(0);
+    // A real thing for each path parameter, so that the call reaches the rules behind it.
+    const patchTargets = await createPatchTargets();
+    const problems: string[] = [];
+    for (const route of patchRoutes) {
+      const url = route.url.replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
+        const target = patchTargets[name];
+        if (!target) throw new Error(`${route.url}: no real target for :${name}`);
+        return target;
+      });
+      for (const body of [{}, { unknown_field: 'x', 'also-unknown': 1 }]) {
+        const answer = await t.request({ method: 'PATCH', url, token: member.token, body });
+        const status = answer.statusCode;
+        if (status < 400 || status >= 500 || typeof detailOf(answer.body) !== 'string') {
+          problems.push(`PATCH ${url} ${JSON.stringify(body)}: ${status} ${answer.body}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 });
+
+/** The `detail` of a JSON answer, undefined for any other body. */
+function detailOf(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { detail?: unknown }).detail;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fuzzing member's page with a photo, a history entry, a condolence and a connection. */
+async function createPatchTargets(): Promise<Record<string, string>> {
+  const id = member.memorialPageId;
+  const asMember = { token: member.token };
+  const imageName = await upload(t, await jpegPhoto(64, 48), asMember);
+  const photo = await t.request({
+    method: 'POST',
+    url: `/v1/album/memorial_page_id/${id}/album`,
+    ...asMember,
+    body: { image_name: imageName, caption: '' },
+  });
+  const entry = await t.request({
+    method: 'POST',
+    url: `/v1/history/memorial_page_id/${id}/history`,
+    ...asMember,
+    body: { occurred_on: '2001-04-01', body: '入学' },
+  });
+  const condolence = await t.request({
+    method: 'POST',
+    url: `/v1/memorial_page/${id}/condolences`,
+    ...asMember,
+    body: { body: 'お悔やみ申し上げます' },
+  });
+  const connection = await createMember(t);
+  await connectMembers(t, member, connection);
+  for (const made of [photo, entry, condolence]) expect(made.statusCode, made.body).toBe(201);
+  return {
+    id,
+    photoId: photo.json<{ id: string }>().id,
+    entryId: entry.json<{ id: string }>().id,
+    condolenceId: condolence.json<{ id: string }>().id,
+    user_id: connection.id,
+  };
+}

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shareImageNameFor } from '../../server/domain/uploads/uploads';
 import { createPageRenderer } from '../../src/entry-server';
 import { memorialKeys } from '../../src/contract/pages/memorialKeys';
 import type { PageData } from '../../src/services/hydration/pageData';
@@ -54,6 +55,26 @@ describe('pages rendered on the server for a visitor', () => {
     const changed = await api('PATCH', `/v1/memorial_page/${member.memorialPageId}`, change);
     expect(changed.statusCode, changed.body).toBe(200);
   };
+  /** Uploads a photo as the member; answers its object name. */
+  const uploadPhoto = async (fileName: string, width: number, height: number) => {
+    const signed = await api('GET', `/v1/signed_url?method=PUT&image_name=${fileName}`);
+    const { url, imageName } = signed.json() as { url: string; imageName: string };
+    const target = new URL(url);
+    const put = await app.app.inject({
+      method: 'PUT',
+      url: target.pathname + target.search,
+      headers: { 'content-type': 'image/jpeg' },
+      payload: await jpegPhoto(width, height),
+    });
+    expect(put.statusCode).toBe(204);
+    return imageName;
+  };
+  const shareImage = (headers: Record<string, string> = {}) =>
+    app.app.inject({
+      method: 'GET',
+      url: `/v1/memorial_page/${member.memorialPageId}/share_image.jpg`,
+      headers,
+    });
 
   it('render a public memorial page from what the API answers a visitor, with its share preview', async () => {
     const signed = await api('GET', '/v1/signed_url?method=PUT&image_name=portrait.jpg');
@@ -126,6 +147,111 @@ describe('pages rendered on the server for a visitor', () => {
     expect(image.headers['cache-control']).toBe('public, max-age=300');
     const { width, height, format } = await sharp(image.rawPayload).metadata();
     expect({ width, height, format }).toEqual({ width: 1200, height: 630, format: 'jpeg' });
+  });
+
+  it('show a visitor no member’s icon, in the markup nor in the data it hydrates from', async () => {
+    const signed = await api('GET', '/v1/signed_url?method=PUT&image_name=icon.jpg');
+    const { url, imageName: icon } = signed.json() as { url: string; imageName: string };
+    const target = new URL(url);
+    const put = await app.app.inject({
+      method: 'PUT',
+      url: target.pathname + target.search,
+      headers: { 'content-type': 'image/jpeg' },
+      payload: await jpegPhoto(64, 64),
+    });
+    expect(put.statusCode).toBe(204);
+    expect((await api('PATCH', '/v1/mypage/profile', { icon_name: icon })).statusCode).toBe(200);
+    await setPage({ privacy: 'public' });
+    const id = member.memorialPageId;
+    // A signed-in member is shown it.
+    const admins = (await api('GET', `/v1/memorial_page/get_memorial_page_admin/${id}`)).json();
+    expect((admins as { iconUrl: string | null }[])[0]!.iconUrl).toContain(icon);
+
+    const html = (await page(`/memory/${id}`)).body;
+    expect(html).toMatch(/<div id="root">.*<h1 id="memory-profile-title">/s);
+    const iconId = icon.replace(/^uploads\/|\.jpg$/g, '');
+    expect(html).not.toContain(iconId);
+    const seeded = dataIn(html)!.answers.find(
+      ({ key }) => key.join() === memorialKeys.admins(id).join(),
+    );
+    expect(seeded?.answer).toEqual([expect.objectContaining({ userId: member.id, iconUrl: null })]);
+  });
+
+  it('make the share image once per cover photo, keep it in the store and answer 304 to its ETag', async () => {
+    const photo = await uploadPhoto('cover.jpg', 900, 700);
+    await setPage({ privacy: 'public', photo_name: photo });
+    const first = await shareImage();
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^".+"$/);
+    const kept = await app.ctx.store.get(shareImageNameFor(photo));
+    expect(kept?.body.equals(first.rawPayload)).toBe(true);
+
+    // What is kept is what is served: a second request makes nothing anew.
+    const keptInstead = await sharp({
+      create: { width: 1200, height: 630, channels: 3, background: '#335577' },
+    })
+      .jpeg()
+      .toBuffer();
+    await app.ctx.store.put(shareImageNameFor(photo), keptInstead, 'image/jpeg');
+    const second = await shareImage();
+    expect(second.headers.etag).toBe(etag);
+    expect(second.rawPayload.equals(keptInstead)).toBe(true);
+    const held = await shareImage({ 'if-none-match': etag });
+    expect(held.statusCode).toBe(304);
+    expect(held.rawPayload.length).toBe(0);
+    expect(held.headers['cache-control']).toBe('public, max-age=300');
+
+    // A new cover photo makes a new preview, and the old one goes with its photo.
+    const next = await uploadPhoto('cover2.jpg', 640, 640);
+    await setPage({ photo_name: next });
+    const changed = await shareImage({ 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(changed.rawPayload.equals(keptInstead)).toBe(false);
+    expect(await app.ctx.store.get(shareImageNameFor(photo))).toBeUndefined();
+  });
+
+  it('write the share tags without bidirectional or zero-width controls', async () => {
+    const controls = [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u2060',
+      '\ufeff',
+    ];
+    await setPage({
+      privacy: 'public',
+      last_name: `A${controls.join('')}B`,
+      first_name: '\u202e子',
+    });
+    const html = (await page(`/memory/${member.memorialPageId}`)).body;
+    for (const key of ['og:title', 'og:description', 'description']) {
+      const text = metaIn(html, key) ?? '';
+      expect(text, key).toContain('AB 子');
+      expect(
+        [...text].filter((char) => controls.includes(char)),
+        key,
+      ).toEqual([]);
+    }
+    const twitter = [...html.matchAll(/<meta name="twitter:[^"]*" content="([^"]*)">/g)];
+    expect(twitter.length).toBeGreaterThan(0);
+    for (const [, text] of twitter) {
+      expect([...text!].filter((char) => controls.includes(char))).toEqual([]);
+    }
+    await setPage({ last_name: '山田', first_name: '太郎' });
   });
 
   it('give crawlers nothing of a page that is not public, nor its share image', async () => {

@@ -275,6 +275,37 @@ describe('GET URLs', () => {
     expect((await signedGet(photo, stranger)).statusCode).toBe(404);
   });
 
+  it('are signed for a member’s icon for signed-in members only, in the lists as on request', async () => {
+    const icon = await upload(t, await jpegPhoto(40, 40), { token: owner.token });
+    const set = await t.request({
+      method: 'PATCH',
+      url: '/v1/mypage/profile',
+      token: owner.token,
+      body: { icon_name: icon },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const publicPage = await createPage(owner, 'public');
+    const admins = (member?: TestMember) =>
+      t.request({
+        method: 'GET',
+        url: `/v1/memorial_page/get_memorial_page_admin/${publicPage}`,
+        ...(member ? { token: member.token } : {}),
+      });
+
+    const toVisitor = await admins();
+    expect(toVisitor.statusCode).toBe(200);
+    expect(toVisitor.json()).toEqual([
+      expect.objectContaining({ userId: owner.id, iconUrl: null }),
+    ]);
+    expect(toVisitor.body).not.toContain(icon.replace(/\.jpg$/, ''));
+    expect((await signedGet(icon)).statusCode).toBe(404);
+
+    const toStranger = (await admins(stranger)).json() as { iconUrl: string | null }[];
+    expect(toStranger[0]!.iconUrl).toContain(icon);
+    expect((await fetchSigned(t, toStranger[0]!.iconUrl!)).statusCode).toBe(200);
+    expect((await signedGet(icon, stranger)).statusCode).toBe(200);
+  });
+
   it('are signed for an upload nothing uses yet only for its owner', async () => {
     const name = await upload(t, await jpegPhoto(20, 20), { token: owner.token });
     expect((await signedGet(name, owner)).statusCode).toBe(200);

@@ -13,6 +13,7 @@ import { isUuid, requireAdmin } from './access';
 import type { Clock } from '../clock';
 import type { MemorialDeps } from './memorialDeps';
 import { viewUrl } from '../../storage/viewUrls';
+import { mayViewMemberIcons } from '../uploads/viewing';
 
 /** A page's admin as the page's reads list them (the contract's `pageAdmin`). */
 export type AdminView = ServedOf<typeof pageAdmin>;
@@ -67,13 +68,21 @@ const adminRowsOf = preparedPerDatabase((db) =>
   ),
 );
 
-/** The page's admins, earliest first, each with a signed icon URL. */
-export async function listAdmins(deps: MemorialDeps, pageId: string): Promise<AdminView[]> {
+/**
+ * The page's admins, earliest first, each with a signed icon URL when the caller (undefined:
+ * signed out) may see members' icons.
+ */
+export async function listAdmins(
+  deps: MemorialDeps,
+  pageId: string,
+  callerId: string | undefined,
+): Promise<AdminView[]> {
   const rows = (await adminRowsOf(deps.db)(deps.clock)(pageId.toLowerCase())) ?? [];
+  const withIcons = mayViewMemberIcons(callerId);
   return Promise.all(
     rows.map(async ({ iconName, pageId: _pageId, ...admin }) => ({
       ...admin,
-      iconUrl: await viewUrl(deps, iconName),
+      iconUrl: withIcons ? await viewUrl(deps, iconName) : null,
       role: 'admin' as const,
     })),
   );

@@ -19,8 +19,12 @@ export const albumAnswer = (deps: MemorialDeps, access: PageAccess) =>
 export const historyAnswer = (deps: MemorialDeps, access: PageAccess) =>
   listHistory(deps, access.page.id);
 
-export const adminsAnswer = (deps: MemorialDeps, access: PageAccess) =>
-  listAdmins(deps, access.page.id);
+/** `callerId` is undefined for a signed-out visitor, who is shown no member's icon. */
+export const adminsAnswer = (
+  deps: MemorialDeps,
+  access: PageAccess,
+  callerId: string | undefined,
+) => listAdmins(deps, access.page.id, callerId);
 
 /** The answers of the four reads, as the API sends them. */
 export interface PageReadAnswers {
@@ -47,7 +51,7 @@ export async function visitorPageReads(
     pageAnswer(deps, access),
     albumAnswer(deps, access),
     historyAnswer(deps, access),
-    adminsAnswer(deps, access),
+    adminsAnswer(deps, access, undefined),
   ]);
   return { page, album, histories, admins };
 }

@@ -16,6 +16,7 @@ import { checkImage, ImageRefused } from './images';
 /** Where uploads and their thumbnails live; the server picks every name. */
 export const UPLOAD_FOLDER = 'uploads';
 const THUMBNAIL_FOLDER = 'thumbs';
+const SHARE_IMAGE_FOLDER = 'shares';
 /** An upload that nothing claimed within a day is deleted with its files. */
 export const UNCLAIMED_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -58,11 +59,39 @@ export function newUploadName(hint: string | undefined): string {
   return `${UPLOAD_FOLDER}/${randomBytes(16).toString('base64url')}.${EXTENSION_OF_HINT[extension] ?? 'jpg'}`;
 }
 
+/** The random id of an upload's object name (uploads/<id>.<ext>). */
+const uploadIdOf = (imageName: string) =>
+  imageName.slice(UPLOAD_FOLDER.length + 1).replace(/\.[a-z0-9]+$/, '');
+
 /** Where the thumbnail of an upload lives (thumbs/<the upload's id>.webp). */
 export function thumbnailNameFor(imageName: string): string {
-  const id = imageName.slice(UPLOAD_FOLDER.length + 1).replace(/\.[a-z0-9]+$/, '');
-  return `${THUMBNAIL_FOLDER}/${id}.webp`;
+  return `${THUMBNAIL_FOLDER}/${uploadIdOf(imageName)}.webp`;
 }
+
+/**
+ * Where the share preview made from a page photo is kept (shares/<the upload's id>.jpg), made
+ * the first time it is asked for and deleted with the photo's other files.
+ */
+export function shareImageNameFor(imageName: string): string {
+  return `${SHARE_IMAGE_FOLDER}/${uploadIdOf(imageName)}.jpg`;
+}
+
+/** Every file an upload may have: itself, its thumbnail and, for a page photo, its preview. */
+const filesOf = (row: {
+  objectName: string;
+  thumbnailName: string | null;
+  useKind: UploadUseKind | null;
+}) => [
+  row.objectName,
+  row.thumbnailName,
+  row.useKind === 'page_photo' ? shareImageNameFor(row.objectName) : null,
+];
+
+const releasedFiles = {
+  objectName: uploads.objectName,
+  thumbnailName: uploads.thumbnailName,
+  useKind: uploads.useKind,
+};
 
 /**
  * Records an upload about to be sent and answers its name: owned by the signed-in caller,
@@ -229,11 +258,8 @@ export async function releaseUploads(
   const released = await deps.db
     .delete(uploads)
     .where(names ? and(ofUse, or(...names.map((name) => eq(uploads.objectName, name)))) : ofUse)
-    .returning({ objectName: uploads.objectName, thumbnailName: uploads.thumbnailName });
-  await deleteFiles(
-    deps.store,
-    released.flatMap((row) => [row.objectName, row.thumbnailName]),
-  );
+    .returning(releasedFiles);
+  await deleteFiles(deps.store, released.flatMap(filesOf));
 }
 
 /** The upload an object name belongs to (itself or its thumbnail), with its owner and use. */
@@ -270,10 +296,7 @@ export async function sweepUnusedUploads(deps: UploadDeps): Promise<number> {
         whoseUseIsGone('letter_photo', sql`time_capsule_letters`),
       ),
     )
-    .returning({ objectName: uploads.objectName, thumbnailName: uploads.thumbnailName });
-  await deleteFiles(
-    deps.store,
-    swept.flatMap((row) => [row.objectName, row.thumbnailName]),
-  );
+    .returning(releasedFiles);
+  await deleteFiles(deps.store, swept.flatMap(filesOf));
   return swept.length;
 }

@@ -20,6 +20,12 @@ async function pageOfItem(
 }
 
 /**
+ * Who may see a member's icon: any signed-in member, never a signed-out visitor — not even
+ * of an admin named on a public page, whose avatar then shows the name's first letter.
+ */
+export const mayViewMemberIcons = (userId: string | undefined): boolean => userId !== undefined;
+
+/**
  * Whether `userId` (undefined: signed out) may see the object: only who may see what uses
  * it — a page's photos whoever may read the page, a letter's photos its readers, a member's
  * icon any signed-in member — and an upload nothing uses yet only its owner.
@@ -37,7 +43,7 @@ export async function mayViewObject(
     case null:
       return userId !== undefined && upload.ownerUserId === userId;
     case 'member_icon':
-      return userId !== undefined;
+      return mayViewMemberIcons(userId);
     case 'page_photo':
       return mayReadPage(upload.useId!);
     case 'album_photo':

@@ -62,8 +62,9 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
     ...endpointRoute(endpoints.listAdmins),
     preHandler,
     handler: async (request) => {
-      const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
-      return adminsAnswer(deps, access);
+      const caller = callerOf(request);
+      const access = await requireVisiblePage(deps.db, request.params.id, caller);
+      return adminsAnswer(deps, access, caller);
     },
   });
 

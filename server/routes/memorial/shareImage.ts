@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import { publicShareImage } from '../../domain/memorial/shareImage';
 import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
+import { versionedAnswer } from '../../http/versionedAnswer';
 import { memorialDeps } from './context';
 
 /** Where a public page's share preview is (og:image): no cookie or signature needed. */
@@ -13,7 +14,8 @@ export const shareImagePath = (pageId: string) =>
 
 /**
  * The share preview of a public page, for crawlers (LINE, X) that fetch it without a session.
- * Shared caches may keep it for a few minutes: a page made private stops sharing it soon.
+ * Shared caches may keep it for a few minutes: a page made private stops sharing it soon. Its
+ * ETag is the stored preview's name, so a crawler that holds it is answered 304.
  */
 export async function shareImageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const deps = memorialDeps(ctx);
@@ -22,7 +24,13 @@ export async function shareImageRoutes(app: FastifyInstance, ctx: AppContext): P
     handler: async (request, reply) => {
       const image = await publicShareImage(deps, request.params.id);
       if (!image) throw notFound('memorial page');
-      return reply.type('image/jpeg').header('cache-control', 'public, max-age=300').send(image);
+      const version = image.name.replace(/[^A-Za-z0-9_-]/g, '-');
+      const send = async () => {
+        const body = await image.read();
+        if (!body) throw notFound('memorial page');
+        return reply.type('image/jpeg').send(body);
+      };
+      return versionedAnswer(request, reply, version, send, 'public, max-age=300');
     },
   });
 }

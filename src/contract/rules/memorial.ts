@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { kanaSchema, nameSchema, requiredText, tokyoToday } from './account';
+import { namesAChange, NOTHING_TO_CHANGE } from './changes';
 import {
   ANIMAL_KIND_MAX_LENGTH,
   CAPTION_MAX_LENGTH,
@@ -50,7 +51,10 @@ const deathIssue = { error: 'death_before_birth', path: ['death_date'] };
 
 /** PATCH /v1/memorial_page/{id}. */
 export const updatePageSchema = (options: DateOptions = {}) =>
-  z.object(pageProfileShape(options)).refine(deathNotBeforeBirth, deathIssue);
+  z
+    .object(pageProfileShape(options))
+    .refine(namesAChange, NOTHING_TO_CHANGE)
+    .refine(deathNotBeforeBirth, deathIssue);
 
 /** POST /v1/memorial_page: a page for another person (otherAdmin) or for a pet. */
 export const createPageSchema = (options: DateOptions = {}) => {
@@ -86,10 +90,12 @@ export const albumPhotoCreateSchema = z.object({
   taken_on: dateSchema.nullish(),
 });
 
-export const albumPhotoUpdateSchema = z.object({
-  caption: z.string().trim().max(CAPTION_MAX_LENGTH, 'too_long').optional(),
-  taken_on: dateSchema.nullish(),
-});
+export const albumPhotoUpdateSchema = z
+  .object({
+    caption: z.string().trim().max(CAPTION_MAX_LENGTH, 'too_long').optional(),
+    taken_on: dateSchema.nullish(),
+  })
+  .refine(namesAChange, NOTHING_TO_CHANGE);
 
 export const historyCreateSchema = z.object({
   occurred_on: dateSchema,
@@ -97,10 +103,12 @@ export const historyCreateSchema = z.object({
   image_name: objectName.nullish(),
 });
 
-export const historyUpdateSchema = z.object({
-  occurred_on: dateSchema.optional(),
-  body: requiredText(HISTORY_BODY_MAX_LENGTH).optional(),
-  image_name: objectName.nullish(),
-});
+export const historyUpdateSchema = z
+  .object({
+    occurred_on: dateSchema.optional(),
+    body: requiredText(HISTORY_BODY_MAX_LENGTH).optional(),
+    image_name: objectName.nullish(),
+  })
+  .refine(namesAChange, NOTHING_TO_CHANGE);
 
 export const condolenceCreateSchema = z.object({ body: requiredText(CONDOLENCE_MAX_LENGTH) });

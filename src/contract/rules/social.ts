@@ -12,6 +12,7 @@ import {
   sexCodeSchema,
   tokyoToday,
 } from './account';
+import { namesAChange, NOTHING_TO_CHANGE } from './changes';
 
 /** Shown through Fluent ids `relationship-<value>`; mirrors RELATIONSHIPS of the connections table. */
 export const RELATIONSHIP_VALUES = [
@@ -102,6 +103,7 @@ export const profileUpdateSchema = (options: { today?: () => string } = {}) => {
       icon_name: z.string().max(200, 'too_long').nullable(),
       searchable: z.boolean({ error: 'boolean_invalid' }),
     })
-    .partial();
+    .partial()
+    .refine(namesAChange, NOTHING_TO_CHANGE);
 };
 export type ProfileUpdateInput = z.infer<ReturnType<typeof profileUpdateSchema>>;

@@ -157,6 +157,7 @@ validation-invalid_user = 選択したユーザーが正しくありません。
 validation-too_many = 選択できる人数を超えています。
 validation-not_connected = つながりのある方から選んでください。
 validation-unknown_field = 入力項目が正しくありません。
+validation-nothing_to_change = 変更する項目がありません。
 
 ## Memorial pages: anniversaries (年忌法要; codes of server/domain/memorial/anniversaries.ts)
 anniversary-shonanoka = 初七日
