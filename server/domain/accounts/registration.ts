@@ -6,7 +6,7 @@ import type { Db } from '../../db/database';
 import { invalid } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
 import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
-import { claimUpload } from '../uploads/uploads';
+import { claimUpload, releaseUploads } from '../uploads/uploads';
 import type { AccountDeps } from './accountDeps';
 import { normalizeEmail } from './accountDeps';
 import { ACTIVATION_TTL_MS, activationLink, activationMail, alreadyRegisteredMail } from './mails';
@@ -54,8 +54,13 @@ async function holderOf(deps: AccountDeps, email: string) {
 
 /**
  * Creates an inactive account with its own memorial page (the member as its admin) and mails
- * the activation link. An address that already has an account gets a notice instead, and the
- * caller cannot tell the two apart: both hash the password and send one mail.
+ * the activation link. An address whose owner has activated an account gets a notice instead,
+ * and the caller cannot tell the two apart: both hash the password and send one mail.
+ *
+ * A registration nobody has activated yet proves nothing about the address, so it holds
+ * nothing against a newer one: the newer registration replaces it whole (password, profile,
+ * provider identity, links), and only the newest registration's link can activate the
+ * address. Whoever reads the address's mail therefore ends up with the password they chose.
  */
 export async function registerAccount(deps: AccountDeps, account: NewAccount): Promise<void> {
   // Only a name of the shape the upload signer hands out; never a path of the caller's choosing.
@@ -63,75 +68,103 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount): P
     throw invalid([{ field: 'user_icon_url', code: 'invalid' }]);
   }
   const passwordHash = account.password ? await hashPassword(account.password) : null;
-  const holder = await holderOf(deps, account.email);
-  if (holder) return mailAlreadyRegistered(deps, account.email, holder);
+  // Two registrations of one address at the same moment: the unique index decides, and the
+  // loser tries once more, now as the newer registration.
+  for (let attempt = 1; ; attempt += 1) {
+    const holder = await holderOf(deps, account.email);
+    if (holder?.status === 'active') return mailAlreadyRegistered(deps, account.email, holder);
+    try {
+      return await createPendingAccount(deps, account, passwordHash, holder?.id);
+    } catch (error) {
+      if (attempt < 2 && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
+}
+
+/** In one transaction: the pending account `replacing` goes, the new one and its link come. */
+async function createPendingAccount(
+  deps: AccountDeps,
+  account: NewAccount,
+  passwordHash: string | null,
+  replacing: string | undefined,
+): Promise<void> {
   const now = deps.clock.now();
   const email = account.email.trim();
-  try {
-    await deps.db.transaction(async (tx) => {
-      const [user] = await tx
-        .insert(users)
-        .values({
-          email: account.email.trim(),
-          username: account.username,
-          passwordHash,
-          lastName: account.lastName,
-          firstName: account.firstName,
-          lastNameKana: account.lastNameKana,
-          firstNameKana: account.firstNameKana,
-          nameReading: nameReadingOf(account),
-          address: account.address,
-          birthdate: account.birthdate,
-          sexCode: account.sexCode,
-          iconName: account.iconName ?? null,
-          registrationAdminPetId: account.adminPetId ?? null,
-          inflowId: account.inflowId ?? null,
-          status: 'inactive',
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: users.id });
-      const userId = user!.id;
-      // The icon is an upload sent without an account; it becomes the new member's own.
-      if (account.iconName) {
-        await claimUpload(tx as unknown as Db, {
-          objectName: account.iconName,
-          ownerUserId: null,
-          newOwnerUserId: userId,
-          use: { kind: 'member_icon', id: userId },
-          field: 'user_icon_url',
-        });
-      }
-      const [page] = await tx
-        .insert(memorialPages)
-        .values({
-          ownerUserId: userId,
-          type: 'self',
-          lastName: account.lastName,
-          firstName: account.firstName,
-          lastNameKana: account.lastNameKana,
-          firstNameKana: account.firstNameKana,
-          createdBy: userId,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: memorialPages.id });
-      await tx
-        .insert(memorialPageMembers)
-        .values({ memorialPageId: page!.id, userId, role: 'admin', createdAt: now });
-      if (account.identity) {
-        await tx.insert(externalIdentities).values({ ...account.identity, userId, createdAt: now });
-      }
-      await mailActivation(deps, tx, { id: userId, email });
-    });
-  } catch (error) {
-    // Two registrations of one address at once: the loser is told the address is taken.
-    if (isUniqueViolation(error)) {
-      const holder = await holderOf(deps, account.email);
-      if (holder) return mailAlreadyRegistered(deps, account.email, holder);
+  await deps.db.transaction(async (tx) => {
+    if (replacing) await discardPendingAccount(deps, tx as unknown as Db, replacing);
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email,
+        username: account.username,
+        passwordHash,
+        lastName: account.lastName,
+        firstName: account.firstName,
+        lastNameKana: account.lastNameKana,
+        firstNameKana: account.firstNameKana,
+        nameReading: nameReadingOf(account),
+        address: account.address,
+        birthdate: account.birthdate,
+        sexCode: account.sexCode,
+        iconName: account.iconName ?? null,
+        registrationAdminPetId: account.adminPetId ?? null,
+        inflowId: account.inflowId ?? null,
+        status: 'inactive',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: users.id });
+    const userId = user!.id;
+    // The icon is an upload sent without an account; it becomes the new member's own.
+    if (account.iconName) {
+      await claimUpload(tx as unknown as Db, {
+        objectName: account.iconName,
+        ownerUserId: null,
+        newOwnerUserId: userId,
+        use: { kind: 'member_icon', id: userId },
+        field: 'user_icon_url',
+      });
     }
-    throw error;
-  }
+    const [page] = await tx
+      .insert(memorialPages)
+      .values({
+        ownerUserId: userId,
+        type: 'self',
+        lastName: account.lastName,
+        firstName: account.firstName,
+        lastNameKana: account.lastNameKana,
+        firstNameKana: account.firstNameKana,
+        createdBy: userId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: memorialPages.id });
+    await tx
+      .insert(memorialPageMembers)
+      .values({ memorialPageId: page!.id, userId, role: 'admin', createdAt: now });
+    if (account.identity) {
+      await tx.insert(externalIdentities).values({ ...account.identity, userId, createdAt: now });
+    }
+    await mailActivation(deps, tx, { id: userId, email });
+  });
+}
+
+/**
+ * Removes a registration never activated, with all it brought: its page, icon, provider
+ * identity, links and unsent mails (the rows that name it go with it). Only while it is
+ * still inactive; one activated meanwhile makes the new account's insert fail instead.
+ */
+async function discardPendingAccount(deps: AccountDeps, tx: Db, userId: string): Promise<void> {
+  const [pending] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.status, 'inactive')))
+    .for('update');
+  if (!pending) return;
+  await releaseUploads({ db: tx, store: deps.store }, { kind: 'member_icon', id: userId });
+  await tx.delete(memorialPages).where(eq(memorialPages.ownerUserId, userId));
+  await tx.delete(users).where(eq(users.id, userId));
 }
 
 /** A fresh activation link for the account, mailed through the outbox in the caller's `db`. */
@@ -154,23 +187,14 @@ export async function resendActivation(deps: AccountDeps, email: string): Promis
   );
 }
 
-/**
- * The owner of an address registered again is told so; an account never activated gets a
- * fresh activation link instead (its first mail may have been lost). Its password stays:
- * whoever registers again cannot set the password of an account they do not own.
- */
+/** The owner of an activated account registered again is told so; nothing changes. */
 async function mailAlreadyRegistered(
   deps: AccountDeps,
   email: string,
-  holder: { id: string; status: string },
+  holder: { id: string },
 ): Promise<void> {
-  const to = email.trim();
-  if (holder.status === 'inactive') {
-    await deps.db.transaction((tx) => mailActivation(deps, tx, { id: holder.id, email: to }));
-    return;
-  }
   const mail = alreadyRegisteredMail(
-    to,
+    email.trim(),
     `${deps.publicUrl}/login`,
     `${deps.publicUrl}/password-reset`,
   );
