@@ -137,6 +137,20 @@ describe('POST /v1/user (registration)', () => {
     expect((await loginFrom(t, newClient(), body.email, body.password)).statusCode).toBe(401);
   });
 
+  it('lets a registration expire with its link: no fresh link is mailed for it after 24 hours', async () => {
+    const body = registrationBody();
+    await t.request({ method: 'POST', url: '/v1/user', body });
+    const resend = () =>
+      t.request({ method: 'POST', url: '/v1/user/resend_activation', body: { email: body.email } });
+    let before = t.mailbox.length;
+    await resend();
+    expect(t.mailbox).toHaveLength(before + 1);
+    t.clock.advance(24 * HOUR);
+    before = t.mailbox.length;
+    expect((await resend()).statusCode).toBe(202);
+    expect(t.mailbox).toHaveLength(before);
+  });
+
   it('answers 422 with one code per bad field', async () => {
     const response = await t.request({
       method: 'POST',

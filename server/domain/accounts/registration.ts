@@ -45,7 +45,12 @@ export function isUniqueViolation(error: unknown): boolean {
 /** The account already holding the address, if any (deleted accounts hold none). */
 async function holderOf(deps: AccountDeps, email: string) {
   const [holder] = await deps.db
-    .select({ id: users.id, status: users.status, email: users.email })
+    .select({
+      id: users.id,
+      status: users.status,
+      email: users.email,
+      createdAt: users.createdAt,
+    })
     .from(users)
     .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, ne(users.status, 'deleted')))
     .limit(1);
@@ -176,12 +181,14 @@ async function mailActivation(deps: AccountDeps, db: Db, user: { id: string; ema
 
 /**
  * POST /v1/user/resend_activation: the member waiting for their activation mail asks for
- * another. An account not yet activated gets a fresh link; any other address gets nothing,
- * and the caller cannot tell which.
+ * another. A registration made within the activation link's lifetime gets a fresh link; any
+ * other address gets nothing, and the caller cannot tell which. An older pending registration
+ * has expired: only registering anew (which replaces it) can activate the address.
  */
 export async function resendActivation(deps: AccountDeps, email: string): Promise<void> {
   const holder = await holderOf(deps, email);
   if (holder?.status !== 'inactive') return;
+  if (holder.createdAt.getTime() + ACTIVATION_TTL_MS <= deps.clock.now().getTime()) return;
   await deps.db.transaction((tx) =>
     mailActivation(deps, tx, { id: holder.id, email: holder.email }),
   );
