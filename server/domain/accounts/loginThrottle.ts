@@ -79,8 +79,9 @@ export function loginThrottle(store: ThrottleStore, policy: LoginThrottlePolicy)
      * Counts the attempt as a failure BEFORE the password is checked, in one atomic hit, so
      * that any number of parallel guesses gets at most the cap's worth of password checks.
      * Throws 429 over the client's limit or past the client's share of the account, and 423
-     * over the account's cap (429 for the holder of an unlock link past its own, smaller cap). The caller reports a right password with
-     * `succeeded()`, which takes the count back.
+     * over the account's cap (429 for the holder of an unlock link past its own, smaller
+     * cap). The caller reports a right password with `succeeded()`, which takes the count
+     * back.
      */
     async admit(attempt: LoginAttempt, now: Date): Promise<Admission> {
       if (policy.attemptsPerClient > 0) {
