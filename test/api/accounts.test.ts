@@ -11,6 +11,7 @@ import {
   refreshTokens,
   users,
 } from '../../server/db/schema';
+import { sweepExpiredRegistrations } from '../../server/domain/accounts/registration';
 import { sweepExpiredAccountData } from '../../server/domain/accounts/sweep';
 import { issueProviderAssertion } from '../../server/domain/accounts/providerAssertion';
 import { connectMembers, createMember } from '../support/members';
@@ -660,6 +661,27 @@ describe('external provider', () => {
 });
 
 describe('sweeping expired account data', () => {
+  it('removes a registration nobody activated, with its page and icon, a day after its link expired', async () => {
+    const icon = await upload(t, await jpegPhoto(32, 32), { token: undefined });
+    const body = registrationBody({ user_icon_url: icon });
+    await t.request({ method: 'POST', url: '/v1/user', body });
+    const pending = await userByEmail(body.email);
+    const deps = { db: t.ctx.database.db, store: t.ctx.store };
+    // Other tests' pending registrations may go too: only this one is looked at.
+    t.clock.advance(47 * HOUR);
+    await sweepExpiredRegistrations(deps, t.clock.now());
+    expect(await userByEmail(body.email)).toBeDefined();
+    t.clock.advance(HOUR + 1000);
+    expect(await sweepExpiredRegistrations(deps, t.clock.now())).toBeGreaterThan(0);
+    expect(await userByEmail(body.email)).toBeUndefined();
+    const pages = await t.ctx.database.db
+      .select()
+      .from(memorialPages)
+      .where(eq(memorialPages.createdBy, pending!.id));
+    expect(pages).toEqual([]);
+    expect(await t.ctx.store.get(icon)).toBeUndefined();
+  });
+
   it('removes closed throttle windows, old links and old refresh tokens, and nothing current', async () => {
     const { body, login } = await registerActive(t);
     await loginFrom(t, newClient(), body.email, 'not the password');

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { SexCode } from '../../../src/contract/rules/account';
 import { nameReadingOf } from '../../../src/contract/rules/nameReading';
 import { externalIdentities, memorialPageMembers, memorialPages, users } from '../../db/schema';
@@ -160,7 +160,11 @@ async function createPendingAccount(
  * identity, links and unsent mails (the rows that name it go with it). Only while it is
  * still inactive; one activated meanwhile makes the new account's insert fail instead.
  */
-async function discardPendingAccount(deps: AccountDeps, tx: Db, userId: string): Promise<void> {
+async function discardPendingAccount(
+  deps: Pick<AccountDeps, 'store'>,
+  tx: Db,
+  userId: string,
+): Promise<void> {
   const [pending] = await tx
     .select({ id: users.id })
     .from(users)
@@ -170,6 +174,28 @@ async function discardPendingAccount(deps: AccountDeps, tx: Db, userId: string):
   await releaseUploads({ db: tx, store: deps.store }, { kind: 'member_icon', id: userId });
   await tx.delete(memorialPages).where(eq(memorialPages.ownerUserId, userId));
   await tx.delete(users).where(eq(users.id, userId));
+}
+
+/** A pending registration stays a day past its link's lifetime, so late clicks read as expired. */
+const PENDING_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The account sweep's share: registrations nobody activated within their link's lifetime go,
+ * with everything they brought, so an address someone else registered keeps no trace of it.
+ */
+export async function sweepExpiredRegistrations(
+  deps: Pick<AccountDeps, 'db' | 'store'>,
+  now: Date,
+): Promise<number> {
+  const before = new Date(now.getTime() - ACTIVATION_TTL_MS - PENDING_GRACE_MS);
+  const expired = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.status, 'inactive'), lt(users.createdAt, before)));
+  for (const { id } of expired) {
+    await deps.db.transaction((tx) => discardPendingAccount(deps, tx as unknown as Db, id));
+  }
+  return expired.length;
 }
 
 /** A fresh activation link for the account, mailed through the outbox in the caller's `db`. */
