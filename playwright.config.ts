@@ -47,6 +47,9 @@ export default defineConfig({
       // Every e2e member signs in from 127.0.0.1: the per-client limit (30 per 15 minutes) is
       // raised so that the suite's own sign-ins never add up to a 429 (the API suite tests it).
       LOGIN_MAX_ATTEMPTS_PER_CLIENT: '1000',
+      // Specs that play many clients at once (e2e/lockout.spec.ts) name them in
+      // X-Forwarded-For, read only from the loopback the browser and those specs come from.
+      TRUST_PROXY: '127.0.0.1',
       // The same for the per-client rate limits of mail, uploads, search, death reports and
       // the session layer (test/api/rateLimits.test.ts proves them).
       RATE_LIMIT_MAIL_PER_HOUR: '10000',

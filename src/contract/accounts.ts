@@ -346,7 +346,7 @@ export const accountEndpoints = {
     method: 'POST',
     path: '/v1/account/change_report',
     summary:
-      '"This was not me" from a change notice\'s link: ends every session, undoes an e-mail change',
+      '"This was not me" from a change notice\'s single-use link: ends every session, undoes an e-mail change; refused (409) once a later change was made',
     tag: TAG,
     caller: 'public',
     body: tokenBody,
@@ -356,6 +356,7 @@ export const accountEndpoints = {
         emailRestored: z.boolean(),
       }),
       400: errorBody,
+      409: errorBody,
     },
   }),
 };

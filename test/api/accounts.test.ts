@@ -11,6 +11,7 @@ import {
   refreshTokens,
   users,
 } from '../../server/db/schema';
+import { sweepExpiredRegistrations } from '../../server/domain/accounts/registration';
 import { sweepExpiredAccountData } from '../../server/domain/accounts/sweep';
 import { issueProviderAssertion } from '../../server/domain/accounts/providerAssertion';
 import { connectMembers, createMember } from '../support/members';
@@ -106,28 +107,49 @@ describe('POST /v1/user (registration)', () => {
     expect(holders).toHaveLength(1);
   });
 
-  it('mails a fresh activation link when the address registered before but never activated', async () => {
+  it('replaces a registration never activated with the newer one, whose link alone activates', async () => {
     const body = registrationBody();
     await t.request({ method: 'POST', url: '/v1/user', body });
     const first = lastActivationLink(t);
     const again = await t.request({
       method: 'POST',
       url: '/v1/user',
-      body: { ...body, password: 'someone else typed this' },
+      body: { ...body, password: 'the newer registration typed this' },
     });
     expect(again.statusCode).toBe(202);
     const second = lastActivationLink(t);
     expect(second.token).not.toBe(first.token);
+    const holders = await t.ctx.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${body.email.toLowerCase()}`);
+    expect(holders).toHaveLength(1);
+    const stale = await t.request({ method: 'GET', url: confirmUrl(first.token, first.email) });
+    expect(stale.json().code).toBe('activation_invalid');
     const activated = await t.request({
       method: 'GET',
       url: confirmUrl(second.token, second.email),
     });
     expect(activated.statusCode).toBe(200);
-    // The first registration's password stands; the second one's never took effect.
-    expect((await loginFrom(t, newClient(), body.email, body.password)).statusCode).toBe(200);
+    // The newer registration's password stands; the replaced one's never took effect.
     expect(
-      (await loginFrom(t, newClient(), body.email, 'someone else typed this')).statusCode,
-    ).toBe(401);
+      (await loginFrom(t, newClient(), body.email, 'the newer registration typed this')).statusCode,
+    ).toBe(200);
+    expect((await loginFrom(t, newClient(), body.email, body.password)).statusCode).toBe(401);
+  });
+
+  it('lets a registration expire with its link: no fresh link is mailed for it after 24 hours', async () => {
+    const body = registrationBody();
+    await t.request({ method: 'POST', url: '/v1/user', body });
+    const resend = () =>
+      t.request({ method: 'POST', url: '/v1/user/resend_activation', body: { email: body.email } });
+    let before = t.mailbox.length;
+    await resend();
+    expect(t.mailbox).toHaveLength(before + 1);
+    t.clock.advance(24 * HOUR);
+    before = t.mailbox.length;
+    expect((await resend()).statusCode).toBe(202);
+    expect(t.mailbox).toHaveLength(before);
   });
 
   it('answers 422 with one code per bad field', async () => {
@@ -400,21 +422,18 @@ describe('password reset', () => {
     expect(again.json().code).toBe('reset_invalid');
   });
 
-  it('activates an account whose activation mail was lost', async () => {
+  it('mails no link for a registration nobody has activated', async () => {
     const body = registrationBody();
     await t.request({ method: 'POST', url: '/v1/user', body });
-    await t.request({ method: 'POST', url: '/v1/password_reset', body: { email: body.email } });
-    const token = new URL(t.mailbox.at(-1)!.link!).searchParams.get('token')!;
-    const done = await t.request({
+    const before = t.mailbox.length;
+    const asked = await t.request({
       method: 'POST',
-      url: '/v1/password_reset/confirm',
-      body: { token, password: 'the new long passphrase' },
+      url: '/v1/password_reset',
+      body: { email: body.email },
     });
-    expect(done.statusCode).toBe(204);
-    expect((await userByEmail(body.email))!.status).toBe('active');
-    expect(
-      (await loginFrom(t, newClient(), body.email, 'the new long passphrase')).statusCode,
-    ).toBe(200);
+    expect(asked.statusCode).toBe(202);
+    expect(t.mailbox).toHaveLength(before);
+    expect((await userByEmail(body.email))!.status).toBe('inactive');
   });
 
   it('refuses a link after an hour', async () => {
@@ -649,6 +668,27 @@ describe('external provider', () => {
 });
 
 describe('sweeping expired account data', () => {
+  it('removes a registration nobody activated, with its page and icon, a day after its link expired', async () => {
+    const icon = await upload(t, await jpegPhoto(32, 32), { token: undefined });
+    const body = registrationBody({ user_icon_url: icon });
+    await t.request({ method: 'POST', url: '/v1/user', body });
+    const pending = await userByEmail(body.email);
+    const deps = { db: t.ctx.database.db, store: t.ctx.store };
+    // Other tests' pending registrations may go too: only this one is looked at.
+    t.clock.advance(47 * HOUR);
+    await sweepExpiredRegistrations(deps, t.clock.now());
+    expect(await userByEmail(body.email)).toBeDefined();
+    t.clock.advance(HOUR + 1000);
+    expect(await sweepExpiredRegistrations(deps, t.clock.now())).toBeGreaterThan(0);
+    expect(await userByEmail(body.email)).toBeUndefined();
+    const pages = await t.ctx.database.db
+      .select()
+      .from(memorialPages)
+      .where(eq(memorialPages.createdBy, pending!.id));
+    expect(pages).toEqual([]);
+    expect(await t.ctx.store.get(icon)).toBeUndefined();
+  });
+
   it('removes closed throttle windows, old links and old refresh tokens, and nothing current', async () => {
     const { body, login } = await registerActive(t);
     await loginFrom(t, newClient(), body.email, 'not the password');

@@ -1,4 +1,13 @@
-import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './core';
 
 /** Mirrors migrations/0010_accounts.sql (the users columns it adds are in core.ts). */
@@ -77,4 +86,22 @@ export const changeReports = pgTable(
     reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('change_reports_user_idx').on(table.userId)],
+);
+
+/** Mirrors migrations/0080_mailed_links_once.sql. */
+export const changeNotices = pgTable(
+  'change_notices',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    change: text('change').notNull(),
+    restoreEmail: text('restore_email'),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [index('change_notices_user_idx').on(table.userId, table.id)],
 );

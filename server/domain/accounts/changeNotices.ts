@@ -1,14 +1,13 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { and, eq, ne, sql } from 'drizzle-orm';
-import { changeReports, users } from '../../db/schema';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { changeNotices, changeReports, users } from '../../db/schema';
 import { DomainError } from '../errors';
 import type { Db } from '../../db/database';
 import type { MailMessage } from '../../mail/mailer';
 import { enqueueMail } from '../../mail/outbox';
-import { signingKey } from '../accessTokens';
 import type { AccountDeps } from './accountDeps';
 import { normalizeEmail } from './accountDeps';
 import { revokeAllOfUser } from './refreshTokens';
+import { hashSecretToken, newSecretToken } from './secretTokens';
 
 /** The changes that need a fresh proof and are told to the member by mail. */
 export const SENSITIVE_CHANGES = [
@@ -31,53 +30,8 @@ const CHANGE_NAMES: Record<SensitiveChange, string> = {
 };
 
 /** A report link works this long: long enough for a member who reads mail rarely. */
-export const CHANGE_REPORT_TTL_SECONDS = 30 * 24 * 60 * 60;
-const PURPOSE = 'change-report';
+export const CHANGE_REPORT_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const SIGNATURE = '\n\n--\nShinobu（しのぶ）\nこのメールは送信専用です。';
-
-interface ReportClaims {
-  userId: string;
-  change: SensitiveChange;
-  changedAt: Date;
-  /** For an e-mail change: the address the report puts back. */
-  restoreEmail?: string;
-}
-
-async function reportToken(deps: AccountDeps, claims: ReportClaims): Promise<string> {
-  const changedAt = Math.floor(claims.changedAt.getTime() / 1000);
-  return new SignJWT({
-    change: claims.change,
-    ...(claims.restoreEmail ? { restore_email: claims.restoreEmail } : {}),
-  })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(claims.userId)
-    .setIssuedAt(changedAt)
-    .setExpirationTime(changedAt + CHANGE_REPORT_TTL_SECONDS)
-    .sign(signingKey(deps.authSecret, PURPOSE));
-}
-
-async function openReportToken(
-  deps: AccountDeps,
-  token: string,
-): Promise<ReportClaims | undefined> {
-  try {
-    const { payload } = await jwtVerify(token, signingKey(deps.authSecret, PURPOSE), {
-      algorithms: ['HS256'],
-      currentDate: deps.clock.now(),
-    });
-    const change = SENSITIVE_CHANGES.find((known) => known === payload.change);
-    if (!payload.sub || !change || typeof payload.iat !== 'number') return undefined;
-    return {
-      userId: payload.sub,
-      change,
-      changedAt: new Date(payload.iat * 1000),
-      restoreEmail: typeof payload.restore_email === 'string' ? payload.restore_email : undefined,
-    };
-  } catch (error) {
-    if (error instanceof joseErrors.JOSEError) return undefined;
-    throw error;
-  }
-}
 
 /** The SPA screen that shows what the link reports and calls POST /v1/account/change_report. */
 export function changeReportLink(publicUrl: string, token: string): string {
@@ -103,7 +57,8 @@ export function changeNoticeMail(
       '\n' +
       'ご自身で変更された場合は、このメールへの対応は不要です。\n\n' +
       `お心当たりがない場合は、下記のリンクから「自分ではない」とご報告ください。${undo}` +
-      'その後、パスワードの再設定をお願いします。リンクの有効期限は30日です。\n\n' +
+      'その後、パスワードの再設定をお願いします。リンクの有効期限は30日で、一度だけ使えます。' +
+      'この変更のあとに別の変更があった場合は、このリンクでは報告できません。\n\n' +
       `${link}` +
       SIGNATURE,
     link,
@@ -111,8 +66,8 @@ export function changeNoticeMail(
 }
 
 /**
- * Tells the member at `to` that `change` was made, with a signed link to report it. The mail
- * goes through the outbox in `db`: the transaction of the change, where there is one.
+ * Tells the member at `to` that `change` was made, with a single-use link to report it. The
+ * notice and its mail go through `db`: the transaction of the change, where there is one.
  */
 export async function notifySensitiveChange(
   deps: AccountDeps,
@@ -126,7 +81,16 @@ export async function notifySensitiveChange(
   },
   db: Db = deps.db,
 ): Promise<void> {
-  const token = await reportToken(deps, { ...notice, changedAt: deps.clock.now() });
+  const token = newSecretToken();
+  const now = deps.clock.now();
+  await db.insert(changeNotices).values({
+    tokenHash: hashSecretToken(token),
+    userId: notice.userId,
+    change: notice.change,
+    restoreEmail: notice.restoreEmail ?? null,
+    changedAt: now,
+    expiresAt: new Date(now.getTime() + CHANGE_REPORT_TTL_MS),
+  });
   const link = changeReportLink(deps.publicUrl, token);
   await enqueueMail(
     db,
@@ -139,30 +103,95 @@ export async function notifySensitiveChange(
   );
 }
 
+/** Sent when a report was taken, to the member's address (and to the one it replaced). */
+export function changeReportedMail(
+  to: string,
+  change: SensitiveChange,
+  restoredEmail: string | undefined,
+  resetLink: string,
+): MailMessage {
+  return {
+    to,
+    subject: '【しのぶ】「自分ではない」とのご報告を受け付けました',
+    text:
+      `しのぶのアカウントで行われた次の変更について、「自分ではない」とのご報告を受け付けました。\n\n  ${CHANGE_NAMES[change]}\n\n` +
+      'すべての端末でログアウトしました。' +
+      (restoredEmail ? `ログイン用のメールアドレスは ${restoredEmail} に戻しました。` : '') +
+      '\n\n' +
+      `下記のリンクから、パスワードの再設定をお願いします。\n${resetLink}\n\n` +
+      'このご報告にお心当たりがない場合は、パスワードを再設定したうえで、サポートまでお問い合わせください。' +
+      SIGNATURE,
+    link: resetLink,
+  };
+}
+
 const invalidReport = () =>
   new DomainError(
     'link_invalid',
     'change_report_invalid',
-    'the report link is expired or not genuine',
+    'the report link is used, expired or not genuine',
+  );
+
+const supersededReport = () =>
+  new DomainError(
+    'conflict',
+    'change_report_superseded',
+    'a later change was made after the reported one; sign in or reset the password instead',
   );
 
 /**
- * POST /v1/account/change_report: "this was not me". Records the report, ends every session
- * of the member (refresh tokens revoked) and, for an e-mail change, puts the old address back
- * unless it has found another account meanwhile. The link proves the mailbox it was sent to,
- * so no sign-in is needed; using it twice changes nothing more.
+ * POST /v1/account/change_report: "this was not me". One conditional UPDATE spends the link,
+ * and only while its change is still the member's latest: a former mailbox cannot undo what
+ * the member did since. Records the report, ends every session of the member (refresh tokens
+ * revoked), for an e-mail change puts the old address back unless it has found another
+ * account meanwhile, and mails the member that the report was taken.
  */
 export async function reportChange(
   deps: AccountDeps,
   token: string,
 ): Promise<{ change: SensitiveChange; emailRestored: boolean }> {
-  const claims = await openReportToken(deps, token);
-  if (!claims) throw invalidReport();
   const now = deps.clock.now();
-  await revokeAllOfUser(deps.db, claims.userId, deps.clock);
+  const tokenHash = hashSecretToken(token);
+  const noLaterChange = sql`not exists (select 1 from ${changeNotices} later where later.user_id = ${changeNotices.userId} and later.id > ${changeNotices.id})`;
+  const [notice] = await deps.db
+    .update(changeNotices)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(changeNotices.tokenHash, tokenHash),
+        isNull(changeNotices.usedAt),
+        gt(changeNotices.expiresAt, now),
+        noLaterChange,
+      ),
+    )
+    .returning({
+      userId: changeNotices.userId,
+      change: changeNotices.change,
+      changedAt: changeNotices.changedAt,
+      restoreEmail: changeNotices.restoreEmail,
+    });
+  if (!notice) {
+    const [usable] = await deps.db
+      .select({ id: changeNotices.id })
+      .from(changeNotices)
+      .where(
+        and(
+          eq(changeNotices.tokenHash, tokenHash),
+          isNull(changeNotices.usedAt),
+          gt(changeNotices.expiresAt, now),
+        ),
+      );
+    throw usable ? supersededReport() : invalidReport();
+  }
+  const change = SENSITIVE_CHANGES.find((known) => known === notice.change)!;
+  await revokeAllOfUser(deps.db, notice.userId, deps.clock);
+  const [member] = await deps.db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.id, notice.userId), eq(users.status, 'active')));
   let emailRestored = false;
-  const restore = claims.restoreEmail;
-  if (restore) {
+  const restore = notice.restoreEmail;
+  if (restore && member) {
     const [holder] = await deps.db
       .select({ id: users.id })
       .from(users)
@@ -170,21 +199,30 @@ export async function reportChange(
         and(sql`lower(${users.email}) = ${normalizeEmail(restore)}`, ne(users.status, 'deleted')),
       )
       .limit(1);
-    if (!holder || holder.id === claims.userId) {
+    if (!holder || holder.id === notice.userId) {
       const restored = await deps.db
         .update(users)
         .set({ email: restore, updatedAt: now })
-        .where(and(eq(users.id, claims.userId), eq(users.status, 'active')))
+        .where(and(eq(users.id, notice.userId), eq(users.status, 'active')))
         .returning({ id: users.id });
       emailRestored = restored.length > 0;
     }
   }
-  await deps.db.insert(changeReports).values({
-    userId: claims.userId,
-    change: claims.change,
-    changedAt: claims.changedAt,
-    reportedAt: now,
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(changeReports).values({
+      userId: notice.userId,
+      change,
+      changedAt: notice.changedAt,
+      reportedAt: now,
+    });
+    if (!member) return;
+    const resetLink = `${deps.publicUrl}/password-reset`;
+    const addresses = emailRestored ? [restore!, member.email] : [member.email];
+    for (const to of new Set(addresses)) {
+      const mail = changeReportedMail(to, change, emailRestored ? restore! : undefined, resetLink);
+      await enqueueMail(tx, { kind: 'change_report', userId: notice.userId, ...mail }, deps.clock);
+    }
   });
-  deps.log.error({ userId: claims.userId, change: claims.change }, 'member reported a change');
-  return { change: claims.change, emailRestored };
+  deps.log.error({ userId: notice.userId, change }, 'member reported a change');
+  return { change, emailRestored };
 }

@@ -5,7 +5,7 @@ import type { AccountDeps } from './accountDeps';
 import { normalizeEmail } from './accountDeps';
 import { hashPassword, needsRehash, verifyAgainstDecoy, verifyPassword } from './passwords';
 import { signIn, type SignInResult } from './signIn';
-import { unlockLinkMatches } from './unlockLinks';
+import { spendUnlockLink, unlockLinkMatches } from './unlockLinks';
 
 export const invalidCredentials = () =>
   new DomainError('unauthenticated', 'invalid_credentials', 'email or password is wrong');
@@ -15,8 +15,8 @@ export const invalidCredentials = () =>
  * password all answer the same 401 after the same password work, and all count against the
  * same throttle keys (the submitted email and the client). The attempt is counted before the
  * password is checked; a right one takes its count back. A sign-in that carries the
- * account's unlock link is not held back by the account's lock. A hash of an older scheme
- * or cost is replaced at the sign-in that proves the password.
+ * account's unlock link is not held back by the account's lock, and spends the link. A hash
+ * of an older scheme or cost is replaced at the sign-in that proves the password.
  */
 export async function logIn(
   deps: AccountDeps,
@@ -27,10 +27,11 @@ export async function logIn(
   const unlocked = credentials.unlockToken
     ? await unlockLinkMatches(deps, credentials.unlockToken, identifier, now)
     : false;
-  const admission = await deps.throttle.admit(
-    { identifier, client: credentials.client, unlocked },
-    now,
-  );
+  const admission = await deps.throttle
+    .admit({ identifier, client: credentials.client, unlocked }, now)
+    .catch((error: unknown) => {
+      throw credentials.unlockToken ? withSpentUnlockLink(error) : error;
+    });
   const [user] = await deps.db
     .select({ id: users.id, status: users.status, passwordHash: users.passwordHash })
     .from(users)
@@ -40,11 +41,28 @@ export async function logIn(
     ? await verifyPassword(credentials.password, user.passwordHash)
     : await verifyAgainstDecoy(credentials.password);
   if (!user || !passwordMatches || user.status !== 'active') throw invalidCredentials();
+  if (unlocked && !(await spendUnlockLink(deps, credentials.unlockToken!, now))) {
+    throw spentUnlockLink();
+  }
   await admission.succeeded();
   if (needsRehash(user.passwordHash!)) {
     await upgradePasswordHash(deps, user.id, user.passwordHash!, credentials.password);
   }
   return signIn(deps, user.id);
+}
+
+const spentUnlockLink = (retryAfterSeconds?: number) =>
+  new DomainError(
+    'locked',
+    'account_locked',
+    'locked after repeated failures; this unlock link was used already or has expired',
+    retryAfterSeconds === undefined ? {} : { retryAfterSeconds },
+  );
+
+/** The lock's refusal, saying that the unlock link sent with the sign-in no longer works. */
+function withSpentUnlockLink(error: unknown): unknown {
+  if (!(error instanceof DomainError) || error.code !== 'account_locked') return error;
+  return spentUnlockLink(error.retryAfterSeconds);
 }
 
 /** Replaces the stored hash, unless the password changed meanwhile. */

@@ -14,6 +14,11 @@ export interface LoginThrottlePolicy {
   clientWindowMs: number;
   /** Failed attempts on one account, from every client together, per `accountWindowMs`. */
   failuresPerAccount: number;
+  /**
+   * The share of those one client address may contribute, per `accountWindowMs`: past it
+   * that address alone is refused for that account, so locking it takes many addresses.
+   */
+  failuresPerAccountFromOneClient: number;
   accountWindowMs: number;
   /** Failed `unlocked` attempts (see LoginAttempt) on one account, per account window. */
   failuresWithUnlockLink: number;
@@ -26,6 +31,7 @@ export const DEFAULT_LOGIN_THROTTLE: Omit<LoginThrottlePolicy, 'onLocked'> = {
   attemptsPerClient: 30,
   clientWindowMs: 15 * MINUTE_MS,
   failuresPerAccount: 100,
+  failuresPerAccountFromOneClient: 10,
   accountWindowMs: 60 * MINUTE_MS,
   failuresWithUnlockLink: 10,
 };
@@ -72,9 +78,10 @@ export function loginThrottle(store: ThrottleStore, policy: LoginThrottlePolicy)
     /**
      * Counts the attempt as a failure BEFORE the password is checked, in one atomic hit, so
      * that any number of parallel guesses gets at most the cap's worth of password checks.
-     * Throws 429 over the client's limit and 423 over the account's (429 for the holder of an
-     * unlock link past its own, smaller cap). The caller reports a right password with
-     * `succeeded()`, which takes the count back.
+     * Throws 429 over the client's limit or past the client's share of the account, and 423
+     * over the account's cap (429 for the holder of an unlock link past its own, smaller
+     * cap). The caller reports a right password with `succeeded()`, which takes the count
+     * back.
      */
     async admit(attempt: LoginAttempt, now: Date): Promise<Admission> {
       if (policy.attemptsPerClient > 0) {
@@ -86,17 +93,30 @@ export function loginThrottle(store: ThrottleStore, policy: LoginThrottlePolicy)
         );
         if (client.count > policy.attemptsPerClient) throw tooManyAttempts(client, now);
       }
-      const key = `${attempt.unlocked ? 'unlock' : 'account'}:${attempt.identifier}`;
-      const failures = await store.hit(key, attempt.identifier, policy.accountWindowMs, now);
       if (attempt.unlocked) {
+        const key = `unlock:${attempt.identifier}`;
+        const failures = await store.hit(key, attempt.identifier, policy.accountWindowMs, now);
         if (failures.count > policy.failuresWithUnlockLink) throw tooManyAttempts(failures, now);
-      } else if (failures.count > policy.failuresPerAccount) {
+        return { succeeded: () => store.release(key, now) };
+      }
+      // This address's share first: past it, its guesses never reach the account's counter.
+      const shareKey = `share:${attempt.client}:${attempt.identifier}`;
+      const share = await store.hit(shareKey, attempt.identifier, policy.accountWindowMs, now);
+      if (share.count > policy.failuresPerAccountFromOneClient) throw tooManyAttempts(share, now);
+      const key = `account:${attempt.identifier}`;
+      const failures = await store.hit(key, attempt.identifier, policy.accountWindowMs, now);
+      if (failures.count > policy.failuresPerAccount) {
         if (failures.count === policy.failuresPerAccount + 1) {
           policy.onLocked(attempt.identifier, failures.resetsAt);
         }
         throw accountLocked(failures, now);
       }
-      return { succeeded: () => store.release(key, now) };
+      return {
+        succeeded: async () => {
+          await store.release(shareKey, now);
+          await store.release(key, now);
+        },
+      };
     },
 
     /** A password reset proves the owner: every counter and lock on the email goes. */

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { DomainError } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
@@ -10,14 +10,16 @@ import { hashPassword } from './passwords';
 import { revokeAllOfUser } from './refreshTokens';
 
 /**
- * POST /v1/password_reset: mails a single-use link when the address has an account, activated
- * or not. The caller always gets the same answer; nothing is mailed for an unknown address.
+ * POST /v1/password_reset: mails a single-use link when the address has an activated account.
+ * The caller always gets the same answer; nothing is mailed for an unknown address, nor for a
+ * registration nobody has activated (it belongs to whoever registered, not yet to the
+ * address: its registrant asks for the activation mail again, or registers anew).
  */
 export async function requestPasswordReset(deps: AccountDeps, email: string): Promise<void> {
   const [user] = await deps.db
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, ne(users.status, 'deleted')))
+    .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, eq(users.status, 'active')))
     .limit(1);
   if (!user) return;
   await deps.db.transaction(async (tx) => {
@@ -35,8 +37,7 @@ export async function requestPasswordReset(deps: AccountDeps, email: string): Pr
 
 /**
  * POST /v1/password_reset/confirm: sets the new password, ends every session of the member
- * (all refresh-token families) and lifts every sign-in lock on their address. The link proves
- * the mailbox as an activation link does, so an account not yet activated becomes active.
+ * (all refresh-token families) and lifts every sign-in lock on their address.
  */
 export async function confirmPasswordReset(
   deps: AccountDeps,
@@ -54,13 +55,8 @@ export async function confirmPasswordReset(
     );
   const [user] = await deps.db
     .update(users)
-    .set({
-      passwordHash,
-      updatedAt: now,
-      status: 'active',
-      activatedAt: sql`coalesce(${users.activatedAt}, ${now.toISOString()}::timestamptz)`,
-    })
-    .where(and(eq(users.id, userId), ne(users.status, 'deleted')))
+    .set({ passwordHash, updatedAt: now })
+    .where(and(eq(users.id, userId), eq(users.status, 'active')))
     .returning({ email: users.email });
   await revokeAllOfUser(deps.db, userId, deps.clock);
   if (user) await deps.throttle.liftLocks(normalizeEmail(user.email));

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { SexCode } from '../../../src/contract/rules/account';
 import { nameReadingOf } from '../../../src/contract/rules/nameReading';
 import { externalIdentities, memorialPageMembers, memorialPages, users } from '../../db/schema';
@@ -6,7 +6,7 @@ import type { Db } from '../../db/database';
 import { invalid } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
 import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
-import { claimUpload } from '../uploads/uploads';
+import { claimUpload, releaseUploads } from '../uploads/uploads';
 import type { AccountDeps } from './accountDeps';
 import { normalizeEmail } from './accountDeps';
 import { ACTIVATION_TTL_MS, activationLink, activationMail, alreadyRegisteredMail } from './mails';
@@ -45,7 +45,12 @@ export function isUniqueViolation(error: unknown): boolean {
 /** The account already holding the address, if any (deleted accounts hold none). */
 async function holderOf(deps: AccountDeps, email: string) {
   const [holder] = await deps.db
-    .select({ id: users.id, status: users.status, email: users.email })
+    .select({
+      id: users.id,
+      status: users.status,
+      email: users.email,
+      createdAt: users.createdAt,
+    })
     .from(users)
     .where(and(sql`lower(${users.email}) = ${normalizeEmail(email)}`, ne(users.status, 'deleted')))
     .limit(1);
@@ -54,8 +59,13 @@ async function holderOf(deps: AccountDeps, email: string) {
 
 /**
  * Creates an inactive account with its own memorial page (the member as its admin) and mails
- * the activation link. An address that already has an account gets a notice instead, and the
- * caller cannot tell the two apart: both hash the password and send one mail.
+ * the activation link. An address whose owner has activated an account gets a notice instead,
+ * and the caller cannot tell the two apart: both hash the password and send one mail.
+ *
+ * A registration nobody has activated yet proves nothing about the address, so it holds
+ * nothing against a newer one: the newer registration replaces it whole (password, profile,
+ * provider identity, links), and only the newest registration's link can activate the
+ * address. Whoever reads the address's mail therefore ends up with the password they chose.
  */
 export async function registerAccount(deps: AccountDeps, account: NewAccount): Promise<void> {
   // Only a name of the shape the upload signer hands out; never a path of the caller's choosing.
@@ -63,75 +73,129 @@ export async function registerAccount(deps: AccountDeps, account: NewAccount): P
     throw invalid([{ field: 'user_icon_url', code: 'invalid' }]);
   }
   const passwordHash = account.password ? await hashPassword(account.password) : null;
-  const holder = await holderOf(deps, account.email);
-  if (holder) return mailAlreadyRegistered(deps, account.email, holder);
+  // Two registrations of one address at the same moment: the unique index decides, and the
+  // loser tries once more, now as the newer registration.
+  for (let attempt = 1; ; attempt += 1) {
+    const holder = await holderOf(deps, account.email);
+    if (holder?.status === 'active') return mailAlreadyRegistered(deps, account.email, holder);
+    try {
+      return await createPendingAccount(deps, account, passwordHash, holder?.id);
+    } catch (error) {
+      if (attempt < 2 && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
+}
+
+/** In one transaction: the pending account `replacing` goes, the new one and its link come. */
+async function createPendingAccount(
+  deps: AccountDeps,
+  account: NewAccount,
+  passwordHash: string | null,
+  replacing: string | undefined,
+): Promise<void> {
   const now = deps.clock.now();
   const email = account.email.trim();
-  try {
-    await deps.db.transaction(async (tx) => {
-      const [user] = await tx
-        .insert(users)
-        .values({
-          email: account.email.trim(),
-          username: account.username,
-          passwordHash,
-          lastName: account.lastName,
-          firstName: account.firstName,
-          lastNameKana: account.lastNameKana,
-          firstNameKana: account.firstNameKana,
-          nameReading: nameReadingOf(account),
-          address: account.address,
-          birthdate: account.birthdate,
-          sexCode: account.sexCode,
-          iconName: account.iconName ?? null,
-          registrationAdminPetId: account.adminPetId ?? null,
-          inflowId: account.inflowId ?? null,
-          status: 'inactive',
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: users.id });
-      const userId = user!.id;
-      // The icon is an upload sent without an account; it becomes the new member's own.
-      if (account.iconName) {
-        await claimUpload(tx as unknown as Db, {
-          objectName: account.iconName,
-          ownerUserId: null,
-          newOwnerUserId: userId,
-          use: { kind: 'member_icon', id: userId },
-          field: 'user_icon_url',
-        });
-      }
-      const [page] = await tx
-        .insert(memorialPages)
-        .values({
-          ownerUserId: userId,
-          type: 'self',
-          lastName: account.lastName,
-          firstName: account.firstName,
-          lastNameKana: account.lastNameKana,
-          firstNameKana: account.firstNameKana,
-          createdBy: userId,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: memorialPages.id });
-      await tx
-        .insert(memorialPageMembers)
-        .values({ memorialPageId: page!.id, userId, role: 'admin', createdAt: now });
-      if (account.identity) {
-        await tx.insert(externalIdentities).values({ ...account.identity, userId, createdAt: now });
-      }
-      await mailActivation(deps, tx, { id: userId, email });
-    });
-  } catch (error) {
-    // Two registrations of one address at once: the loser is told the address is taken.
-    if (isUniqueViolation(error)) {
-      const holder = await holderOf(deps, account.email);
-      if (holder) return mailAlreadyRegistered(deps, account.email, holder);
+  await deps.db.transaction(async (tx) => {
+    if (replacing) await discardPendingAccount(deps, tx as unknown as Db, replacing);
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email,
+        username: account.username,
+        passwordHash,
+        lastName: account.lastName,
+        firstName: account.firstName,
+        lastNameKana: account.lastNameKana,
+        firstNameKana: account.firstNameKana,
+        nameReading: nameReadingOf(account),
+        address: account.address,
+        birthdate: account.birthdate,
+        sexCode: account.sexCode,
+        iconName: account.iconName ?? null,
+        registrationAdminPetId: account.adminPetId ?? null,
+        inflowId: account.inflowId ?? null,
+        status: 'inactive',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: users.id });
+    const userId = user!.id;
+    // The icon is an upload sent without an account; it becomes the new member's own.
+    if (account.iconName) {
+      await claimUpload(tx as unknown as Db, {
+        objectName: account.iconName,
+        ownerUserId: null,
+        newOwnerUserId: userId,
+        use: { kind: 'member_icon', id: userId },
+        field: 'user_icon_url',
+      });
     }
-    throw error;
+    const [page] = await tx
+      .insert(memorialPages)
+      .values({
+        ownerUserId: userId,
+        type: 'self',
+        lastName: account.lastName,
+        firstName: account.firstName,
+        lastNameKana: account.lastNameKana,
+        firstNameKana: account.firstNameKana,
+        createdBy: userId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: memorialPages.id });
+    await tx
+      .insert(memorialPageMembers)
+      .values({ memorialPageId: page!.id, userId, role: 'admin', createdAt: now });
+    if (account.identity) {
+      await tx.insert(externalIdentities).values({ ...account.identity, userId, createdAt: now });
+    }
+    await mailActivation(deps, tx, { id: userId, email });
+  });
+}
+
+/**
+ * Removes a registration never activated, with all it brought: its page, icon, provider
+ * identity, links and unsent mails (the rows that name it go with it). Only while it is
+ * still inactive; one activated meanwhile makes the new account's insert fail instead.
+ */
+async function discardPendingAccount(
+  deps: Pick<AccountDeps, 'store'>,
+  tx: Db,
+  userId: string,
+): Promise<void> {
+  const [pending] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.status, 'inactive')))
+    .for('update');
+  if (!pending) return;
+  await releaseUploads({ db: tx, store: deps.store }, { kind: 'member_icon', id: userId });
+  await tx.delete(memorialPages).where(eq(memorialPages.ownerUserId, userId));
+  await tx.delete(users).where(eq(users.id, userId));
+}
+
+/** A pending registration stays a day past its link's lifetime, so late clicks read as expired. */
+const PENDING_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The account sweep's share: registrations nobody activated within their link's lifetime go,
+ * with everything they brought, so an address someone else registered keeps no trace of it.
+ */
+export async function sweepExpiredRegistrations(
+  deps: Pick<AccountDeps, 'db' | 'store'>,
+  now: Date,
+): Promise<number> {
+  const before = new Date(now.getTime() - ACTIVATION_TTL_MS - PENDING_GRACE_MS);
+  const expired = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.status, 'inactive'), lt(users.createdAt, before)));
+  for (const { id } of expired) {
+    await deps.db.transaction((tx) => discardPendingAccount(deps, tx as unknown as Db, id));
   }
+  return expired.length;
 }
 
 /** A fresh activation link for the account, mailed through the outbox in the caller's `db`. */
@@ -143,34 +207,27 @@ async function mailActivation(deps: AccountDeps, db: Db, user: { id: string; ema
 
 /**
  * POST /v1/user/resend_activation: the member waiting for their activation mail asks for
- * another. An account not yet activated gets a fresh link; any other address gets nothing,
- * and the caller cannot tell which.
+ * another. A registration made within the activation link's lifetime gets a fresh link; any
+ * other address gets nothing, and the caller cannot tell which. An older pending registration
+ * has expired: only registering anew (which replaces it) can activate the address.
  */
 export async function resendActivation(deps: AccountDeps, email: string): Promise<void> {
   const holder = await holderOf(deps, email);
   if (holder?.status !== 'inactive') return;
+  if (holder.createdAt.getTime() + ACTIVATION_TTL_MS <= deps.clock.now().getTime()) return;
   await deps.db.transaction((tx) =>
     mailActivation(deps, tx, { id: holder.id, email: holder.email }),
   );
 }
 
-/**
- * The owner of an address registered again is told so; an account never activated gets a
- * fresh activation link instead (its first mail may have been lost). Its password stays:
- * whoever registers again cannot set the password of an account they do not own.
- */
+/** The owner of an activated account registered again is told so; nothing changes. */
 async function mailAlreadyRegistered(
   deps: AccountDeps,
   email: string,
-  holder: { id: string; status: string },
+  holder: { id: string },
 ): Promise<void> {
-  const to = email.trim();
-  if (holder.status === 'inactive') {
-    await deps.db.transaction((tx) => mailActivation(deps, tx, { id: holder.id, email: to }));
-    return;
-  }
   const mail = alreadyRegisteredMail(
-    to,
+    email.trim(),
     `${deps.publicUrl}/login`,
     `${deps.publicUrl}/password-reset`,
   );

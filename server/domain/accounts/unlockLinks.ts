@@ -1,4 +1,4 @@
-import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { unlockLinks, users } from '../../db/schema';
 import { enqueueMail } from '../../mail/outbox';
 import type { AccountDeps } from './accountDeps';
@@ -6,8 +6,8 @@ import { unlockLink, unlockMail } from './mails';
 import { hashSecretToken, newSecretToken } from './secretTokens';
 
 /**
- * Mails the owner of a just-locked account a link that lets their own sign-in past the lock
- * until it ends, so that a stranger guessing at the account never keeps its owner out. An
+ * Mails the owner of a just-locked account a link that lets one sign-in of theirs past the
+ * lock while it lasts, so that a stranger guessing at the account never keeps its owner out. An
  * address with no account gets nothing (its lock looks the same from outside).
  */
 export async function mailUnlockLink(
@@ -34,7 +34,7 @@ export async function mailUnlockLink(
   });
 }
 
-/** True when `token` is an unexpired unlock link of the account with this address. */
+/** True when `token` is an unused, unexpired unlock link of the account with this address. */
 export async function unlockLinkMatches(
   deps: Pick<AccountDeps, 'db'>,
   token: string,
@@ -48,9 +48,33 @@ export async function unlockLinkMatches(
     .where(
       and(
         eq(unlockLinks.tokenHash, hashSecretToken(token)),
+        isNull(unlockLinks.usedAt),
         gt(unlockLinks.expiresAt, now),
         sql`lower(${users.email}) = ${identifier}`,
       ),
     );
   return row !== undefined;
+}
+
+/**
+ * Spends the link at the sign-in it let past the lock, so that it works once. One
+ * conditional UPDATE: of two sign-ins with one link at the same moment, one gets it.
+ */
+export async function spendUnlockLink(
+  deps: Pick<AccountDeps, 'db'>,
+  token: string,
+  now: Date,
+): Promise<boolean> {
+  const spent = await deps.db
+    .update(unlockLinks)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(unlockLinks.tokenHash, hashSecretToken(token)),
+        isNull(unlockLinks.usedAt),
+        gt(unlockLinks.expiresAt, now),
+      ),
+    )
+    .returning({ userId: unlockLinks.userId });
+  return spent.length > 0;
 }

@@ -1110,7 +1110,8 @@ change-report-lead = お心当たりのない設定の変更があったこと�
 change-report-submit = 自分ではないと報告する
 change-report-done = ご報告を受け付けました。すべての端末でログアウトしました。パスワードを再設定してください。
 change-report-email-restored = メールアドレスを元に戻しました。
-change-report-invalid = このリンクは使えません。有効期限（30日）が過ぎているか、正しくありません。
+change-report-invalid = このリンクは使えません。すでに一度使われたか、有効期限（30日）が過ぎているか、正しくありません。
+change-report-superseded = この変更のあとに、アカウントで別の変更が行われているため、このリンクではご報告を受け付けられません。ログインできない場合は、パスワードを再設定してください。
 change-report-failed = 報告できませんでした。時間をおいて再度お試しください。
 change-report-reset-link = パスワードを再設定する
 ## Mail the member is waiting for (activation, password reset)

@@ -15,7 +15,13 @@ export function Component() {
   const t = useT();
   const token = useSearchParams()[0].get('token') ?? '';
   const report = useMutation({ mutationFn: () => reportChange(token) });
-  const invalid = isHttpError(report.error) && report.error.response?.status === 400;
+  const status = isHttpError(report.error) ? report.error.response?.status : undefined;
+  const failure =
+    status === 400
+      ? 'change-report-invalid'
+      : status === 409
+        ? 'change-report-superseded'
+        : 'change-report-failed';
   return (
     <AuthPage>
       <h1>{t('change-report-title')}</h1>
@@ -28,9 +34,7 @@ export function Component() {
         ) : (
           <p>{t('change-report-lead')}</p>
         )}
-        {report.isError && (
-          <FormMessage>{t(invalid ? 'change-report-invalid' : 'change-report-failed')}</FormMessage>
-        )}
+        {report.isError && <FormMessage>{t(failure)}</FormMessage>}
         <Actions>
           {report.isSuccess ? (
             <ButtonLink to="/password-reset">{t('change-report-reset-link')}</ButtonLink>

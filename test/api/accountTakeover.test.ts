@@ -1,0 +1,197 @@
+/**
+ * Account integrity as an attacker tries it, against the real app: registering someone
+ * else's address first (plain, inflow and external-provider registrations), a "this was not
+ * me" link used again or after the member changed something since. The lock one address
+ * cannot cause and the unlock link used again are in loginThrottle.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueProviderAssertion } from '../../server/domain/accounts/providerAssertion';
+import { createTestApp, type TestApp } from '../support/testApp';
+import {
+  loginFrom,
+  newClient,
+  registerActive,
+  registrationBody,
+  type LoginBody,
+} from './accountsSupport';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const mailsTo = (email: string) => t.mailbox.filter((mail) => mail.to === email);
+const confirmUrl = (link: string) => {
+  const url = new URL(link);
+  const token = encodeURIComponent(url.searchParams.get('token')!);
+  return `/v1/user/confirm/${token}/${encodeURIComponent(url.searchParams.get('email')!)}`;
+};
+const activationLinksTo = (email: string) =>
+  mailsTo(email)
+    .map((mail) => mail.link!)
+    .filter((link) => link.includes('/activate?'));
+
+const VARIANTS = [
+  { name: 'POST /v1/user', url: '/v1/user', extra: {} },
+  { name: 'the inflow variant', url: '/v1/user/create_inflow_user', extra: { inflow_id: 'p-1' } },
+];
+
+describe('registering an address one does not read', () => {
+  it.each(VARIANTS)(
+    '$name: after the owner activates from their mailbox, only their password signs in',
+    async ({ url, extra }) => {
+      const victim = registrationBody(extra);
+      const attackerPassword = 'the attacker typed this first';
+      const first = await t.request({
+        method: 'POST',
+        url,
+        body: { ...victim, username: 'attacker', password: attackerPassword },
+      });
+      expect(first.statusCode).toBe(202);
+      const attackersLink = activationLinksTo(victim.email).at(-1)!;
+
+      // The owner registers later, with their own password, and activates from the newest mail.
+      expect((await t.request({ method: 'POST', url, body: victim })).statusCode).toBe(202);
+      const ownersLink = activationLinksTo(victim.email).at(-1)!;
+      expect(ownersLink).not.toBe(attackersLink);
+      const activated = await t.request({ method: 'GET', url: confirmUrl(ownersLink) });
+      expect(activated.statusCode).toBe(200);
+
+      expect((await loginFrom(t, newClient(), victim.email, victim.password)).statusCode).toBe(200);
+      expect((await loginFrom(t, newClient(), victim.email, attackerPassword)).statusCode).toBe(
+        401,
+      );
+      expect((activated.json() as LoginBody).username).toBe(victim.username);
+      // The pending registration left nothing: its own link no longer activates anything.
+      const stale = await t.request({ method: 'GET', url: confirmUrl(attackersLink) });
+      expect(stale.statusCode).toBe(400);
+      expect(stale.json()).toMatchObject({
+        code: 'activation_invalid',
+        detail: expect.any(String),
+      });
+    },
+  );
+
+  it('an external-provider registration of the address leaves no identity on the owner’s account', async () => {
+    const victim = registrationBody();
+    const attackersIdentity = { provider: 'line', providerUserId: `U-attacker-${Date.now()}` };
+    const externalRegistration = async () =>
+      t.request({
+        method: 'POST',
+        url: '/v1/user/create_user_with_external_provider',
+        body: {
+          user_request: { ...victim, password: undefined, username: 'attacker' },
+          provider_request: {
+            provider_name: 'line',
+            provider_user_id: attackersIdentity.providerUserId,
+            access_token: await issueProviderAssertion(
+              attackersIdentity,
+              t.config.authSecret,
+              t.clock,
+            ),
+          },
+        },
+      });
+    expect((await externalRegistration()).statusCode).toBe(202);
+
+    // The owner asks for a password reset: a registration nobody activated gets no link,
+    // so the owner's reset cannot activate the attacker's registration with its identity.
+    const before = mailsTo(victim.email).length;
+    await t.request({ method: 'POST', url: '/v1/password_reset', body: { email: victim.email } });
+    expect(mailsTo(victim.email).slice(before)).toEqual([]);
+
+    // The owner registers and activates; the attacker's identity is linked to nothing.
+    await t.request({ method: 'POST', url: '/v1/user', body: victim });
+    const activated = await t.request({
+      method: 'GET',
+      url: confirmUrl(activationLinksTo(victim.email).at(-1)!),
+    });
+    expect(activated.statusCode).toBe(200);
+    expect((await loginFrom(t, newClient(), victim.email, victim.password)).statusCode).toBe(200);
+    const again = await t.request({
+      method: 'POST',
+      url: '/v1/user/create_user_with_external_provider',
+      body: {
+        user_request: { ...registrationBody(), password: undefined },
+        provider_request: {
+          provider_name: 'line',
+          provider_user_id: attackersIdentity.providerUserId,
+          access_token: await issueProviderAssertion(
+            attackersIdentity,
+            t.config.authSecret,
+            t.clock,
+          ),
+        },
+      },
+    });
+    expect(again.statusCode).toBe(202);
+  });
+});
+
+/** A member who changed their address from `old` to `target`; answers the old mailbox's report token. */
+async function memberWhoMovedAddress() {
+  const { body, login } = await registerActive(t);
+  const target = `moved-${Math.random().toString(36).slice(2)}@example.jp`;
+  const asked = await t.request({
+    method: 'POST',
+    url: '/v1/mypage/email',
+    token: login.accessToken,
+    body: { new_email: target, current_password: body.password },
+  });
+  expect(asked.statusCode).toBe(202);
+  const confirmToken = new URL(mailsTo(target).at(-1)!.link!).searchParams.get('token');
+  const confirmed = await t.request({
+    method: 'POST',
+    url: '/v1/mypage/email/confirm',
+    body: { token: confirmToken },
+  });
+  expect(confirmed.statusCode).toBe(200);
+  const reportToken = new URL(mailsTo(body.email).at(-1)!.link!).searchParams.get('token')!;
+  return { body, login, target, reportToken };
+}
+
+const report = (token: string) =>
+  t.request({ method: 'POST', url: '/v1/account/change_report', body: { token } });
+
+describe('a "this was not me" link', () => {
+  it('works once, and its use is mailed to both addresses', async () => {
+    const { body, target, reportToken } = await memberWhoMovedAddress();
+    const first = await report(reportToken);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ change: 'email', emailRestored: true });
+    const second = await report(reportToken);
+    expect(second.statusCode).toBe(400);
+    expect(second.json()).toMatchObject({
+      code: 'change_report_invalid',
+      detail: expect.stringContaining('used'),
+    });
+
+    const taken = mailsTo(body.email).findLast((mail) => mail.subject.includes('ご報告'))!;
+    expect(taken.subject).toContain('ご報告を受け付けました');
+    const replaced = mailsTo(target).at(-1)!;
+    expect(replaced.subject).toContain('ご報告を受け付けました');
+    expect(replaced.text).toContain(body.email);
+  });
+
+  it('no longer puts the old address back once the member has changed something since', async () => {
+    const { body, login, target, reportToken } = await memberWhoMovedAddress();
+    const later = await t.request({
+      method: 'PUT',
+      url: `/v1/endingnote/${login.userId}/sections/self/visibility`,
+      token: login.accessToken,
+      body: { visibility: 'readers_now', current_password: body.password },
+    });
+    expect(later.statusCode).toBe(200);
+    const refused = await report(reportToken);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: 'change_report_superseded',
+      detail: expect.any(String),
+    });
+    expect((await loginFrom(t, newClient(), target, body.password)).statusCode).toBe(200);
+    expect((await loginFrom(t, newClient(), body.email, body.password)).statusCode).toBe(401);
+  });
+});
