@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import {
   advanceServerClock,
   bearer,
@@ -14,6 +14,7 @@ import {
   signInOnLoginScreen,
   signUpAndSignIn,
 } from './support/members';
+import { installNativeHost } from './support/nativeHost';
 import { expectFitsAndAccessible, keepScreenshot, VIEWPORTS } from './support/screens';
 
 /**
@@ -80,25 +81,39 @@ test('journey: a member released by mistake signs in, restores the account from 
     day: 'numeric',
   }).format(new Date((await deathCase()).releasedAt!));
 
-  // The member, alive, signs in: told what happened, when, and that a link was mailed.
+  // The member, alive, signs in: told what happened, when, and that a link was mailed; the
+  // same in the app web view and in a plain browser.
+  const toldWhatHappened = async (page: Page) => {
+    await page.goto('/login');
+    await signInOnLoginScreen(page, member.email, member.password);
+    await expect(
+      page.getByText(
+        `${releasedOn}に、見守り役の方がご逝去を確認されたため、このアカウントは追悼のためのページとしてお預かりしています。`,
+        { exact: true },
+      ),
+    ).toBeVisible();
+    await expect(
+      page.getByText(
+        'お元気でいらっしゃるのでしたら、アカウントを元に戻せます。ご本人の確認のため、元に戻すためのリンクをご登録のメールアドレスにお送りしました。メールのリンクを開いて、パスワードを入力してください。リンクは24時間有効で、一度だけ使えます。',
+        { exact: true },
+      ),
+    ).toBeVisible();
+    await expect(
+      page.getByText(
+        'メールが届かないときは、もう一度ログインしてください。新しいリンクをお送りします。',
+        { exact: true },
+      ),
+    ).toBeVisible();
+    await expect(page.getByText(/想定外のエラー/)).toHaveCount(0);
+    await expect(page).toHaveURL(/\/login/);
+    await expectFitsAndAccessible(page);
+  };
+  const appWebView = await memberContext.newPage();
+  await installNativeHost(appWebView);
+  await toldWhatHappened(appWebView);
+  await appWebView.close();
   const page = await memberContext.newPage();
-  await page.goto('/login');
-  await signInOnLoginScreen(page, member.email, member.password);
-  await expect(
-    page.getByText(
-      `${releasedOn}に、見守り役の方がご逝去を確認されたため、このアカウントは追悼のためのページとしてお預かりしています。`,
-      { exact: true },
-    ),
-  ).toBeVisible();
-  await expect(
-    page.getByText(
-      'お元気でいらっしゃるのでしたら、アカウントを元に戻せます。ご本人の確認のため、元に戻すためのリンクをご登録のメールアドレスにお送りしました。メールのリンクを開いて、パスワードを入力してください。リンクは24時間有効で、一度だけ使えます。',
-      { exact: true },
-    ),
-  ).toBeVisible();
-  await expect(page.getByText('想定外のエラー')).toHaveCount(0);
-  await expect(page).toHaveURL(/\/login/);
-  await expectFitsAndAccessible(page);
+  await toldWhatHappened(page);
   await keepScreenshot(page, 'account-memorialized-login-mobile');
 
   // The mailed link, with the password, restores the account.
