@@ -166,8 +166,7 @@ export const integrationLink = z.object({
 export const accountRestoration = z
   .object({
     restoredAt: timestamp,
-    /** Null when the case was still in its grace period: nothing had been released. */
-    releasedAt: timestamp.nullable(),
+    releasedAt: timestamp,
     /** Death-triggered letters that were waiting for their time and now wait again. */
     lettersStopped: z.int(),
     delivered: z.object({

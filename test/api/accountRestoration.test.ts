@@ -212,6 +212,11 @@ describe('restoring an account whose death was confirmed by mistake', () => {
     }
     expect(t.mailbox.some((m) => m.to === stranger.email)).toBe(false);
 
+    // The member's own mail records it.
+    expect(t.mailbox.filter((m) => m.to === member.email).at(-1)?.subject).toBe(
+      '【しのぶ】アカウントを元に戻しました',
+    );
+
     // The member signs in again.
     expect((await loginFrom(t, newClient(), member.email, PASSWORD)).statusCode).toBe(200);
   });
@@ -231,6 +236,16 @@ describe('restoring an account whose death was confirmed by mistake', () => {
     });
     // A link was mailed there too.
     expect(await mailedToken(member.email)).toEqual(expect.any(String));
+  });
+
+  it('spends a link after five wrong passwords', async () => {
+    const { member } = await releasedByMistake();
+    await loginFrom(t, newClient(), member.email, PASSWORD);
+    const token = await mailedToken(member.email);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      expect((await restore(token, `guess ${attempt}`)).statusCode).toBe(422);
+    }
+    expect((await restore(token, PASSWORD)).json().code).toBe('restoration_link_invalid');
   });
 
   it('refuses unknown links and bad bodies', async () => {

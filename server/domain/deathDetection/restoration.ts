@@ -108,7 +108,8 @@ const linkInvalid = () =>
 
 /**
  * The way back for a member whose death was confirmed by mistake: the mailed link and their
- * password end the case (released, or still in its grace period) as if it never closed.
+ * password end the released case. (During the grace period the member's sign-in alone
+ * cancels the case: no link is needed there.)
  * What was not sent yet is stopped; what was already delivered is answered, so the member
  * knows who received what. The administrators and everyone told of the death are told.
  */
@@ -170,7 +171,7 @@ export async function restoreAccount(
     const [closed] = await tx
       .select({ releasedAt: deathCases.releasedAt, dateOfDeath: deathCases.dateOfDeath })
       .from(deathCases)
-      .where(and(eq(deathCases.id, caseId), inArray(deathCases.state, ['grace', 'released'])))
+      .where(and(eq(deathCases.id, caseId), eq(deathCases.state, 'released')))
       .for('update');
     if (!closed) return undefined;
     await tx
@@ -193,10 +194,9 @@ export async function restoreAccount(
         ),
       )
       .returning({ id: timeCapsuleLetters.id });
-    const delivered = closed.releasedAt
-      ? await deliveredSince(tx, userId, closed.releasedAt)
-      : { letters: [], endingNoteSections: [], notified: [] };
-    const told = await tellTheyAreAlive(tx, deps, userId, closed.releasedAt, now);
+    const releasedAt = closed.releasedAt!;
+    const delivered = await deliveredSince(tx, userId, releasedAt);
+    const told = await tellTheyAreAlive(tx, deps, userId, delivered.notified, now);
     await recordAudit(tx, {
       userId,
       caseId,
@@ -204,7 +204,6 @@ export async function restoreAccount(
       actorUserId: userId,
       detail: {
         by: 'password_and_mail',
-        wasReleased: closed.releasedAt !== null,
         lettersStopped: stopped.length,
         lettersDelivered: delivered.letters.length,
         sectionsOpened: delivered.endingNoteSections.length,
@@ -214,7 +213,7 @@ export async function restoreAccount(
     });
     return {
       restoredAt: now.toISOString(),
-      releasedAt: closed.releasedAt?.toISOString() ?? null,
+      releasedAt: releasedAt.toISOString(),
       lettersStopped: stopped.length,
       delivered: {
         letters: delivered.letters,
@@ -352,7 +351,7 @@ async function tellTheyAreAlive(
   tx: Db,
   deps: RestorationDeps,
   userId: string,
-  releasedAt: Date | null,
+  told: Person[],
   now: Date,
 ): Promise<number> {
   const [member] = await tx
@@ -370,7 +369,6 @@ async function tellTheyAreAlive(
     .where(eq(users.id, userId));
   if (!member) return 0;
   const name = fullName(member);
-  const told = releasedAt ? await toldOfTheDeath(tx, userId, releasedAt) : [];
   const recipientIds = [
     ...new Set([...(await administratorsOf(tx, userId)), ...told.map((p) => p.id)]),
   ];
