@@ -120,6 +120,8 @@ export type ProviderAnswer = z.infer<typeof providerAnswer>;
 const pageQuery = z.object({
   error: z.string().max(100).optional(),
   code: z.string().max(100).optional(),
+  /** With `account_memorialized`: when the member's death was confirmed (ISO instant). */
+  since: z.string().max(40).optional(),
   callbackUrl: z.string().max(2000).optional(),
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { currentPasswordField, timestamp, userId } from './common';
 import { endpoint, errorBody, fileBody, noBody } from './endpoint';
 import {
+  accountRestorationSchema,
   administratorReportSchema,
   cancelSuspicionSchema,
   certificateRegistrationSchema,
@@ -157,6 +158,29 @@ export const integrationLink = z.object({
   fposUserId: z.string(),
   createdAt: timestamp,
 });
+
+/**
+ * What restoring an account answers: when, and what could not be taken back (delivered before
+ * the restoration), so the member knows who received what.
+ */
+export const accountRestoration = z
+  .object({
+    restoredAt: timestamp,
+    releasedAt: timestamp,
+    /** Death-triggered letters that were waiting for their time and now wait again. */
+    lettersStopped: z.int(),
+    delivered: z.object({
+      letters: z.array(
+        z.object({ title: z.string(), deliveredAt: timestamp, recipients: z.array(z.string()) }),
+      ),
+      /** Ending-note sections "after my death", and the readers who could open them. */
+      endingNoteSections: z.array(z.object({ section: z.string(), readers: z.array(z.string()) })),
+      /** The people told of the death (its notification), family name first. */
+      notified: z.array(z.string()),
+    }),
+  })
+  .meta({ id: 'AccountRestoration' });
+export type AccountRestoration = z.infer<typeof accountRestoration>;
 
 const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
 const clientParams = z.object({ client_id: z.string().min(1).max(100) });
@@ -380,6 +404,19 @@ export const deathDetectionEndpoints = {
       200: fileBody('{"answered": true} as JSON, or an HTML page'),
       404: fileBody('An error as JSON, or an HTML page saying the link is closed'),
     },
+  }),
+  restoreAccount: endpoint({
+    method: 'POST',
+    path: '/v1/account_restoration',
+    summary:
+      'A member whose death was confirmed by mistake restores the account (mailed link and password)',
+    tag: TAG,
+    caller: 'public',
+    body: accountRestorationSchema.meta({
+      examples: [{ token: 'c1f0e8d2b6a14…', password: '••••••••' }],
+    }),
+    responses: { 200: accountRestoration, 400: errorBody, 409: errorBody },
+    rateLimited: true,
   }),
   identityStatus: endpoint({
     method: 'GET',

@@ -622,6 +622,13 @@ export const ROWS: Record<string, Row> = {
     request: json('POST', '/v1/fpos/check_in/not-a-check-in-token-000'),
     expect: everyone(404),
   },
+  'POST /v1/account_restoration': {
+    request: json('POST', '/v1/account_restoration', {
+      token: 'not-a-restoration-token',
+      password: 'a-long-and-unusual-passphrase-42',
+    }),
+    expect: everyone(400),
+  },
 };
 
 /** A fresh request from a new member to the owner. */

@@ -183,3 +183,16 @@ export const deviceTokens = pgTable('device_tokens', {
   createdAt: ts('created_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
 });
+
+/** Mirrors migrations/0094_account_restoration.sql: the mailed links that undo a release. */
+export const accountRestorationLinks = pgTable('account_restoration_links', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: userRef('user_id').notNull(),
+  caseId: uuid('case_id')
+    .notNull()
+    .references(() => deathCases.id, { onDelete: 'cascade' }),
+  createdAt: ts('created_at').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+});

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../clock';
 import type { LoginThrottle } from './loginThrottle';
+import type { Translate } from '../../../src/contract/rules/endingnote';
 
 /** What the account rules need from the outside world, each injectable. */
 export interface AccountDeps {
@@ -11,6 +12,8 @@ export interface AccountDeps {
   publicUrl: string;
   authSecret: string;
   throttle: LoginThrottle;
+  /** The app's Japanese texts by Fluent id, for the mails written from them. */
+  texts: () => Promise<Translate>;
   /** Where work finished after the answer reports its failures. */
   log: { error(details: object, message: string): void };
 }

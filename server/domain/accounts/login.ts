@@ -1,5 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { externalIdentities, users } from '../../db/schema';
+import { AccountMemorialized, offerRestoration } from '../deathDetection/restoration';
 import { DomainError } from '../errors';
 import type { AccountDeps } from './accountDeps';
 import { normalizeEmail } from './accountDeps';
@@ -48,7 +49,13 @@ export async function logIn(
   if (needsRehash(user.passwordHash!)) {
     await upgradePasswordHash(deps, user.id, user.passwordHash!, credentials.password);
   }
-  return signIn(deps, user.id);
+  try {
+    return await signIn(deps, user.id);
+  } catch (error) {
+    // The password is proven: the way back for a member whose death was confirmed by mistake.
+    if (error instanceof AccountMemorialized) await offerRestoration(deps, user.id, error);
+    throw error;
+  }
 }
 
 const spentUnlockLink = (retryAfterSeconds?: number) =>

@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'check_in_sent',
   'check_in_answered',
   'administrators_changed',
+  'restored',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -62,13 +62,21 @@ async function releaseCase(
       id: memorialPages.id,
       lastName: memorialPages.lastName,
       firstName: memorialPages.firstName,
+      deathDateWasEmpty: sql<boolean>`death_date is null`,
     });
+  let deathDateFilled = false;
   if (page) {
     await tx.execute(sql`
       update memorial_pages set mourning_since = ${now.toISOString()}::timestamptz,
         death_date = case when death_date is null and (birth_date is null or birth_date <= ${dateOfDeath}::date)
                           then ${dateOfDeath}::date else death_date end
       where id = ${page.id}`);
+    // Kept in the audit entry: restoring the account empties only a date the release wrote.
+    const [after] = await tx
+      .select({ deathDate: sql<string | null>`death_date` })
+      .from(memorialPages)
+      .where(eq(memorialPages.id, page.id));
+    deathDateFilled = page.deathDateWasEmpty && after?.deathDate != null;
   }
   // Read-only memorial content: every session ends and sign-in is refused (onMemberSignIn).
   await revokeAllOfUser(tx, userId, deps.clock);
@@ -91,7 +99,12 @@ async function releaseCase(
     userId,
     caseId,
     action: 'released',
-    detail: { lettersReleased: letters, connectionsNotified: connected.length, dateOfDeath },
+    detail: {
+      lettersReleased: letters,
+      connectionsNotified: connected.length,
+      dateOfDeath,
+      deathDateFilled,
+    },
     at: now,
   });
 }

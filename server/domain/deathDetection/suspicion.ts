@@ -12,7 +12,6 @@ import {
   users,
   type SignalSource,
 } from '../../db/schema';
-import { DomainError } from '../errors';
 import { enqueueMails } from '../../mail/outbox';
 import type { Clock } from '../clock';
 import { notify } from '../social/notifications';
@@ -25,6 +24,7 @@ import {
   suspicionMailToMember,
 } from './mails';
 import { pushToMember } from './push';
+import { AccountMemorialized } from './restoration';
 import { administratorsOf } from './settings';
 import type { SuspectedUser } from '../../../src/contract/deathDetection';
 
@@ -232,16 +232,10 @@ export async function cancelSuspicion(
  */
 export async function onMemberSignIn(deps: CancelDeps, userId: string): Promise<void> {
   const [released] = await deps.db
-    .select({ id: deathCases.id })
+    .select({ id: deathCases.id, releasedAt: deathCases.releasedAt })
     .from(deathCases)
     .where(and(eq(deathCases.userId, userId), eq(deathCases.state, 'released')));
-  if (released) {
-    throw new DomainError(
-      'forbidden',
-      'account_memorialized',
-      'this account is kept as memorial content',
-    );
-  }
+  if (released) throw new AccountMemorialized(released.id, released.releasedAt!);
   await cancelSuspicion(deps, userId, 'sign_in');
 }
 

@@ -37,6 +37,8 @@ export interface NotificationPayloads {
   death_administrator_named: { userId: string; name: string };
   /** The death of a member this member administers was confirmed. */
   death_confirmed: { userId: string; memorialPageId: string; name: string };
+  /** A member whose death was confirmed proved they are alive and restored their account. */
+  death_restored: { userId: string; memorialPageId: string; name: string };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type ThrottleStore,
 } from '../../domain/accounts/throttleStore';
 import { mailUnlockLink } from '../../domain/accounts/unlockLinks';
+import { japaneseTexts } from '../../pages/translations';
 
 /**
  * The account rules' dependencies for one app: counters in Redis when REDIS_URL is set (so
@@ -27,6 +28,7 @@ export function createAccountDeps(ctx: AppContext): AccountDeps & { close(): Pro
     ...mailDeps,
     store: ctx.store,
     authSecret: ctx.config.authSecret,
+    texts: japaneseTexts,
     throttle: loginThrottle(store, {
       ...DEFAULT_LOGIN_THROTTLE,
       attemptsPerClient: ctx.config.loginAttemptsPerClient,

@@ -6,6 +6,7 @@ import { issueAccessToken, verifyAccessToken } from '../../domain/accessTokens';
 import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { activateAccount } from '../../domain/accounts/activation';
 import { logIn } from '../../domain/accounts/login';
+import { AccountMemorialized } from '../../domain/deathDetection/restoration';
 import type { SignInResult } from '../../domain/accounts/signIn';
 import { revokeFamilyOf, rotateRefreshToken } from '../../domain/accounts/refreshTokens';
 import { csrfTokenOf, newCsrfCookie } from '../../domain/accounts/sessionCookie';
@@ -15,7 +16,12 @@ import { ApiError, httpAnswerOf } from '../../http/errors';
 import { sessionWire, type SessionKit } from './sessionKit';
 
 /** The reasons a credentials sign-in fails, as the `code` of the error URL (client texts). */
-const SIGN_IN_FAILURES = ['invalid_credentials', 'too_many_attempts', 'account_locked'] as const;
+const SIGN_IN_FAILURES = [
+  'invalid_credentials',
+  'too_many_attempts',
+  'account_locked',
+  'account_memorialized',
+] as const;
 
 /**
  * The session layer `/api/auth/*` in the shapes of the NextAuth REST protocol: an encrypted
@@ -89,6 +95,9 @@ export async function sessionRoutes(
         }
         if (error instanceof DomainError) reply.headers(httpAnswerOf(error).headers);
         const query = new URLSearchParams({ error: 'CredentialsSignin', code });
+        // The screen says when the death was confirmed (the release), in Asia/Tokyo.
+        if (error instanceof AccountMemorialized)
+          query.set('since', error.releasedAt.toISOString());
         return reply.status(401).send({ url: `${publicUrl}/api/auth/error?${query.toString()}` });
       }
     },
@@ -206,7 +215,11 @@ export async function sessionRoutes(
     ...endpointRoute(endpoints.errorPage),
     handler: async (request, reply) =>
       reply.redirect(
-        toLogin({ error: request.query.error ?? 'Default', code: request.query.code }),
+        toLogin({
+          error: request.query.error ?? 'Default',
+          code: request.query.code,
+          since: request.query.since,
+        }),
       ),
   });
   routes.route({

@@ -34,6 +34,11 @@ export const screenRoutes: readonly ScreenRoute[] = [
     title: 'page-title-password-reset',
   },
   {
+    path: '/restore-account',
+    screen: 'accountRestoration/AccountRestorationScreen',
+    title: 'page-title-restore-account',
+  },
+  {
     path: '/dashboard',
     screen: 'dashboard/DashboardScreen',
     title: 'page-title-dashboard',

@@ -45,6 +45,12 @@ export type DeathSettingsBody = z.infer<typeof deathSettingsSchema>;
 /** POST /v1/fpos/cancel_death_suspected_at */
 export const cancelSuspicionSchema = z.object({ death_suspected_user_id: userId });
 
+/** POST /v1/account_restoration: the mailed link's token and the member's password. */
+export const accountRestorationSchema = z.object({
+  token: z.string({ error: 'required' }).min(1, 'required').max(200, 'too_long'),
+  password: z.string({ error: 'required' }).min(1, 'required').max(1000, 'too_long'),
+});
+
 /** POST /v1/fpos/report_death_suspected */
 export const administratorReportSchema = z.object({
   user_id: userId,

@@ -47,6 +47,7 @@ export const NOTIFICATION_KINDS = [
   'death_cancelled',
   'death_confirmed',
   'death_administrator_named',
+  'death_restored',
 ] as const;
 export type NotificationKindValue = (typeof NOTIFICATION_KINDS)[number];
 

@@ -1,6 +1,7 @@
 import { useEffect, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button';
+import { formatTokyoInstantDate } from '../../components/ui/calendarDate';
 import { useT } from '../../i18n/useT';
 import { useSlice } from '../../services/clientState/clientState';
 import { useSession } from '../../services/session/useSession';
@@ -18,13 +19,35 @@ import { afterLoginTarget } from './redirect';
 import { SocialSignIn } from './SocialSignIn';
 import { useSignInForm } from './useSignInAndGo';
 
+/**
+ * The right password of a member whose death was confirmed: what happened and when (Asia/Tokyo),
+ * and the way back the server has just mailed.
+ */
+function MemorializedNotice({ since }: { since: string | null }) {
+  const t = useT();
+  const date = since ? formatTokyoInstantDate(new Date(since)) : '';
+  return (
+    <>
+      <FormMessage kind="info">{t('login-error-account_memorialized', { date })}</FormMessage>
+      <p>{t('login-memorialized-way-back')}</p>
+      <p>{t('login-memorialized-no-mail')}</p>
+    </>
+  );
+}
+
 /** /login — email and password sign-in (spec §2, §5, §8). */
 export function Component() {
   const t = useT();
   const [search] = useSearchParams();
   const { status } = useSession();
   const nav = useSlice('nav');
-  const { submit: signIn, submitting, failure, goOn } = useSignInForm(failureFromQuery(search));
+  const {
+    submit: signIn,
+    submitting,
+    failure,
+    memorializedSince,
+    goOn,
+  } = useSignInForm(failureFromQuery(search), search.get('since'));
   // Opened from the mail sent when the account was locked: this sign-in is not held back.
   const unlockToken = search.get('unlock') ?? undefined;
 
@@ -53,7 +76,11 @@ export function Component() {
       <h1>{t('login-title')}</h1>
       <AuthCard>
         <p>{t(unlockToken ? 'login-unlock-lead' : 'login-lead')}</p>
-        {failure && <FormMessage>{t(failure)}</FormMessage>}
+        {failure === SIGN_IN_FAILURE_TEXT.account_memorialized ? (
+          <MemorializedNotice since={memorializedSince} />
+        ) : (
+          failure && <FormMessage>{t(failure)}</FormMessage>
+        )}
         {failure === SIGN_IN_FAILURE_TEXT.account_locked && !unlockToken && (
           <FormMessage kind="info">{t('login-error-account_locked-mailed')}</FormMessage>
         )}

@@ -5,6 +5,7 @@ export const SIGN_IN_FAILURE_TEXT: Record<SignInErrorCode, string> = {
   invalid_credentials: 'login-error-invalid_credentials',
   too_many_attempts: 'login-error-too_many_attempts',
   account_locked: 'login-error-account_locked',
+  account_memorialized: 'login-error-account_memorialized',
   unexpected: 'error-unexpected',
 };
 

@@ -44,10 +44,15 @@ export function useSignInAndGo() {
  * failure as a Fluent id. On success the screen is left; `submitting` stays set so that it
  * is not left twice.
  */
-export function useSignInForm(initialFailure: string | null = null) {
+export function useSignInForm(
+  initialFailure: string | null = null,
+  initialMemorializedSince: string | null = null,
+) {
   const { signInAndGo, goOn } = useSignInAndGo();
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | null>(initialFailure);
+  // When the death of the member signing in was confirmed: the screen says it, with the way back.
+  const [memorializedSince, setMemorializedSince] = useState(initialMemorializedSince);
   const submit = async (credentials: SignInCredentials) => {
     if (credentials.username === '' || credentials.password === '') {
       setFailure('login-required');
@@ -59,10 +64,11 @@ export function useSignInForm(initialFailure: string | null = null) {
       const result = await signInAndGo(credentials);
       if (result.ok) return;
       setFailure(SIGN_IN_FAILURE_TEXT[result.error ?? 'unexpected']);
+      setMemorializedSince(result.memorializedSince);
     } catch {
       setFailure('error-unexpected');
     }
     setSubmitting(false);
   };
-  return { submit, submitting, failure, goOn };
+  return { submit, submitting, failure, memorializedSince, goOn };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   deathDetectionEndpoints as death,
+  type accountRestoration,
   type administeredUser,
   type auditEntry,
   type deathCase,
@@ -30,6 +31,7 @@ export type DeathSettings = z.infer<typeof deathSettings>;
 export type AdministeredUser = z.infer<typeof administeredUser>;
 export type AuditEntry = z.infer<typeof auditEntry>;
 export type IntegrationLink = z.infer<typeof integrationLink>;
+export type AccountRestoration = z.infer<typeof accountRestoration>;
 
 export type DeathConfirmationFields = CallOf<typeof death.requestConfirmationSign>['body'];
 
@@ -53,6 +55,10 @@ export const fetchDeathSuspectedUser = () => callEndpoint(death.readDeathSuspect
 export async function cancelDeathSuspicion(deathSuspectedUserId: string): Promise<void> {
   await callEndpoint(death.cancelSuspicion, { body: { deathSuspectedUserId } });
 }
+
+/** POST /v1/account_restoration: the mailed link's token and the password; no session exists. */
+export const restoreAccount = (token: string, password: string) =>
+  callEndpoint(death.restoreAccount, { body: { token, password } }, { authenticate: false });
 
 export const fetchIdentityStatus = () => callEndpoint(death.identityStatus, {});
 

@@ -44,7 +44,11 @@ async function readJson<T>(response: Response): Promise<T> {
 
 /** Why a sign-in failed, as the session layer tells it (`code` of its error url). */
 export type SignInErrorCode =
-  'invalid_credentials' | 'too_many_attempts' | 'account_locked' | 'unexpected';
+  | 'invalid_credentials'
+  | 'too_many_attempts'
+  | 'account_locked'
+  | 'account_memorialized'
+  | 'unexpected';
 
 /** What the login form sends: the unlock link's token when the form was opened from one. */
 export interface SignInCredentials {
@@ -59,12 +63,15 @@ export interface SignInResult {
   status: number;
   url: string | null;
   error: SignInErrorCode | null;
+  /** With `account_memorialized`: when the member's death was confirmed (ISO instant). */
+  memorializedSince: string | null;
 }
 
 const SIGN_IN_ERROR_CODES: readonly SignInErrorCode[] = [
   'invalid_credentials',
   'too_many_attempts',
   'account_locked',
+  'account_memorialized',
   'unexpected',
 ];
 
@@ -129,7 +136,11 @@ export function createSessionApi({
           : response.ok
             ? signInErrorOf(url)
             : (signInErrorOf(url) ?? 'unexpected');
-      return { ok: response.ok && !error, status: response.status, url, error };
+      const memorializedSince =
+        error === 'account_memorialized' && url
+          ? new URL(url, 'http://localhost').searchParams.get('since')
+          : null;
+      return { ok: response.ok && !error, status: response.status, url, error, memorializedSince };
     },
 
     /**
