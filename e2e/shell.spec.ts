@@ -250,7 +250,7 @@ const MEMBER_TITLES: [string, string][] = [
   ['/connection', 'つながり｜偲ぶ'],
   ['/mypage', 'マイページ｜偲ぶ'],
   ['/notification/list', 'お知らせ｜偲ぶ'],
-  ['/death-settings', '死亡検知の設定｜偲ぶ'],
+  ['/death-settings', '見守り役と確認の設定｜偲ぶ'],
   ['/death-administration', '見守っている方｜偲ぶ'],
 ];
 
