@@ -31,11 +31,15 @@ const waiting: DeathConfirmationOutcome = {
   graceEndsAt: null,
 };
 
-const saved: { step: string }[] = [];
+const saved: Omit<DeathConfirmationProgress, 'subject'>[] = [];
 const completions: DeathConfirmationOutcome[] = [];
+const leftFor: string[] = [];
+/** The last of the four steps the path was in: the one a LEAVE leaves. */
+let lastStep = '';
 const machine = deathConfirmationMachine.provide({
   actions: {
     saveProgress: (_, progress) => void saved.push(progress),
+    leave: (_, { subject }) => void leftFor.push(subject.userId),
     saveCompletion: (_, { outcome }) => void completions.push(outcome),
   },
 });
@@ -69,18 +73,24 @@ describeModel('deathConfirmation', {
           { type: 'xstate.error.actor.restore', error: new Error('storage refused') },
         ];
       case '"who"':
-        return [{ type: 'NEXT' }];
+        return [{ type: 'NEXT' }, { type: 'LEAVE' }];
       case '"date"':
         return [
           { type: 'SET_DATE', value: '2026-11-20' },
           { type: 'SET_DATE', value: '2026-11-23' },
           { type: 'NEXT' },
           { type: 'BACK' },
+          { type: 'LEAVE' },
         ];
       case '"relationship"':
-        return [{ type: 'SET_RELATIONSHIP', value: 'family' }, { type: 'NEXT' }, { type: 'BACK' }];
+        return [
+          { type: 'SET_RELATIONSHIP', value: 'family' },
+          { type: 'NEXT' },
+          { type: 'BACK' },
+          { type: 'LEAVE' },
+        ];
       case '"review"':
-        return [{ type: 'SIGN' }, { type: 'BACK' }];
+        return [{ type: 'SIGN' }, { type: 'BACK' }, { type: 'LEAVE' }];
       case '{"signing":"requesting"}':
         return [
           {
@@ -112,10 +122,12 @@ describeModel('deathConfirmation', {
     restoring: (snapshot) => expect(Object.keys(snapshot.children)).toEqual(['restore']),
     missing: (snapshot) => expect(snapshot.context.subject).toBeNull(),
     who: (snapshot, step) => {
+      lastStep = 'who';
       expect(snapshot.context.subject).toEqual(subject);
       expectSavedOnArrival(step, 'who');
     },
     date: (snapshot, step) => {
+      lastStep = 'date';
       if (snapshot.context.failure !== null) {
         // Stayed on NEXT: the date is missing or after today in Japan.
         expect(step.event?.type).toBe('NEXT');
@@ -126,6 +138,7 @@ describeModel('deathConfirmation', {
       expectSavedOnArrival(step, 'date');
     },
     relationship: (snapshot, step) => {
+      lastStep = 'relationship';
       if (snapshot.context.failure !== null) {
         expect(step.event?.type).toBe('NEXT');
         expect(snapshot.context.failure).toBe('relationship_required');
@@ -135,6 +148,7 @@ describeModel('deathConfirmation', {
       expect(snapshot.context.dateOfDeath <= TODAY).toBe(true);
     },
     review: (snapshot, step) => {
+      lastStep = 'review';
       expectSavedOnArrival(step, 'review');
       expect(snapshot.context.relationship).toBe('family');
       const failures: Record<string, string> = {
@@ -163,5 +177,16 @@ describeModel('deathConfirmation', {
       }
     },
     finished: (_snapshot, step) => expect(ownActions(step.actions)).toEqual(['finish']),
+    left: (snapshot, step) => {
+      // Left from a step: that step is saved with what was entered, then the flow is left.
+      expect(step.event?.type).toBe('LEAVE');
+      expect(ownActions(step.actions)).toEqual(['saveProgress', 'leave']);
+      expect(saved.at(-1)).toEqual({
+        step: lastStep,
+        dateOfDeath: snapshot.context.dateOfDeath,
+        relationship: snapshot.context.relationship,
+      });
+      expect(leftFor.at(-1)).toBe(subject.userId);
+    },
   },
 });

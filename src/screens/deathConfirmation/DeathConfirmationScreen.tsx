@@ -30,6 +30,13 @@ const Actions = styled.div`
   margin-top: 24px;
 `;
 
+const LeaveBlock = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 4px;
+  margin-top: 16px;
+`;
+
 const Facts = styled.dl`
   display: grid;
   grid-template-columns: max-content 1fr;
@@ -126,6 +133,8 @@ export function Component() {
             deathConfirmationStorage.clear();
             void navigate('/dashboard');
           },
+          leave: (_, { subject }) =>
+            void navigate(`/death-administration/${encodeURIComponent(subject.userId)}`),
         },
       }),
     [navigate],
@@ -138,6 +147,14 @@ export function Component() {
     <Button type="button" $variant="secondary" onClick={() => send({ type: 'BACK' })}>
       {t('death-confirmation-back')}
     </Button>
+  );
+  const leave = (
+    <LeaveBlock>
+      <Button type="button" $variant="secondary" onClick={() => send({ type: 'LEAVE' })}>
+        {t('death-confirmation-leave')}
+      </Button>
+      <small>{t('death-confirmation-leave-hint')}</small>
+    </LeaveBlock>
   );
   const next = (
     <Button type="button" onClick={() => send({ type: 'NEXT' })}>
@@ -171,6 +188,7 @@ export function Component() {
               </p>
             )}
             <Actions>{next}</Actions>
+            {leave}
           </>
         )}
         {snapshot.matches('date') && (
@@ -187,6 +205,7 @@ export function Component() {
               {back}
               {next}
             </Actions>
+            {leave}
           </>
         )}
         {snapshot.matches('relationship') && subject && (
@@ -210,6 +229,7 @@ export function Component() {
               {back}
               {next}
             </Actions>
+            {leave}
           </>
         )}
         {(snapshot.matches('review') || snapshot.matches('signing')) && subject && (
@@ -244,6 +264,7 @@ export function Component() {
                 <Actions>{back}</Actions>
               </>
             )}
+            {snapshot.matches('review') && leave}
           </>
         )}
         {snapshot.matches('completed') && outcome && (
