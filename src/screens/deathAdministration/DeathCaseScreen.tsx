@@ -284,6 +284,23 @@ export function Component() {
             </ItemList>
           </>
         )}
+        {found.lastCancelled && (
+          <>
+            <h3>{t('death-case-cancelled-heading')}</h3>
+            <p>
+              {t(`death-case-cancelled-by-${found.lastCancelled.cancelledBy}`, {
+                name,
+                reported: at(found.lastCancelled.suspectedAt),
+                when: at(found.lastCancelled.cancelledAt),
+              })}
+            </p>
+            <ItemList>
+              {found.lastCancelled.signals.map((signal) => (
+                <SignalItem key={signal.createdAt + signal.source} signal={signal} />
+              ))}
+            </ItemList>
+          </>
+        )}
         {found.canConfirm && (
           <ConfirmationStart inApp={isAppWebView()} onStart={startConfirmation} />
         )}
