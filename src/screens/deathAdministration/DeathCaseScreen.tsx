@@ -25,6 +25,7 @@ import { isAppWebView } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { ItemList, Muted } from '../dashboard/homeParts';
 import { formatTokyoDate } from '../deathConfirmation/dates';
+import { tokyoToday } from '../../contract/rules/tokyoDate';
 import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { coded } from './apiFailure';
 import { inspectOption } from '../../services/clientState/inspector';
@@ -53,6 +54,9 @@ function ReportForm({ userId, name }: { userId: string; name: string }) {
         },
         actions: {
           reported: () => {
+            // She has just reported and this page shows what comes next: the header's
+            // "a notice has arrived" modal is not shown to her again today.
+            deathConfirmationStorage.rememberStepsModalShown(tokyoToday(new Date()));
             void queryClient.invalidateQueries({ queryKey: ['death'] });
           },
         },
