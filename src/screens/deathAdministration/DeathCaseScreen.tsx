@@ -54,9 +54,10 @@ function ReportForm({ userId, name }: { userId: string; name: string }) {
         },
         actions: {
           reported: () => {
-            // She has just reported and this page shows what comes next: the header's
-            // "a notice has arrived" modal is not shown to her again today.
-            deathConfirmationStorage.rememberStepsModalShown(tokyoToday(new Date()));
+            // In a browser she has just reported and this page says what comes next: the
+            // header's notice modal, with nothing to do in a browser, is not shown to her today.
+            if (!isAppWebView())
+              deathConfirmationStorage.rememberStepsModalShown(tokyoToday(new Date()));
             void queryClient.invalidateQueries({ queryKey: ['death'] });
           },
         },
