@@ -242,7 +242,11 @@ async function startVerification(context: BrowserContext) {
 const administratorOf = new WeakMap<BrowserContext, E2eMember>();
 
 for (const path of paths) {
-  test(`death detection: ${path.title}`, async ({ browser, playwright }) => {
+  const answeredStatus = (
+    outcomeOf(path.steps, 'readIdentityStatus')?.output as { authStatus?: string } | undefined
+  )?.authStatus;
+  const titled = answeredStatus ? `${path.title} (${answeredStatus})` : path.title;
+  test(`death detection: ${titled}`, async ({ browser, playwright }) => {
     test.setTimeout(120_000);
     const loaded = loadedOf(path.steps);
     const found = outcomeOf(path.steps, 'findSuspectedUser');

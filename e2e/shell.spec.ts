@@ -64,6 +64,9 @@ test.describe('app shell, logged out', () => {
       await expect(page.getByTestId('tab-bar')).toHaveCount(0);
       const footer = page.getByRole('contentinfo');
       await expect(footer.getByRole('link', { name: /プライバシーポリシー/ })).toBeVisible();
+      await expect(
+        footer.getByRole('link', { name: '利用制限事項 （新しいタブで開きます）' }),
+      ).toHaveAttribute('href', /\/usage-restrictions$/);
       await expect(footer).toContainText('Shinobu Inc.');
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - window.innerWidth,

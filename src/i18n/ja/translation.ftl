@@ -216,6 +216,7 @@ menu-ec = オンラインショップ
 menu-faq = よくある質問
 menu-corporate = 運営会社
 menu-terms = 利用規約
+menu-usageRestrictions = 利用制限事項
 menu-privacy = プライバシーポリシー
 menu-commercialTransactions = 特定商取引法に基づく表記
 menu-confidentialInformation = 機密情報管理規程
