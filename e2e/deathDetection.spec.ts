@@ -175,6 +175,13 @@ test('app web view: from suspicion to a confirmed death whose letter reaches its
   // Signed in inside the app: this device's push token was registered.
   expect(host.requests.map((request) => request.type)).toContain('registerDeviceToken');
   await confirmDeathInApp(page, host);
+  // The app's analytics heard of the notices shown and of the confirmation sent.
+  const logged = host.requests
+    .filter((request) => request.type === 'logEvent')
+    .map((request) => request.payload);
+  expect(logged).toContainEqual({ name: 'death_notice_shown', params: { modal: 'unverified' } });
+  expect(logged).toContainEqual({ name: 'death_notice_shown', params: { modal: 'death' } });
+  expect(logged).toContainEqual({ name: 'death_confirmation_sent', params: { state: 'grace' } });
 
   // Past the grace period, the letter is released and delivered to the administrator.
   await advanceServerClock(context.request, 8 * DAY_MS);

@@ -13,7 +13,7 @@ import {
   fetchDeathSuspectedUser,
   fetchIdentityStatus,
 } from '../../services/api/deathDetection';
-import { isAppWebView } from '../../services/bridge';
+import { isAppWebView, logAnalyticsEvent } from '../../services/bridge';
 import { registerThisDevice } from '../../services/bridge/deviceToken';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { tokyoToday } from '../../contract/rules/tokyoDate';
@@ -145,6 +145,10 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
     actor,
     (snapshot) => IDENTITY_MODALS.find((modal) => snapshot.matches(modal.state)) ?? null,
   );
+  // The app's analytics learn which notice a 見守り役 was shown (nothing outside the app).
+  useEffect(() => {
+    if (state) logAnalyticsEvent('death_notice_shown', { modal: state.words });
+  }, [state]);
   const suspect = useSelector(actor, (snapshot) => snapshot.context.suspect);
   const cancelled = useSelector(
     actor,

@@ -15,7 +15,7 @@ import {
   type DeathConfirmationOutcome,
 } from '../../machines/deathConfirmation';
 import { confirmDeath, requestDeathConfirmationSign } from '../../services/api/deathDetection';
-import { isAppWebView, startBaseSign } from '../../services/bridge';
+import { isAppWebView, logAnalyticsEvent, startBaseSign } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { tokyoToday } from '../../contract/rules/account';
 import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../contract/rules/social';
@@ -128,7 +128,10 @@ export function Component() {
         },
         actions: {
           saveProgress: (_, progress) => deathConfirmationStorage.saveProgress(progress),
-          saveCompletion: (_, { outcome }) => deathConfirmationStorage.complete(outcome),
+          saveCompletion: (_, { outcome }) => {
+            deathConfirmationStorage.complete(outcome);
+            logAnalyticsEvent('death_confirmation_sent', { state: outcome.state });
+          },
           finish: () => {
             deathConfirmationStorage.clear();
             void navigate('/dashboard');
