@@ -104,7 +104,7 @@ export const deathCase = z
     ),
     /**
      * While no case is open (`alive`): the last case the member cancelled (their sign-in or
-     * the cancel call), with its signals, so the 見守り役 keeps seeing what she reported.
+     * the cancel call), with its signals, so the administrator keeps seeing what she reported.
      */
     lastCancelled: z
       .object({

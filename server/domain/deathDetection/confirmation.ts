@@ -318,7 +318,7 @@ export async function deathCaseView(deps: DeathDeps, callerId: string, userId: s
         .orderBy(asc(deathConfirmations.createdAt))
     : [];
   const state: DeathState = current ? (current.state as DeathState) : 'alive';
-  // The 見守り役 keeps seeing the last report and its outcome after the member cancels it.
+  // The administrator keeps seeing the last report and its outcome after the member cancels it.
   const cancelled = current ? undefined : await lastCancelledCaseOf(deps.db, userId);
   return {
     ...member,

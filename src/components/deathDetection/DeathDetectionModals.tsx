@@ -145,7 +145,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
     actor,
     (snapshot) => IDENTITY_MODALS.find((modal) => snapshot.matches(modal.state)) ?? null,
   );
-  // The app's analytics learn which notice a 見守り役 was shown (nothing outside the app).
+  // The app's analytics learn which notice an administrator was shown (nothing outside the app).
   useEffect(() => {
     if (state) logAnalyticsEvent('death_notice_shown', { modal: state.words });
   }, [state]);
