@@ -31,12 +31,13 @@ const DEATH_JOURNEY_PREFIXES = [
   'screen-identity-',
 ];
 
-/** The role's other name, and the blunt words the gentle ご逝去 replaces. */
+/** The role's other name, the blunt words the gentle ご逝去 replaces, and the device's. */
 const FORBIDDEN = [
   { word: '管理者', why: 'the role is 見守り役' },
   { word: '死亡確認', why: 'say ご逝去の確認' },
   { word: '死亡の可能性', why: 'say ご逝去の可能性' },
   { word: '死亡検知', why: 'say 見守り' },
+  { word: 'このアプリ', why: 'the same text shows in a browser' },
 ];
 
 function deathJourneyMessages(): { id: string; text: string }[] {
