@@ -34,7 +34,7 @@ const Actions = styled.div`
  * The flow's modals: the death modal, and one per identity status that cannot confirm yet,
  * with its words (`<words>-modal-title`, `-body`) and the label of its way to verify.
  */
-const IDENTITY_MODALS = [
+const FLOW_MODALS = [
   { state: 'deathModal', words: 'death', action: 'death-modal-start' },
   { state: 'unverifiedModal', words: 'unverified', action: 'unverified-modal-start' },
   { state: 'progressModal', words: 'progress', action: 'progress-modal-continue' },
@@ -143,7 +143,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
 
   const state = useSelector(
     actor,
-    (snapshot) => IDENTITY_MODALS.find((modal) => snapshot.matches(modal.state)) ?? null,
+    (snapshot) => FLOW_MODALS.find((modal) => snapshot.matches(modal.state)) ?? null,
   );
   // The app's analytics learn which notice an administrator was shown (nothing outside the app).
   useEffect(() => {
