@@ -146,10 +146,10 @@ async function administratorAcceptsAndReports(family: Family) {
 /** From the header's modal (a new page load), the four steps of the confirmation. */
 async function administratorConfirmsFromModal(page: Page) {
   await page.reload();
-  const modal = page.getByRole('dialog', { name: '死亡の可能性についてのお知らせ' });
+  const modal = page.getByRole('dialog', { name: 'ご逝去の可能性についてのお知らせ' });
   await expect(modal).toBeVisible();
   await expect(modal.getByRole('link', { name: /状況をくわしく見る/ })).toBeVisible();
-  await modal.getByRole('button', { name: '死亡確認を始める' }).click();
+  await modal.getByRole('button', { name: 'ご逝去の確認を始める' }).click();
   await expect(page).toHaveURL(/\/death-confirmation$/);
   await page.getByRole('button', { name: '次へ' }).click();
   await page.getByLabel('ご逝去日').fill(yesterdayInTokyo());
@@ -157,7 +157,7 @@ async function administratorConfirmsFromModal(page: Page) {
   await page.getByLabel('山田 花子 さんとのご関係').selectOption('family');
   await page.getByRole('button', { name: '次へ' }).click();
   await page.getByRole('button', { name: '電子証明書で署名して送信する' }).click();
-  await expect(page.getByText(/山田 花子 さんの死亡確認が確定しました。/)).toBeVisible();
+  await expect(page.getByText(/山田 花子 さんのご逝去の確認が済みました。/)).toBeVisible();
 }
 
 async function caseShows(page: Page, memberId: string, state: string) {
@@ -202,13 +202,51 @@ test('journey: named, accepted, reported, confirmed in the app; the member comes
       name: '見守り役があなたのご逝去を確認していました(猶予期間中)',
     }),
   });
-  await expect(banner).toContainText('取り消しました');
-  await expect(banner).toContainText('ログインすると自動で取り消されます');
+  await expect(banner).toContainText(
+    'ご本人のご利用が確認できたため、取り消しました。何も公開されません。見守り役の方にも、取り消されたことをお知らせしました。',
+  );
+  await expect(banner).toContainText(
+    'これからも、ログインするだけで同じように取り消されます。お心当たりのないお知らせでしたら、見守り役の方にご様子をお伝えください。',
+  );
+  // Cancelled already: no word of how to cancel, and nothing about "this app" in a browser.
+  await expect(banner).not.toContainText('取り消すには');
+  await expect(banner).not.toContainText('このアプリ');
   await expectFitsAndAccessible(people.memberPage);
   await keepScreenshot(people.memberPage, 'death-own-banner-mobile');
+  // The member's own notice of the suspicion says it was cancelled.
+  await people.memberPage.goto('/notification/list');
+  await expect(
+    people.memberPage.getByText(
+      '(取り消し済み) 山田 花子 さんについての、ご逝去の可能性のお知らせは取り消されました。ご本人のご無事が確かめられています。',
+    ),
+  ).toBeVisible();
 
+  // The 見守り役 still sees her report, its document and its outcome.
   await caseShows(people.adminPage, people.memberId, 'お変わりありません');
+  await expect(
+    people.adminPage.getByRole('heading', { name: '取り消されたお知らせ' }),
+  ).toBeVisible();
+  await expect(
+    people.adminPage.getByText(
+      /^\S+ \S+ からのご逝去の可能性のお知らせは、\S+ \S+ に 山田 花子 さんご本人のご利用が確かめられたため、取り消されました。山田 花子 さんはお元気です。届いたお知らせと報告は、下のとおり残っています。$/,
+    ),
+  ).toBeVisible();
+  await expect(people.adminPage.getByText(`理由:${REASON}`)).toBeVisible();
+  await expect(people.adminPage.getByRole('link', { name: '添付された書類を見る' })).toBeVisible();
   await expect(people.adminPage.getByText(/取り消し\(ご本人の確認\)/)).toBeVisible();
+  await expectFitsAndAccessible(people.adminPage);
+  await keepScreenshot(people.adminPage, 'death-case-cancelled-mobile');
+  await people.adminPage.goto('/notification/list');
+  await expect(
+    people.adminPage.getByText(
+      '山田 花子 さんのご無事が確かめられ、ご逝去の可能性についてのお知らせは取り消されました。',
+    ),
+  ).toBeVisible();
+  await expect(
+    people.adminPage.getByText(
+      '(取り消し済み) 山田 花子 さんについての、ご逝去の可能性のお知らせは取り消されました。ご本人のご無事が確かめられています。',
+    ),
+  ).toBeVisible();
   await advanceServerClock(people.adminApi, 8 * DAY_MS);
   expect(await receivedTitles(people)).not.toContain(people.title);
   await people.close();

@@ -12,19 +12,30 @@ function yesterdayInTokyo(): string {
   );
 }
 
-/** In the app: the expired-certification modal leads to a verification that fails once. */
+/**
+ * In the app: a 見守り役 who never verified her identity opens the app; the modal says so and
+ * what to do, and leads to a verification that fails once.
+ */
 async function verifyIdentityInApp(page: Page, host: NativeHostControl) {
   await page.goto('/dashboard');
-  const expired = page.getByRole('dialog', { name: '本人確認の有効期限が切れています' });
-  await expect(expired).toBeVisible();
+  const unverified = page.getByRole('dialog', { name: '見守り役の本人確認がまだです' });
+  await expect(unverified).toBeVisible();
+  await expect(unverified).toContainText(
+    '山田 花子 さんについて、ご逝去の可能性があるとのお知らせが届いています。見守り役としてご逝去を確かめるには、先にあなたの本人確認(アプリでの電子証明書の登録)が必要です。数分で終わります。',
+  );
+  // Never verified is not "expired".
+  await expect(unverified).not.toContainText('有効期限');
+  await expect(page.getByRole('dialog', { name: '本人確認の有効期限が切れています' })).toHaveCount(
+    0,
+  );
   // No close button; Escape does not close it either: only its two actions do.
-  await expect(expired.getByRole('button', { name: '閉じる' })).toHaveCount(0);
+  await expect(unverified.getByRole('button', { name: '閉じる' })).toHaveCount(0);
   await page.keyboard.press('Escape');
-  await expect(expired).toBeVisible();
-  await expect(expired.getByRole('button', { name: 'あとで行う' })).toBeVisible();
+  await expect(unverified).toBeVisible();
+  await expect(unverified.getByRole('button', { name: 'あとで行う' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await keepScreenshot(page, 'death-expired-modal-app-mobile');
-  await expired.getByRole('button', { name: '本人確認をやり直す' }).click();
+  await keepScreenshot(page, 'death-unverified-modal-app-mobile');
+  await unverified.getByRole('button', { name: '本人確認を始める' }).click();
   await expect(page).toHaveURL(/\/identity-verification$/);
 
   await expect(page.getByText('本人確認はまだ行われていません。アプリで')).toBeVisible();
@@ -47,20 +58,36 @@ async function confirmDeathInApp(page: Page, host: NativeHostControl) {
   // The modals show once a day; this visit is a new day for the test.
   await page.evaluate(() => localStorage.removeItem('lastDeathConfirmationStepsModalShowDate'));
   await page.goto('/dashboard');
-  const modal = page.getByRole('dialog', { name: '死亡の可能性についてのお知らせ' });
+  const modal = page.getByRole('dialog', { name: 'ご逝去の可能性についてのお知らせ' });
   await expect(modal).toBeVisible();
   await expect(modal.getByText(/山田 花子 さんについて/)).toBeVisible();
   await expect(modal.getByRole('img', { name: 'App StoreのQRコード' })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
   await keepScreenshot(page, 'death-modal-app-mobile');
-  await modal.getByRole('button', { name: '死亡確認を始める' }).click();
+  await modal.getByRole('button', { name: 'ご逝去の確認を始める' }).click();
 
   await expect(page).toHaveURL(/\/death-confirmation$/);
   await expect(page.getByRole('banner')).toHaveCount(0);
-  await expect(page.getByText('死亡確認を行う方は 山田 花子 さんです。')).toBeVisible();
+  await expect(
+    page.getByText(
+      '山田 花子 さんのご逝去を確かめます。お名前にお間違いがないか、ご確認ください。',
+    ),
+  ).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await page.getByRole('button', { name: '次へ' }).click();
   await page.getByLabel('ご逝去日').fill(yesterdayInTokyo());
+  // A way out that keeps what was entered: to the case page, and back to the same step.
+  await expect(
+    page.getByText(
+      '入力した内容は残ります。お知らせや見守りの状況の画面から、いつでも続きを行えます。',
+    ),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'あとで続ける' }).click();
+  await expect(page).toHaveURL(/\/death-administration\/[^/]+$/);
+  await expect(page.getByRole('heading', { name: '山田 花子 さんの見守りの状況' })).toBeVisible();
+  await page.getByRole('button', { name: 'ご逝去の確認を始める' }).click();
+  await expect(page).toHaveURL(/\/death-confirmation$/);
+  await expect(page.getByLabel('ご逝去日')).toHaveValue(yesterdayInTokyo());
   await page.getByRole('button', { name: '次へ' }).click();
   await page.getByLabel('山田 花子 さんとのご関係').selectOption('family');
   await page.getByRole('button', { name: '次へ' }).click();
@@ -78,16 +105,16 @@ async function confirmDeathInApp(page: Page, host: NativeHostControl) {
   );
   await expectNoSeriousA11yViolations(page);
   await page.getByRole('button', { name: '電子証明書で署名して送信する' }).click();
-  await expect(page.getByRole('heading', { name: '死亡確認を受け付けました' })).toBeVisible();
-  await expect(page.getByText(/山田 花子 さんの死亡確認が確定しました。/)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'ご逝去の確認を受け付けました' })).toBeVisible();
+  await expect(page.getByText(/山田 花子 さんのご逝去の確認が済みました。/)).toBeVisible();
   // The outcome survives a reload (deathConfirmationCompletionData).
   await page.reload();
-  await expect(page.getByText(/山田 花子 さんの死亡確認が確定しました。/)).toBeVisible();
+  await expect(page.getByText(/山田 花子 さんのご逝去の確認が済みました。/)).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await keepScreenshot(page, 'death-confirmation-done-app-mobile');
 }
 
-test('plain browser: QR codes and store links instead of the action; identity needs the app', async ({
+test('plain browser at phone width: store links, no QR codes, instead of the action; identity needs the app', async ({
   browser,
   playwright,
 }) => {
@@ -100,15 +127,16 @@ test('plain browser: QR codes and store links instead of the action; identity ne
   const page = await context.newPage();
 
   await page.goto('/dashboard');
-  const modal = page.getByRole('dialog', { name: '死亡の可能性についてのお知らせ' });
+  const modal = page.getByRole('dialog', { name: 'ご逝去の可能性についてのお知らせ' });
   await expect(modal).toBeVisible();
-  await expect(modal.getByRole('img', { name: 'App StoreのQRコード' })).toBeVisible();
-  await expect(modal.getByRole('img', { name: 'Google PlayのQRコード' })).toBeVisible();
+  // A phone cannot scan its own screen: at phone width, only the store links.
+  await expect(modal.getByRole('img', { name: 'App StoreのQRコード' })).toBeHidden();
+  await expect(modal.getByRole('img', { name: 'Google PlayのQRコード' })).toBeHidden();
   await expect(modal.getByRole('link', { name: /App Storeでアプリを入手/ })).toHaveAttribute(
     'href',
     /apps\.apple\.com/,
   );
-  await expect(modal.getByRole('button', { name: '死亡確認を始める' })).toHaveCount(0);
+  await expect(modal.getByRole('button', { name: 'ご逝去の確認を始める' })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
   await keepScreenshot(page, 'death-modal-browser-mobile');
   await modal.getByRole('button', { name: '閉じる' }).click();
@@ -123,7 +151,8 @@ test('plain browser: QR codes and store links instead of the action; identity ne
   await expect(
     page.getByText(/本人確認には電子証明書を扱うスマートフォンアプリが必要です/),
   ).toBeVisible();
-  await expect(page.getByRole('img', { name: 'Google PlayのQRコード' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Google Playでアプリを入手/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Google PlayのQRコード' })).toBeHidden();
   await expect(page.getByRole('button', { name: '本人確認を始める' })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
   await keepScreenshot(page, 'death-identity-browser-mobile');
@@ -146,6 +175,13 @@ test('app web view: from suspicion to a confirmed death whose letter reaches its
   // Signed in inside the app: this device's push token was registered.
   expect(host.requests.map((request) => request.type)).toContain('registerDeviceToken');
   await confirmDeathInApp(page, host);
+  // The app's analytics heard of the notices shown and of the confirmation sent.
+  const logged = host.requests
+    .filter((request) => request.type === 'logEvent')
+    .map((request) => request.payload);
+  expect(logged).toContainEqual({ name: 'death_notice_shown', params: { modal: 'unverified' } });
+  expect(logged).toContainEqual({ name: 'death_notice_shown', params: { modal: 'death' } });
+  expect(logged).toContainEqual({ name: 'death_confirmation_sent', params: { state: 'grace' } });
 
   // Past the grace period, the letter is released and delivered to the administrator.
   await advanceServerClock(context.request, 8 * DAY_MS);

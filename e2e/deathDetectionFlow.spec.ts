@@ -1,7 +1,8 @@
 /**
  * The death-detection flow's generated paths replayed in Chromium against the real server:
  * every way the flow ends (the death modal in the app web view and in a plain browser, the
- * expired-certificate modal both ways, the member's own suspicion cancelled) and its three
+ * modals of a never verified and of a half-verified 見守り役 both ways, the member's own
+ * suspicion cancelled) and its three
  * error branches. The suspicion, the identity status and the member's own case are the real
  * server's; a failing read is the network failing (503) on that one call.
  */
@@ -16,13 +17,17 @@ import {
   type BrowserView,
   type FlowPath,
 } from './support/flowReplay';
-import { signInAs, signUpAndSignIn } from './support/members';
+import { accessTokenOf, signInAs, signUpAndSignIn, type E2eMember } from './support/members';
 import { installNativeHost } from './support/nativeHost';
 import { VIEWPORTS } from './support/screens';
 
 const SHOWN_KEY = 'lastDeathConfirmationStepsModalShowDate';
-const DEATH_MODAL = '死亡の可能性についてのお知らせ';
-const EXPIRED_MODAL = '本人確認の有効期限が切れています';
+const DEATH_MODAL = 'ご逝去の可能性についてのお知らせ';
+/** The identity modals the real server's statuses lead to here: its title and way on. */
+const IDENTITY_MODALS = {
+  unverifiedModal: { title: '見守り役の本人確認がまだです', action: '本人確認を始める' },
+  progressModal: { title: '本人確認の手続きが途中です', action: '本人確認を続ける' },
+} as const;
 
 type Loaded = Extract<DeathDetectionEvent, { type: 'LOADED' }>;
 type FlowEventType =
@@ -37,7 +42,7 @@ const dayInBrowser = (day: string | null) =>
   day === TODAY ? tokyoDay(Date.now()) : day === YESTERDAY ? tokyoDay(Date.now() - DAY_MS) : null;
 
 const deathModal = (page: Page) => page.getByRole('dialog', { name: DEATH_MODAL });
-const expiredModal = (page: Page) => page.getByRole('dialog', { name: EXPIRED_MODAL });
+const identityModal = (page: Page, title: string) => page.getByRole('dialog', { name: title });
 const MOTHER = `${mother.lastName} ${mother.firstName}`;
 
 /** The calls the flow made, by path. */
@@ -61,23 +66,26 @@ const executors = {
   'xstate.done.actor.readIdentityStatus': serverAnswers,
   'xstate.error.actor.readIdentityStatus': serverAnswers,
   START_CONFIRMATION: async (page) => {
-    await deathModal(page).getByRole('button', { name: '死亡確認を始める' }).click();
+    await deathModal(page).getByRole('button', { name: 'ご逝去の確認を始める' }).click();
   },
   CLOSE: async (page) => {
     await deathModal(page).getByRole('button', { name: '閉じる' }).click();
   },
+  // The one identity modal open: its way on (to start, or to continue, the verification).
   REVERIFY: async (page) => {
-    await expiredModal(page).getByRole('button', { name: '本人確認をやり直す' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^本人確認を(始める|続ける)$/ })
+      .click();
   },
   LATER: async (page) => {
-    await expiredModal(page).getByRole('button', { name: 'あとで行う' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'あとで行う' }).click();
   },
 } satisfies Record<FlowEventType, BrowserExecutor>;
 
 const loadedOf = (path: { event: { type: string } }[]) => path[0]!.event as unknown as Loaded;
 const noModal = async (page: Page) => {
-  await expect(deathModal(page)).toHaveCount(0);
-  await expect(expiredModal(page)).toHaveCount(0);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
 };
 
 const views: Record<string, BrowserView> = {
@@ -98,30 +106,46 @@ const views: Record<string, BrowserView> = {
     await expect(modal).toBeVisible();
     await expect(modal.getByText(`${MOTHER} さんについて`, { exact: false })).toBeVisible();
     if (loadedOf(path).inApp) {
-      await expect(modal.getByRole('button', { name: '死亡確認を始める' })).toBeVisible();
+      await expect(modal.getByRole('button', { name: 'ご逝去の確認を始める' })).toBeVisible();
       await expect(modal.getByRole('img', { name: 'App StoreのQRコード' })).toHaveCount(0);
     } else {
-      await expect(modal.getByRole('button', { name: '死亡確認を始める' })).toHaveCount(0);
-      await expect(modal.getByRole('img', { name: 'App StoreのQRコード' })).toBeVisible();
+      await expect(modal.getByRole('button', { name: 'ご逝去の確認を始める' })).toHaveCount(0);
+      // At phone width the store links stand alone: a phone cannot scan its own screen.
+      await expect(modal.getByRole('link', { name: /App Storeでアプリを入手/ })).toBeVisible();
+      await expect(modal.getByRole('img', { name: 'App StoreのQRコード' })).toBeHidden();
     }
     expect(await page.evaluate((key) => localStorage.getItem(key), SHOWN_KEY)).toBe(
       tokyoDay(Date.now()),
     );
   },
-  expiredModal: async (page) => {
-    const modal = expiredModal(page);
+  unverifiedModal: async (page) => {
+    const modal = identityModal(page, IDENTITY_MODALS.unverifiedModal.title);
     await expect(modal).toBeVisible();
-    await expect(modal.getByText(`${MOTHER} さんについて`, { exact: false })).toBeVisible();
+    await expect(modal).toContainText(
+      `${MOTHER} さんについて、ご逝去の可能性があるとのお知らせが届いています。見守り役としてご逝去を確かめるには、先にあなたの本人確認(アプリでの電子証明書の登録)が必要です。数分で終わります。`,
+    );
     // Closes only through its two actions: no close button, Escape does nothing.
     await expect(modal.getByRole('button', { name: '閉じる' })).toHaveCount(0);
     await page.keyboard.press('Escape');
     await expect(modal).toBeVisible();
   },
+  progressModal: async (page) => {
+    const modal = identityModal(page, IDENTITY_MODALS.progressModal.title);
+    await expect(modal).toBeVisible();
+    await expect(modal).toContainText(
+      `${MOTHER} さんについて、ご逝去の可能性があるとのお知らせが届いています。あなたの本人確認(電子証明書の登録)が途中のままです。続きを終えると、ご逝去を確かめられるようになります。`,
+    );
+    await expect(modal.getByRole('button', { name: '閉じる' })).toHaveCount(0);
+  },
   done: async (page, step) => {
     switch (step!.event.type) {
       case 'START_CONFIRMATION':
         await expect(page).toHaveURL(/\/death-confirmation$/);
-        await expect(page.getByText(`死亡確認を行う方は ${MOTHER} さんです。`)).toBeVisible();
+        await expect(
+          page.getByText(
+            `${MOTHER} さんのご逝去を確かめます。お名前にお間違いがないか、ご確認ください。`,
+          ),
+        ).toBeVisible();
         return;
       case 'REVERIFY':
         await expect(page).toHaveURL(/\/identity-verification$/);
@@ -164,6 +188,9 @@ const paths = chosenPaths(deathDetectionMachine, { events: deathDetectionEvents 
   if (found?.type.startsWith('xstate.done') && suspect === null) return false;
   // The plain browser's one difference is the death modal.
   if (!loaded.inApp && suspect?.userId !== mother.userId) return false;
+  // The real server answers what this test can set up: never verified, halfway, or active.
+  const answered = (status?.output as { authStatus?: string } | undefined)?.authStatus;
+  if (answered && !['ACTIVE', 'INITIAL', 'PROGRESS'].includes(answered)) return false;
   return (
     status === undefined ||
     ['START_CONFIRMATION', 'REVERIFY', 'LATER'].includes(last.event.type) ||
@@ -184,6 +211,9 @@ test('the chosen paths end every way the flow ends and take every error branch',
     'xstate.error.actor.readIdentityStatus',
   ])
     expect(endings).toContain(ending);
+  const states = new Set(paths.flatMap((path) => path.steps.flatMap((step) => step.states)));
+  expect(states).toContain('unverifiedModal');
+  expect(states).toContain('progressModal');
 });
 
 /** In the app, the administrator's identity verified, with no modal of the flow in the way. */
@@ -200,8 +230,23 @@ async function verifyIdentity(context: BrowserContext) {
   await page.close();
 }
 
+/** The administrator started a verification and left it halfway (status PROGRESS). */
+async function startVerification(context: BrowserContext) {
+  const { accessToken } = await accessTokenOf(context.request, administratorOf.get(context)!);
+  const started = await context.request.post('/v1/identity_verification/challenge', {
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+  expect(started.status(), await started.text()).toBe(201);
+}
+
+const administratorOf = new WeakMap<BrowserContext, E2eMember>();
+
 for (const path of paths) {
-  test(`death detection: ${path.title}`, async ({ browser, playwright }) => {
+  const answeredStatus = (
+    outcomeOf(path.steps, 'readIdentityStatus')?.output as { authStatus?: string } | undefined
+  )?.authStatus;
+  const titled = answeredStatus ? `${path.title} (${answeredStatus})` : path.title;
+  test(`death detection: ${titled}`, async ({ browser, playwright }) => {
     test.setTimeout(120_000);
     const loaded = loadedOf(path.steps);
     const found = outcomeOf(path.steps, 'findSuspectedUser');
@@ -209,6 +254,7 @@ for (const path of paths) {
     const status = outcomeOf(path.steps, 'readIdentityStatus');
     const context = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
     const administrator = await signUpAndSignIn(context.request);
+    administratorOf.set(context, administrator);
     let disposeMember: () => Promise<void> = async () => undefined;
     if (found?.type.startsWith('xstate.done') || found === undefined) {
       // The member's own suspicion: this browser is the suspected member's, signed in before
@@ -225,6 +271,11 @@ for (const path of paths) {
       (status.output as { authStatus: string }).authStatus === 'ACTIVE'
     )
       await verifyIdentity(context);
+    if (
+      status?.type === 'xstate.done.actor.readIdentityStatus' &&
+      (status.output as { authStatus: string }).authStatus === 'PROGRESS'
+    )
+      await startVerification(context);
 
     const page = await context.newPage();
     if (loaded.inApp) await installNativeHost(page);

@@ -9,7 +9,7 @@ import { E2E_FPOS, integrationLinkUrl } from './support/socialProvider';
  * with its proof of asking: the member consents (POST /v1/fpos/verify_my_auth_access_token with
  * client_id, fpos_user_id, the proof and their own access token), sees the linked state, can
  * unlink; the same link does not work twice; once linked again from a new link, the service's
- * report reaches the member (the banner that says how to cancel), and after the member unlinks
+ * report reaches the member (the banner that says it is cancelled), and after the member unlinks
  * in the settings the service can report no more.
  */
 test('a member links an external service, is reported by it, and unlinks', async ({ browser }) => {
@@ -65,7 +65,7 @@ test('a member links an external service, is reported by it, and unlinks', async
   await expectFitsAndAccessible(page);
   expect((await report()).status()).toBe(404);
 
-  // Linked again from a new link: the service's report reaches the member, who is told how it
+  // Linked again from a new link: the service's report reaches the member, who is told it
   // is cancelled.
   await page.goto(await integrationLinkUrl(context.request, fposUserId));
   await page.getByRole('button', { name: '連携する', exact: true }).click();
@@ -77,7 +77,10 @@ test('a member links an external service, is reported by it, and unlinks', async
       name: 'あなたについて、ご逝去の可能性を示すお知らせが届いていました',
     }),
   });
-  await expect(banner).toContainText('ログインすると自動で取り消されます');
+  await expect(banner).toContainText(
+    'ご本人のご利用が確認できたため、取り消しました。何も公開されません。',
+  );
+  await expect(banner).toContainText('これからも、ログインするだけで同じように取り消されます。');
 
   // The settings list the link; unlinking there stops the service's reports.
   await page.goto('/death-settings');

@@ -64,6 +64,9 @@ test.describe('app shell, logged out', () => {
       await expect(page.getByTestId('tab-bar')).toHaveCount(0);
       const footer = page.getByRole('contentinfo');
       await expect(footer.getByRole('link', { name: /プライバシーポリシー/ })).toBeVisible();
+      await expect(
+        footer.getByRole('link', { name: '利用制限事項 （新しいタブで開きます）' }),
+      ).toHaveAttribute('href', /\/usage-restrictions$/);
       await expect(footer).toContainText('Shinobu Inc.');
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - window.innerWidth,
@@ -250,7 +253,7 @@ const MEMBER_TITLES: [string, string][] = [
   ['/connection', 'つながり｜偲ぶ'],
   ['/mypage', 'マイページ｜偲ぶ'],
   ['/notification/list', 'お知らせ｜偲ぶ'],
-  ['/death-settings', '死亡検知の設定｜偲ぶ'],
+  ['/death-settings', '見守り役と確認の設定｜偲ぶ'],
   ['/death-administration', '見守っている方｜偲ぶ'],
 ];
 

@@ -17,6 +17,7 @@ export const externalLinks = {
   faq: configured(env.VITE_FAQ_URL, `${SITE}/faq`),
   corporate: SITE,
   terms: configured(env.VITE_TERMS_URL, `${SITE}/terms`),
+  usageRestrictions: configured(env.VITE_USAGE_RESTRICTIONS_URL, `${SITE}/usage-restrictions`),
   privacy: configured(env.VITE_PRIVACY_URL, `${SITE}/privacy`),
   commercialTransactions: configured(env.VITE_COMMERCIAL_TRANSACTIONS_URL, `${SITE}/tokushoho`),
   confidentialInformation: configured(

@@ -103,6 +103,18 @@ export const deathCase = z
         createdAt: timestamp,
       }),
     ),
+    /**
+     * While no case is open (`alive`): the last case the member cancelled (their sign-in or
+     * the cancel call), with its signals, so the administrator keeps seeing what she reported.
+     */
+    lastCancelled: z
+      .object({
+        suspectedAt: timestamp,
+        cancelledAt: timestamp,
+        cancelledBy: z.enum(['sign_in', 'cancel']),
+        signals: z.array(deathCaseSignal),
+      })
+      .nullable(),
     /** The caller is an administrator who may still confirm. */
     canConfirm: z.boolean(),
   })

@@ -3,7 +3,8 @@ import { assign, fromPromise, setup } from 'xstate';
 /**
  * The client's state slices (spec §3) and their restore at start (spec §4): user,
  * memorialAdmin and unreadNotification are persisted under one root key; the UI waits for
- * the restore, at most RESTORE_TIMEOUT_MS.
+ * the restore, at most RESTORE_TIMEOUT_MS. A global RESET returns every slice to its initial
+ * value and clears what was persisted.
  */
 export const RESTORE_TIMEOUT_MS = 5000;
 
@@ -42,9 +43,11 @@ export const initialSlices: ClientSlices = {
 
 export type SliceName = keyof ClientSlices;
 
-export type ClientStateEvent = {
-  [K in SliceName]: { type: 'UPDATE'; slice: K; value: ClientSlices[K] };
-}[SliceName];
+export type ClientStateEvent =
+  | {
+      [K in SliceName]: { type: 'UPDATE'; slice: K; value: ClientSlices[K] };
+    }[SliceName]
+  | { type: 'RESET' };
 
 export interface ClientStateContext {
   slices: ClientSlices;
@@ -90,6 +93,8 @@ export const clientStateMachine = setup({
   },
   actions: {
     persist: (_, _params: { slices: ClientSlices }) => undefined,
+    /** Removes the persisted slices from storage. */
+    clearPersisted: () => undefined,
     reportRestoreFailure: (_, _params: { error: unknown }) => undefined,
   },
 }).createMachine({
@@ -130,6 +135,7 @@ export const clientStateMachine = setup({
             { type: 'persist', params: ({ context }) => ({ slices: context.slices }) },
           ],
         },
+        RESET: { actions: [assign({ slices: initialSlices }), 'clearPersisted'] },
       },
     },
   },

@@ -8,7 +8,8 @@ import type { RelationshipValue } from '../contract/rules/social';
  * certificate (the bridge's base sign over the server's sign request). Progress is saved after
  * every step (`saveProgress`, localStorage `deathConfirmationData`) and the outcome on success
  * (`saveCompletion`, `deathConfirmationCompletionData`), so a reload resumes where it was:
- * `restore` reads both back.
+ * `restore` reads both back. Every step has a way out (LEAVE) that saves what was entered, even
+ * a date or relationship not yet confirmed with NEXT, and leaves to where it can be resumed.
  */
 export interface DeathConfirmationSubject {
   userId: string;
@@ -61,7 +62,8 @@ export type DeathConfirmationEvent =
   | { type: 'SET_DATE'; value: string }
   | { type: 'SET_RELATIONSHIP'; value: RelationshipValue }
   | { type: 'SIGN' }
-  | { type: 'FINISH' };
+  | { type: 'FINISH' }
+  | { type: 'LEAVE' };
 
 export interface SignRequest {
   signTag: string;
@@ -106,6 +108,23 @@ const save = (step: DeathConfirmationStep) =>
       params: ({ context }: { context: DeathConfirmationContext }) => progressOf(context, step),
     },
   ] as const;
+
+/** Leaving a step saves it as it is, what was typed included, then leaves the flow. */
+const leave = (step: DeathConfirmationStep) => ({
+  target: 'left' as const,
+  actions: [
+    {
+      type: 'saveProgress' as const,
+      params: ({ context }: { context: DeathConfirmationContext }) => progressOf(context, step),
+    },
+    {
+      type: 'leave' as const,
+      params: ({ context }: { context: DeathConfirmationContext }) => ({
+        subject: context.subject!,
+      }),
+    },
+  ],
+});
 
 /** The default of an effect until the app provides it: it fails, naming itself and the machine. */
 const notProvided = <TOutput, TInput = undefined>(actor: string) =>
@@ -154,6 +173,8 @@ export const deathConfirmationMachine = setup({
     saveCompletion: (_, _params: { outcome: DeathConfirmationOutcome }) => undefined,
     /** Clears both stored records and leaves the flow. */
     finish: () => undefined,
+    /** Leaves the flow with its progress kept, to where it resumes (the member's case). */
+    leave: (_, _params: { subject: DeathConfirmationSubject }) => undefined,
   },
   guards: {
     hasCompletion: (_, data: RestoredData) => data.completion !== null,
@@ -230,7 +251,7 @@ export const deathConfirmationMachine = setup({
     /** Nothing to confirm: the page was opened without the death-detection modal's data. */
     missing: {},
     who: {
-      on: { NEXT: { target: 'date', actions: save('date') } },
+      on: { NEXT: { target: 'date', actions: save('date') }, LEAVE: leave('who') },
     },
     date: {
       on: {
@@ -240,6 +261,7 @@ export const deathConfirmationMachine = setup({
           { actions: assign({ failure: 'date_invalid' }) },
         ],
         BACK: { target: 'who', actions: save('who') },
+        LEAVE: leave('date'),
       },
     },
     relationship: {
@@ -252,12 +274,14 @@ export const deathConfirmationMachine = setup({
           { actions: assign({ failure: 'relationship_required' }) },
         ],
         BACK: { target: 'date', actions: save('date') },
+        LEAVE: leave('relationship'),
       },
     },
     review: {
       on: {
         SIGN: { target: 'signing', actions: assign({ failure: null }) },
         BACK: { target: 'relationship', actions: save('relationship') },
+        LEAVE: leave('review'),
       },
     },
     signing: {
@@ -327,5 +351,7 @@ export const deathConfirmationMachine = setup({
       on: { FINISH: { target: 'finished', actions: 'finish' } },
     },
     finished: { type: 'final' },
+    /** Left before the end: the progress stays saved for the next visit. */
+    left: { type: 'final' },
   },
 });

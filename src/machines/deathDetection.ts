@@ -6,8 +6,9 @@ import type { SuspectedUser } from '../contract/deathDetection';
  * The current user's own suspicion is cancelled at once (signing in proves they are alive).
  * For a member the current user administers, the app web view reads the current user's
  * identity verification status: active leads to the death-detection modal (whose action
- * starts /death-confirmation), anything else to the expired-certification modal, which closes
- * only through its actions (re-verify or later). A plain browser skips the status read and
+ * starts /death-confirmation); every other status has its own modal saying what to do next —
+ * never verified, verification left halfway, certificate expired, certificate revoked — each
+ * closing only through its actions (verify or later). A plain browser skips the status read and
  * shows the death-detection modal with the app-store links instead of the action.
  * Either modal is shown at most once a day (Asia/Tokyo): `today` and `lastShownDate` come from
  * the edge (localStorage `lastDeathConfirmationStepsModalShowDate`), `rememberShown` writes it.
@@ -36,9 +37,11 @@ export type DeathDetectionEvent =
   | { type: 'REVERIFY' }
   | { type: 'LATER' };
 
-/** The answer of the identity verification status read (spec §3): `auth_status`. */
+/** The answer of the identity verification status read (spec §3). */
 export interface IdentityStatusAnswer {
   authStatus: string;
+  /** Why a REVOKED status is revoked: the certificate expired, or it was revoked. */
+  revokedReason: 'expired' | 'revoked' | null;
 }
 
 export const ACTIVE_AUTH_STATUS = 'ACTIVE';
@@ -57,6 +60,23 @@ function modalDue(context: DeathDetectionContext, suspect: SuspectedUser | null)
     environment.lastShownDate !== environment.today
   );
 }
+
+/**
+ * A modal for an identity status that cannot confirm yet: it closes only through its actions,
+ * to the verification screen or until another day.
+ */
+const identityModal = {
+  entry: {
+    type: 'rememberShown',
+    params: ({ context }: { context: DeathDetectionContext }) => ({
+      date: context.environment!.today,
+    }),
+  },
+  on: {
+    REVERIFY: { target: 'done', actions: 'openIdentityVerification' },
+    LATER: 'done',
+  },
+} as const;
 
 /** The default of an effect until the app provides it: it fails, naming itself and the machine. */
 const notProvided = <TOutput, TInput = undefined>(actor: string) =>
@@ -91,6 +111,10 @@ export const deathDetectionMachine = setup({
     mustShowModal: ({ context }, suspect: SuspectedUser | null) => modalDue(context, suspect),
     inApp: ({ context }) => context.environment?.inApp === true,
     isActive: (_, answer: IdentityStatusAnswer) => answer.authStatus === ACTIVE_AUTH_STATUS,
+    neverVerified: (_, answer: IdentityStatusAnswer) => answer.authStatus === 'INITIAL',
+    inProgress: (_, answer: IdentityStatusAnswer) => answer.authStatus === 'PROGRESS',
+    revoked: (_, answer: IdentityStatusAnswer) =>
+      answer.authStatus === 'REVOKED' && answer.revokedReason === 'revoked',
   },
 }).createMachine({
   id: 'deathDetection',
@@ -167,6 +191,19 @@ export const deathDetectionMachine = setup({
             guard: { type: 'isActive', params: ({ event }) => event.output },
             target: 'deathModal',
           },
+          {
+            guard: { type: 'neverVerified', params: ({ event }) => event.output },
+            target: 'unverifiedModal',
+          },
+          {
+            guard: { type: 'inProgress', params: ({ event }) => event.output },
+            target: 'progressModal',
+          },
+          {
+            guard: { type: 'revoked', params: ({ event }) => event.output },
+            target: 'revokedModal',
+          },
+          // REVOKED because it expired, or a status this client does not know yet.
           { target: 'expiredModal' },
         ],
         // Spec §8: a failed status read is logged only.
@@ -196,16 +233,10 @@ export const deathDetectionMachine = setup({
         CLOSE: 'done',
       },
     },
-    expiredModal: {
-      entry: {
-        type: 'rememberShown',
-        params: ({ context }) => ({ date: context.environment!.today }),
-      },
-      on: {
-        REVERIFY: { target: 'done', actions: 'openIdentityVerification' },
-        LATER: 'done',
-      },
-    },
+    unverifiedModal: identityModal,
+    progressModal: identityModal,
+    expiredModal: identityModal,
+    revokedModal: identityModal,
     done: { type: 'final' },
   },
 });

@@ -147,6 +147,58 @@ describe('an administrator reports with a document', () => {
     });
   });
 
+  it('keeps the report, its document and its outcome once the member cancels, and marks every notice of it cancelled', async () => {
+    const { member, son } = await household();
+    await setAdministrators(t, member, [son]);
+    const document = await upload(t, await jpegPhoto(400, 300), { token: await tokenOf(t, son) });
+    const report = await call('POST', son, '/v1/fpos/report_death_suspected', {
+      user_id: member.id,
+      note: '電話がつながりません',
+      document_image_name: document,
+    });
+    expect(report.statusCode, report.body).toBe(201);
+    const cancel = await call('POST', member, '/v1/fpos/cancel_death_suspected_at', {
+      death_suspected_user_id: member.id,
+    });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+
+    const seen = await call('GET', son, `/v1/fpos/death_case/${member.id}`);
+    expect(seen.statusCode, seen.body).toBe(200);
+    expect(seen.json()).toMatchObject({
+      state: 'alive',
+      signals: [],
+      lastCancelled: {
+        suspectedAt: report.json().suspectedAt,
+        cancelledAt: expect.any(String),
+        cancelledBy: 'cancel',
+        signals: [
+          expect.objectContaining({
+            reporterUserId: son.id,
+            note: '電話がつながりません',
+            documentImageName: document,
+          }),
+        ],
+      },
+    });
+
+    // The suspicion notices, the member's own and the administrator's, now say cancelled.
+    for (const reader of [member, son]) {
+      const list = await call('GET', reader, '/v1/notification/user_notifications');
+      const items = list.json().items as {
+        kind: string;
+        payload: Record<string, unknown>;
+        readAt: string | null;
+      }[];
+      const suspected = items.filter((item) => item.kind === 'death_suspected');
+      expect(suspected).toHaveLength(1);
+      expect(suspected[0]!.payload).toMatchObject({
+        userId: member.id,
+        cancelledAt: expect.any(String),
+      });
+      expect(suspected[0]!.readAt).not.toBeNull();
+    }
+  });
+
   it('refuses a document that is not an image, and tells a non-administrator nothing', async () => {
     const { member, son, friend } = await household();
     await setAdministrators(t, member, [son]);

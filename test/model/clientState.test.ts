@@ -15,6 +15,7 @@ const sameUnread: ClientSlices['unreadNotification'] = { count: 3 };
 
 const storageUnavailable = new Error('storage unavailable');
 const persisted: ClientSlices[] = [];
+let clearedPersisted = 0;
 const reported: unknown[] = [];
 
 describeModel('clientState', {
@@ -22,6 +23,7 @@ describeModel('clientState', {
     actions: {
       persist: (_, { slices }) => void persisted.push(slices),
       reportRestoreFailure: (_, { error }) => void reported.push(error),
+      clearPersisted: () => void (clearedPersisted += 1),
     },
   }),
   events: (snapshot) =>
@@ -32,7 +34,11 @@ describeModel('clientState', {
       // One update per snapshot keeps the graph finite.
       ...(snapshot.context.slices.unreadNotification.count === 0
         ? [{ type: 'UPDATE', slice: 'unreadNotification', value: updatedUnread } as const]
-        : [{ type: 'UPDATE', slice: 'unreadNotification', value: sameUnread } as const]),
+        : [
+            { type: 'UPDATE', slice: 'unreadNotification', value: sameUnread } as const,
+            // The global RESET, once something differs from the initial slices.
+            { type: 'RESET' } as const,
+          ]),
     ] as never,
   states: {
     restoring: (snapshot) => {
@@ -66,6 +72,12 @@ describeModel('clientState', {
             expect(persisted.at(-1)).toEqual(slices);
             expect(persisted.at(-1)!.unreadNotification).toEqual({ count: 3 });
           }
+          break;
+        case 'RESET':
+          // Every slice back to its initial value, and the persisted state cleared.
+          expect(slices).toEqual(initialSlices);
+          expect(step.actions).toEqual(['clearPersisted']);
+          expect(clearedPersisted).toBeGreaterThan(0);
           break;
         default:
           throw new Error(`ready reached by an unexpected event ${step.event?.type}`);

@@ -1,7 +1,11 @@
 import { expect } from 'vitest';
 import type { SuspectedUser } from '../../src/contract/deathDetection';
-import { deathDetectionMachine } from '../../src/machines/deathDetection';
-import { describeModel } from './modelTest';
+import type { SnapshotFrom } from 'xstate';
+import {
+  deathDetectionMachine,
+  type IdentityStatusAnswer,
+} from '../../src/machines/deathDetection';
+import { describeModel, type StepInfo } from './modelTest';
 import { ownActions } from './navigationSupport';
 import { deathDetectionEvents, ME, mother, TODAY } from './sessionFlowEvents';
 
@@ -15,6 +19,21 @@ const machine = deathDetectionMachine.provide({
     reportFailure: (_, failure) => void failures.push(failure),
   },
 });
+
+/** Each identity status that cannot confirm has its own modal, entered only from that status. */
+const identityModal =
+  (authStatus: string, revokedReason: string | null) =>
+  (snapshot: SnapshotFrom<typeof machine>, step: StepInfo) => {
+    expect(snapshot.context.environment?.inApp).toBe(true);
+    expect(snapshot.context.suspect).toEqual(mother);
+    if (step.event?.type !== 'xstate.done.actor.readIdentityStatus') return;
+    expect((step.event as unknown as { output: IdentityStatusAnswer }).output).toEqual({
+      authStatus,
+      revokedReason,
+    });
+    expect(ownActions(step.actions)).toEqual(['rememberShown']);
+    expect(remembered.at(-1)).toBe(TODAY);
+  };
 
 describeModel('deathDetection', {
   machine,
@@ -54,13 +73,10 @@ describeModel('deathDetection', {
         expect(step.event?.type).toBe('xstate.done.actor.readIdentityStatus');
       else expect(step.event?.type).toBe('xstate.done.actor.findSuspectedUser');
     },
-    expiredModal: (snapshot, step) => {
-      expect(snapshot.context.environment?.inApp).toBe(true);
-      expect((step.event as { output?: { authStatus: string } }).output?.authStatus).not.toBe(
-        'ACTIVE',
-      );
-      expect(ownActions(step.actions)).toEqual(['rememberShown']);
-    },
+    unverifiedModal: identityModal('INITIAL', null),
+    progressModal: identityModal('PROGRESS', null),
+    expiredModal: identityModal('REVOKED', 'expired'),
+    revokedModal: identityModal('REVOKED', 'revoked'),
     done: (snapshot, step) => {
       const actions = ownActions(step.actions);
       switch (step.event?.type) {

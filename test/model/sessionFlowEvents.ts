@@ -96,6 +96,15 @@ export const myselfInGrace: SuspectedUser = { ...myself, state: 'grace' };
 export const loaded = (inApp: boolean, lastShownDate: string | null) =>
   ({ type: 'LOADED', currentUserId: ME, inApp, today: TODAY, lastShownDate }) as const;
 
+/** Every identity status the server answers, with why a REVOKED one is revoked. */
+export const IDENTITY_STATUSES = [
+  { authStatus: 'ACTIVE', revokedReason: null },
+  { authStatus: 'INITIAL', revokedReason: null },
+  { authStatus: 'PROGRESS', revokedReason: null },
+  { authStatus: 'REVOKED', revokedReason: 'expired' },
+  { authStatus: 'REVOKED', revokedReason: 'revoked' },
+] as const;
+
 /**
  * Each state is offered the events that can happen in it: the shell loads once, and the
  * modals' buttons exist only while their modal is shown.
@@ -104,7 +113,12 @@ export const deathDetectionEvents = ((snapshot: { matches: (state: string) => bo
   if (snapshot.matches('waitingForLoad'))
     return [loaded(true, null), loaded(false, YESTERDAY), loaded(true, TODAY)];
   if (snapshot.matches('deathModal')) return [{ type: 'START_CONFIRMATION' }, { type: 'CLOSE' }];
-  if (snapshot.matches('expiredModal')) return [{ type: 'REVERIFY' }, { type: 'LATER' }];
+  if (
+    ['unverifiedModal', 'progressModal', 'expiredModal', 'revokedModal'].some((state) =>
+      snapshot.matches(state),
+    )
+  )
+    return [{ type: 'REVERIFY' }, { type: 'LATER' }];
   return [
     { type: 'xstate.done.actor.findSuspectedUser', output: null },
     { type: 'xstate.done.actor.findSuspectedUser', output: myself },
@@ -114,8 +128,10 @@ export const deathDetectionEvents = ((snapshot: { matches: (state: string) => bo
     { type: 'xstate.error.actor.findSuspectedUser', error: new Error('offline') },
     { type: 'xstate.done.actor.cancelSuspicion', output: undefined },
     { type: 'xstate.error.actor.cancelSuspicion', error: new Error('offline') },
-    { type: 'xstate.done.actor.readIdentityStatus', output: { authStatus: 'ACTIVE' } },
-    { type: 'xstate.done.actor.readIdentityStatus', output: { authStatus: 'REVOKED' } },
+    ...IDENTITY_STATUSES.map((output) => ({
+      type: 'xstate.done.actor.readIdentityStatus',
+      output,
+    })),
     { type: 'xstate.error.actor.readIdentityStatus', error: new Error('offline') },
   ];
 }) as never;

@@ -13,7 +13,11 @@ import { ShellChromeProvider } from '../../src/components/shell/chrome';
 import type { ShellSession } from '../../src/components/shell/shellSession';
 import { ShellFrame } from '../../src/components/shell/ShellFrame';
 import type { SuspectedUser } from '../../src/contract/deathDetection';
-import { deathDetectionMachine, type DeathDetectionEvent } from '../../src/machines/deathDetection';
+import {
+  deathDetectionMachine,
+  type DeathDetectionEvent,
+  type IdentityStatusAnswer,
+} from '../../src/machines/deathDetection';
 import { BRIDGE_PROTOCOL, BRIDGE_VERSION } from '../../src/services/bridge/protocol';
 import {
   CONFIRMATION_DATA_KEY,
@@ -24,8 +28,31 @@ import { holdServer, request, type HeldServer } from './replay/heldServer';
 import { describeUiReplay, type Executor, type ViewAssertion } from './replay/uiReplay';
 import { renderRoutes } from './shellProviders';
 
-const DEATH_MODAL = '死亡の可能性についてのお知らせ';
-const EXPIRED_MODAL = '本人確認の有効期限が切れています';
+const DEATH_MODAL = 'ご逝去の可能性についてのお知らせ';
+/** Each identity status that cannot confirm: its modal's title, what it says, its way on. */
+const IDENTITY_MODALS = {
+  unverifiedModal: {
+    title: '見守り役の本人確認がまだです',
+    says: '先にあなたの本人確認(アプリでの電子証明書の登録)が必要です。',
+    action: '本人確認を始める',
+  },
+  progressModal: {
+    title: '本人確認の手続きが途中です',
+    says: 'あなたの本人確認(電子証明書の登録)が途中のままです。',
+    action: '本人確認を続ける',
+  },
+  expiredModal: {
+    title: '本人確認の有効期限が切れています',
+    says: 'あなたの本人確認(電子証明書)を更新する必要があります。',
+    action: '本人確認をやり直す',
+  },
+  revokedModal: {
+    title: '本人確認の電子証明書が失効しています',
+    says: 'あなたの電子証明書は失効しているため、このままではご逝去を確かめられません。',
+    action: '本人確認をやり直す',
+  },
+} as const;
+type IdentityModal = keyof typeof IDENTITY_MODALS;
 const MOTHER = '山田 花子';
 
 const SUSPECTED_READ = '/v1/fpos/death_suspected_user';
@@ -200,11 +227,13 @@ const executors = {
     await server.answer(request('POST', CANCEL), failed);
   },
   'xstate.done.actor.readIdentityStatus': async ({ server }, event) => {
+    const status = outputOf<IdentityStatusAnswer>(event);
     await server.answer(request('GET', STATUS_READ), {
       status: 200,
       body: {
-        auth_status: outputOf<{ authStatus: string }>(event).authStatus,
-        certificate_expires_at: null,
+        auth_status: status.authStatus,
+        certificate: null,
+        revoked_reason: status.revokedReason,
       },
     });
   },
@@ -213,24 +242,51 @@ const executors = {
   },
   // Outside the app the modal has no action to press: the store links stand in its place.
   START_CONFIRMATION: async ({ user }) => {
-    const start = within(dialog(DEATH_MODAL)!).queryByRole('button', { name: '死亡確認を始める' });
+    const start = within(dialog(DEATH_MODAL)!).queryByRole('button', {
+      name: 'ご逝去の確認を始める',
+    });
     if (start) await user.click(start);
   },
   CLOSE: async ({ user }) => {
     await user.click(within(dialog(DEATH_MODAL)!).getByRole('button', { name: '閉じる' }));
   },
   REVERIFY: async ({ user }) => {
-    await user.click(screen.getByRole('button', { name: '本人確認をやり直す' }));
+    const modal = IDENTITY_MODALS[openIdentityModal()];
+    await user.click(within(dialog(modal.title)!).getByRole('button', { name: modal.action }));
   },
   LATER: async ({ user }) => {
-    await user.click(screen.getByRole('button', { name: 'あとで行う' }));
+    const modal = IDENTITY_MODALS[openIdentityModal()];
+    await user.click(within(dialog(modal.title)!).getByRole('button', { name: 'あとで行う' }));
   },
 } satisfies Record<FlowEventType, Executor<World>>;
 
-/** Neither modal is open. */
+/** The identity modal on screen: there is exactly one. */
+function openIdentityModal(): IdentityModal {
+  const open = (Object.keys(IDENTITY_MODALS) as IdentityModal[]).filter(
+    (modal) => dialog(IDENTITY_MODALS[modal].title) !== null,
+  );
+  expect(open).toHaveLength(1);
+  return open[0]!;
+}
+
+/** No modal of the flow is open. */
 const noModal = () => {
   expect(dialog(DEATH_MODAL)).toBeNull();
-  expect(dialog(EXPIRED_MODAL)).toBeNull();
+  for (const { title } of Object.values(IDENTITY_MODALS)) expect(dialog(title)).toBeNull();
+};
+
+/** An identity status's own modal: its title, its words, its way on, and no close. */
+const identityModalView = (which: IdentityModal) => async () => {
+  const { title, says, action } = IDENTITY_MODALS[which];
+  const modal = await screen.findByRole('dialog', { name: title });
+  expect(modal.textContent).toContain(`${MOTHER} さんについて、ご逝去の可能性があるとのお知らせ`);
+  expect(modal.textContent).toContain(says);
+  expect(within(modal).getByRole('button', { name: action })).toBeTruthy();
+  expect(within(modal).getByRole('button', { name: 'あとで行う' })).toBeTruthy();
+  // It closes only through its two actions.
+  expect(within(modal).queryByRole('button', { name: '閉じる' })).toBeNull();
+  expect(screen.getAllByRole('dialog')).toHaveLength(1);
+  expect(localStorage.getItem(STEPS_MODAL_SHOWN_KEY)).toBe(TODAY);
 };
 
 /** The member's own case, as the banner above every page tells it. */
@@ -272,20 +328,18 @@ const views: Record<string, ViewAssertion<World>> = {
     expect(modal.textContent).toContain(`${MOTHER} さんについて`);
     const inApp = (path[0] as Extract<DeathDetectionEvent, { type: 'LOADED' }>).inApp;
     // The action only inside the app; the store links elsewhere.
-    expect(within(modal).queryByRole('button', { name: '死亡確認を始める' }) !== null).toBe(inApp);
+    expect(within(modal).queryByRole('button', { name: 'ご逝去の確認を始める' }) !== null).toBe(
+      inApp,
+    );
     expect(modal.textContent?.includes('アプリをダウンロードしてください')).toBe(!inApp);
-    expect(dialog(EXPIRED_MODAL)).toBeNull();
+    expect(screen.getAllByRole('dialog')).toHaveLength(1);
     expect(localStorage.getItem(STEPS_MODAL_SHOWN_KEY)).toBe(TODAY);
     if (inApp) await waitFor(() => expect(bridgeCalls).toContain('registerDeviceToken'));
   },
-  expiredModal: async () => {
-    const modal = await screen.findByRole('dialog', { name: EXPIRED_MODAL });
-    expect(modal.textContent).toContain(`${MOTHER} さんについて`);
-    // It closes only through its two actions.
-    expect(within(modal).queryByRole('button', { name: '閉じる' })).toBeNull();
-    expect(dialog(DEATH_MODAL)).toBeNull();
-    expect(localStorage.getItem(STEPS_MODAL_SHOWN_KEY)).toBe(TODAY);
-  },
+  unverifiedModal: identityModalView('unverifiedModal'),
+  progressModal: identityModalView('progressModal'),
+  expiredModal: identityModalView('expiredModal'),
+  revokedModal: identityModalView('revokedModal'),
   done: async ({ router, server }, { event }) => {
     const where = () => router.state.location.pathname;
     switch (event!.type) {

@@ -48,11 +48,18 @@ describe('the HTTP client and the session', () => {
     await waitFor(actor, (snapshot) => snapshot.matches('unauthenticated'));
   });
 
-  it('sends to /login after an authorisation failure, except for a /memory/ call', async () => {
-    const memory = await signedIn(session);
-    memory.http.authorisationFailed('/v1/memory/m-1/album');
-    expect(memory.goToLogin).not.toHaveBeenCalled();
-    await waitFor(memory.actor, (snapshot) => snapshot.matches('unauthenticated'));
+  it('sends to /login after an authorisation failure, except for a memorial call', async () => {
+    // The memorial API's real paths: a page, its album, its history.
+    for (const path of [
+      '/v1/memorial_page/m-1',
+      '/v1/album/memorial_page_id/m-1/album',
+      '/v1/history/get_histories_by_memorial_page_id/m-1',
+    ]) {
+      const memory = await signedIn(session);
+      memory.http.authorisationFailed(path);
+      expect(memory.goToLogin, path).not.toHaveBeenCalled();
+      await waitFor(memory.actor, (snapshot) => snapshot.matches('unauthenticated'));
+    }
 
     const other = await signedIn(session);
     other.http.authorisationFailed('/v1/user/u-1');

@@ -21,6 +21,10 @@ export const notifications = pgTable(
     index('notifications_unread_idx')
       .on(table.userId)
       .where(sql`${table.readAt} IS NULL`),
+    // Migration 0097: the notices about a member whose death case is cancelled.
+    index('notifications_death_subject_idx')
+      .on(sql`(${table.payload} ->> 'userId')`)
+      .where(sql`${table.kind} = 'death_suspected'`),
   ],
 );
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/database';
 import { tokyoToday } from '../../../src/contract/rules/account';
 import {
   deathAdministrators,
@@ -252,6 +253,35 @@ export async function confirmDeath(
   return deathCaseView(deps, administratorId, userId);
 }
 
+/** Every signal of a case, oldest first, with its reporter, reason and document. */
+function signalsOf(db: Db, caseId: string) {
+  return db
+    .select({
+      source: deathSignals.source,
+      createdAt: deathSignals.createdAt,
+      reporterUserId: deathSignals.reporterUserId,
+      reporterLastName: reporters.lastName,
+      reporterFirstName: reporters.firstName,
+      note: sql<string | null>`${deathSignals.detail} ->> 'note'`,
+      documentImageName: sql<string | null>`${deathSignals.detail} ->> 'documentImageName'`,
+    })
+    .from(deathSignals)
+    .leftJoin(reporters, eq(reporters.id, deathSignals.reporterUserId))
+    .where(eq(deathSignals.caseId, caseId))
+    .orderBy(asc(deathSignals.createdAt));
+}
+
+/** The member's most recently cancelled case, if any. */
+async function lastCancelledCaseOf(db: Db, userId: string) {
+  const [row] = await db
+    .select()
+    .from(deathCases)
+    .where(and(eq(deathCases.userId, userId), eq(deathCases.state, 'cancelled')))
+    .orderBy(desc(deathCases.closedAt))
+    .limit(1);
+  return row;
+}
+
 /** The case as its administrators see it; anyone else is 404. */
 export async function deathCaseView(deps: DeathDeps, callerId: string, userId: string) {
   if (!(await isAdministratorOf(deps.db, callerId, userId))) throw notFound('user');
@@ -271,22 +301,7 @@ export async function deathCaseView(deps: DeathDeps, callerId: string, userId: s
   if (!member) throw notFound('user');
   const rule = await ruleOf(deps.db, userId);
   const current = await currentCaseOf(deps.db, userId);
-  const signals = current
-    ? await deps.db
-        .select({
-          source: deathSignals.source,
-          createdAt: deathSignals.createdAt,
-          reporterUserId: deathSignals.reporterUserId,
-          reporterLastName: reporters.lastName,
-          reporterFirstName: reporters.firstName,
-          note: sql<string | null>`${deathSignals.detail} ->> 'note'`,
-          documentImageName: sql<string | null>`${deathSignals.detail} ->> 'documentImageName'`,
-        })
-        .from(deathSignals)
-        .leftJoin(reporters, eq(reporters.id, deathSignals.reporterUserId))
-        .where(eq(deathSignals.caseId, current.id))
-        .orderBy(asc(deathSignals.createdAt))
-    : [];
+  const signals = current ? await signalsOf(deps.db, current.id) : [];
   const confirmations = current
     ? await deps.db
         .select({
@@ -303,6 +318,8 @@ export async function deathCaseView(deps: DeathDeps, callerId: string, userId: s
         .orderBy(asc(deathConfirmations.createdAt))
     : [];
   const state: DeathState = current ? (current.state as DeathState) : 'alive';
+  // The administrator keeps seeing the last report and its outcome after the member cancels it.
+  const cancelled = current ? undefined : await lastCancelledCaseOf(deps.db, userId);
   return {
     ...member,
     state,
@@ -314,6 +331,15 @@ export async function deathCaseView(deps: DeathDeps, callerId: string, userId: s
     dateOfDeath: current?.dateOfDeath ?? null,
     signals,
     confirmations,
+    lastCancelled: cancelled
+      ? {
+          suspectedAt: cancelled.openedAt,
+          cancelledAt: cancelled.closedAt!,
+          cancelledBy:
+            cancelled.closedBy === 'sign_in' ? ('sign_in' as const) : ('cancel' as const),
+          signals: await signalsOf(deps.db, cancelled.id),
+        }
+      : null,
     canConfirm:
       state === 'suspected' &&
       !confirmations.some((confirmation) => confirmation.administratorUserId === callerId),

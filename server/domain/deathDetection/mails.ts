@@ -42,7 +42,7 @@ export function administratorNamedMail(to: string, name: string, link: string): 
     to,
     subject: `【しのぶ】${name}様があなたを見守り役に選びました`,
     text:
-      `${name}様が、万一のときにご逝去を確認する見守り役(管理者)としてあなたを選びました。\n\n` +
+      `${name}様が、万一のときにご逝去を確認する見守り役としてあなたを選びました。\n\n` +
       '下記から内容をご確認のうえ、お引き受けください。ご逝去の可能性があるときは、あなたに' +
       'お知らせが届き、アプリから確認を行えます。\n\n' +
       `${link}` +
@@ -90,7 +90,7 @@ export function graceStartedMailToMember(
   }).format(graceEndsAt);
   return {
     to,
-    subject: '【しのぶ】ご家族によりご逝去が確認されました',
+    subject: '【しのぶ】見守り役の方がご逝去を確認しました',
     text:
       '見守り役の方が、あなたのご逝去を確認しました。\n\n' +
       `お元気でいらっしゃいましたら、${until}までに下記からログインしてください。ログインすると確認はすべて取り消され、何も公開されません。\n\n` +

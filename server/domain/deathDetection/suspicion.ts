@@ -9,6 +9,7 @@ import {
   deathSettings,
   deathSignals,
   memorialPages,
+  notifications,
   users,
   type SignalSource,
 } from '../../db/schema';
@@ -177,6 +178,26 @@ async function pushSuspicion(deps: DeathDeps, userId: string) {
   }
 }
 
+/**
+ * The notices of a cancelled case follow it: every `death_suspected` notification about the
+ * member (theirs and their administrators') says it was cancelled and stops counting as unread.
+ */
+async function markSuspicionNoticesCancelled(tx: Db, userId: string, now: Date) {
+  await tx
+    .update(notifications)
+    .set({
+      payload: sql`${notifications.payload} || jsonb_build_object('cancelledAt', ${now.toISOString()}::text)`,
+      readAt: sql`coalesce(${notifications.readAt}, ${now.toISOString()}::timestamptz)`,
+    })
+    .where(
+      and(
+        eq(notifications.kind, 'death_suspected'),
+        sql`${notifications.payload} ->> 'userId' = ${userId}`,
+        sql`not (${notifications.payload} ? 'cancelledAt')`,
+      ),
+    );
+}
+
 export interface CancelDeps {
   db: Db;
   clock: Clock;
@@ -219,6 +240,7 @@ export async function cancelSuspicion(
       detail: { by },
       at: now,
     });
+    await markSuspicionNoticesCancelled(tx, userId, now);
     await notifyAbout(tx, deps, userId, 'death_cancelled', now, { member: false });
     return true;
   });

@@ -29,8 +29,11 @@ export interface NotificationPayloads {
     anniversary: string;
     date: string;
   };
-  /** A member this member administers may have died. */
-  death_suspected: { userId: string; memorialPageId: string; name: string };
+  /**
+   * A member this member administers (or this member themself) may have died; `cancelledAt`
+   * is added when that case is cancelled, so the notice no longer reads as an open alarm.
+   */
+  death_suspected: { userId: string; memorialPageId: string; name: string; cancelledAt?: string };
   /** A member this member administers cancelled the suspicion (they are alive). */
   death_cancelled: { userId: string; memorialPageId: string; name: string };
   /** A connection named this member one of their death administrators. */

@@ -28,10 +28,14 @@ const Store = styled.li`
   }
 `;
 
+/** A QR code is for a phone to scan another screen: a phone-sized screen shows only the link. */
 const Code = styled.img`
   width: 112px;
   height: 112px;
   background: #ffffff;
+  @media (max-width: 599px) {
+    display: none;
+  }
 `;
 
 /**

@@ -5,7 +5,7 @@ import { fromPromise } from 'xstate';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import type { SuspectedUser } from '../../contract/deathDetection';
-import { deathDetectionMachine } from '../../machines/deathDetection';
+import { deathDetectionMachine, type IdentityStatusAnswer } from '../../machines/deathDetection';
 import {
   cancelDeathSuspicion,
   fetchAdministeredUserWithSuspectedDeath,
@@ -13,7 +13,7 @@ import {
   fetchDeathSuspectedUser,
   fetchIdentityStatus,
 } from '../../services/api/deathDetection';
-import { isAppWebView } from '../../services/bridge';
+import { isAppWebView, logAnalyticsEvent } from '../../services/bridge';
 import { registerThisDevice } from '../../services/bridge/deviceToken';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { tokyoToday } from '../../contract/rules/tokyoDate';
@@ -29,6 +29,18 @@ const Actions = styled.div`
   gap: 12px;
   margin-top: 24px;
 `;
+
+/**
+ * The flow's modals: the death modal, and one per identity status that cannot confirm yet,
+ * with its words (`<words>-modal-title`, `-body`) and the label of its way to verify.
+ */
+const FLOW_MODALS = [
+  { state: 'deathModal', words: 'death', action: 'death-modal-start' },
+  { state: 'unverifiedModal', words: 'unverified', action: 'unverified-modal-start' },
+  { state: 'progressModal', words: 'progress', action: 'progress-modal-continue' },
+  { state: 'expiredModal', words: 'expired', action: 'expired-modal-reverify' },
+  { state: 'revokedModal', words: 'revoked', action: 'expired-modal-reverify' },
+] as const;
 
 /**
  * Spec §4 with both reads of spec §7: the death-suspected user answers the member's own case
@@ -88,9 +100,10 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
             findSuspectedUser(userId, (state) => setOwnCase({ state, outcome: null })),
           ),
           cancelSuspicion: fromPromise(({ input }) => cancelDeathSuspicion(input.userId)),
-          readIdentityStatus: fromPromise(async () => ({
-            authStatus: (await fetchIdentityStatus()).authStatus as string,
-          })),
+          readIdentityStatus: fromPromise<IdentityStatusAnswer, undefined>(async () => {
+            const status = await fetchIdentityStatus();
+            return { authStatus: status.authStatus, revokedReason: status.revokedReason };
+          }),
         },
         actions: {
           rememberShown: (_, { date }) => deathConfirmationStorage.rememberStepsModalShown(date),
@@ -128,9 +141,14 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
     registerThisDevice().catch((error: unknown) => console.error('device token', error));
   }, [actor, userId]);
 
-  const state = useSelector(actor, (snapshot) =>
-    snapshot.matches('deathModal') ? 'death' : snapshot.matches('expiredModal') ? 'expired' : null,
+  const state = useSelector(
+    actor,
+    (snapshot) => FLOW_MODALS.find((modal) => snapshot.matches(modal.state)) ?? null,
   );
+  // The app's analytics learn which notice an administrator was shown (nothing outside the app).
+  useEffect(() => {
+    if (state) logAnalyticsEvent('death_notice_shown', { modal: state.words });
+  }, [state]);
   const suspect = useSelector(actor, (snapshot) => snapshot.context.suspect);
   const cancelled = useSelector(
     actor,
@@ -158,7 +176,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
         />
       )}
       <Modal
-        open={state === 'death'}
+        open={state?.state === 'deathModal'}
         title={t('death-modal-title')}
         onClose={() => actor.send({ type: 'CLOSE' })}
       >
@@ -180,17 +198,23 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
         />
       </Modal>
       {/* No onClose: closes only through its two actions (spec §4). */}
-      <Modal open={state === 'expired'} title={t('expired-modal-title')}>
-        <p>{t('expired-modal-body', { name })}</p>
-        <Actions>
-          <Button type="button" onClick={() => actor.send({ type: 'REVERIFY' })}>
-            {t('expired-modal-reverify')}
-          </Button>
-          <Button type="button" $variant="secondary" onClick={() => actor.send({ type: 'LATER' })}>
-            {t('expired-modal-later')}
-          </Button>
-        </Actions>
-      </Modal>
+      {state && state.state !== 'deathModal' && (
+        <Modal open title={t(`${state.words}-modal-title`)}>
+          <p>{t(`${state.words}-modal-body`, { name })}</p>
+          <Actions>
+            <Button type="button" onClick={() => actor.send({ type: 'REVERIFY' })}>
+              {t(state.action)}
+            </Button>
+            <Button
+              type="button"
+              $variant="secondary"
+              onClick={() => actor.send({ type: 'LATER' })}
+            >
+              {t('expired-modal-later')}
+            </Button>
+          </Actions>
+        </Modal>
+      )}
     </>
   );
 }

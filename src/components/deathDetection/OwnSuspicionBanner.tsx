@@ -48,7 +48,8 @@ export function OwnSuspicionBanner({
     <Strip role={ownCase.outcome === 'failed' ? 'alert' : 'status'} aria-labelledby="own-suspicion">
       <h2 id="own-suspicion">{t(`own-suspicion-title-${ownCase.state}`)}</h2>
       <p>{t(`own-suspicion-${ownCase.outcome}`)}</p>
-      <p>{t('own-suspicion-how')}</p>
+      {/* What comes next only once it is cancelled: before, it would contradict the banner. */}
+      {ownCase.outcome === 'cancelled' && <p>{t('own-suspicion-how')}</p>}
       <Buttons>
         {ownCase.outcome === 'failed' && (
           <Button type="button" onClick={onRetry}>

@@ -44,6 +44,7 @@ export const entries = {
   faq: external('faq'),
   corporate: external('corporate'),
   terms: external('terms'),
+  usageRestrictions: external('usageRestrictions'),
   privacy: external('privacy'),
   commercialTransactions: external('commercialTransactions'),
   confidentialInformation: external('confidentialInformation'),
@@ -86,11 +87,11 @@ export const otherEntries: MenuEntry[] = [
   entries.confidentialInformation,
 ];
 
-/** The footer's policy links (spec §2: privacy, usage terms, confidential information,
- * commercial transactions notice, company information). */
+/** The footer's policy links: privacy, usage restrictions, confidential information,
+ * commercial transactions notice, company information. */
 export const footerEntries: MenuEntry[] = [
   entries.privacy,
-  entries.terms,
+  entries.usageRestrictions,
   entries.confidentialInformation,
   entries.commercialTransactions,
   entries.corporate,

@@ -25,6 +25,7 @@ import { isAppWebView } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { ItemList, Muted } from '../dashboard/homeParts';
 import { formatTokyoDate } from '../deathConfirmation/dates';
+import { tokyoToday } from '../../contract/rules/tokyoDate';
 import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { coded } from './apiFailure';
 import { inspectOption } from '../../services/clientState/inspector';
@@ -53,6 +54,10 @@ function ReportForm({ userId, name }: { userId: string; name: string }) {
         },
         actions: {
           reported: () => {
+            // In a browser she has just reported and this page says what comes next: the
+            // header's notice modal, with nothing to do in a browser, is not shown to her today.
+            if (!isAppWebView())
+              deathConfirmationStorage.rememberStepsModalShown(tokyoToday(new Date()));
             void queryClient.invalidateQueries({ queryKey: ['death'] });
           },
         },
@@ -280,6 +285,23 @@ export function Component() {
                     date: formatTokyoDate(confirmation.dateOfDeath),
                   })}
                 </li>
+              ))}
+            </ItemList>
+          </>
+        )}
+        {found.lastCancelled && (
+          <>
+            <h3>{t('death-case-cancelled-heading')}</h3>
+            <p>
+              {t(`death-case-cancelled-by-${found.lastCancelled.cancelledBy}`, {
+                name,
+                reported: at(found.lastCancelled.suspectedAt),
+                when: at(found.lastCancelled.cancelledAt),
+              })}
+            </p>
+            <ItemList>
+              {found.lastCancelled.signals.map((signal) => (
+                <SignalItem key={signal.createdAt + signal.source} signal={signal} />
               ))}
             </ItemList>
           </>

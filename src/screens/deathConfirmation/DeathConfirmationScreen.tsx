@@ -15,7 +15,7 @@ import {
   type DeathConfirmationOutcome,
 } from '../../machines/deathConfirmation';
 import { confirmDeath, requestDeathConfirmationSign } from '../../services/api/deathDetection';
-import { isAppWebView, startBaseSign } from '../../services/bridge';
+import { isAppWebView, logAnalyticsEvent, startBaseSign } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { tokyoToday } from '../../contract/rules/account';
 import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../contract/rules/social';
@@ -28,6 +28,13 @@ const Actions = styled.div`
   flex-wrap: wrap;
   gap: 12px;
   margin-top: 24px;
+`;
+
+const LeaveBlock = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 4px;
+  margin-top: 16px;
 `;
 
 const Facts = styled.dl`
@@ -121,11 +128,16 @@ export function Component() {
         },
         actions: {
           saveProgress: (_, progress) => deathConfirmationStorage.saveProgress(progress),
-          saveCompletion: (_, { outcome }) => deathConfirmationStorage.complete(outcome),
+          saveCompletion: (_, { outcome }) => {
+            deathConfirmationStorage.complete(outcome);
+            logAnalyticsEvent('death_confirmation_sent', { state: outcome.state });
+          },
           finish: () => {
             deathConfirmationStorage.clear();
             void navigate('/dashboard');
           },
+          leave: (_, { subject }) =>
+            void navigate(`/death-administration/${encodeURIComponent(subject.userId)}`),
         },
       }),
     [navigate],
@@ -138,6 +150,14 @@ export function Component() {
     <Button type="button" $variant="secondary" onClick={() => send({ type: 'BACK' })}>
       {t('death-confirmation-back')}
     </Button>
+  );
+  const leave = (
+    <LeaveBlock>
+      <Button type="button" $variant="secondary" onClick={() => send({ type: 'LEAVE' })}>
+        {t('death-confirmation-leave')}
+      </Button>
+      <small>{t('death-confirmation-leave-hint')}</small>
+    </LeaveBlock>
   );
   const next = (
     <Button type="button" onClick={() => send({ type: 'NEXT' })}>
@@ -171,6 +191,7 @@ export function Component() {
               </p>
             )}
             <Actions>{next}</Actions>
+            {leave}
           </>
         )}
         {snapshot.matches('date') && (
@@ -187,6 +208,7 @@ export function Component() {
               {back}
               {next}
             </Actions>
+            {leave}
           </>
         )}
         {snapshot.matches('relationship') && subject && (
@@ -210,6 +232,7 @@ export function Component() {
               {back}
               {next}
             </Actions>
+            {leave}
           </>
         )}
         {(snapshot.matches('review') || snapshot.matches('signing')) && subject && (
@@ -244,6 +267,7 @@ export function Component() {
                 <Actions>{back}</Actions>
               </>
             )}
+            {snapshot.matches('review') && leave}
           </>
         )}
         {snapshot.matches('completed') && outcome && (

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
 import { createActor, fromPromise, waitFor, type ActorRefFrom } from 'xstate';
 import {
   clientStateMachine,
@@ -8,7 +8,11 @@ import {
 } from '../../machines/clientState';
 import { petAdminMachine } from '../../machines/petAdmin';
 import { devInspector, inspectOption } from './inspector';
-import { readPersistedSlices, writePersistedSlices } from '../persistence/clientStorage';
+import {
+  clearPersistedSlices,
+  readPersistedSlices,
+  writePersistedSlices,
+} from '../persistence/clientStorage';
 
 /** Made when the provider starts it: `provide` builds the statechart again (start-up work). */
 const liveClientStateMachine = () =>
@@ -16,6 +20,7 @@ const liveClientStateMachine = () =>
     actors: { restorePersisted: fromPromise(() => readPersistedSlices()) },
     actions: {
       persist: (_, { slices }) => writePersistedSlices(slices),
+      clearPersisted: () => clearPersistedSlices(),
       reportRestoreFailure: (_, { error }) =>
         console.error('persisted state could not be restored', error),
     },
@@ -116,6 +121,22 @@ export function usePetAdminActor(): PetAdminActor | undefined {
 /** Reads one slice; re-renders only when it changes. */
 export function useSlice<K extends keyof ClientSlices>(name: K): ClientSlices[K] {
   return useSelector(useClientStateActor(), (snapshot) => snapshot.context.slices[name]);
+}
+
+/**
+ * The global RESET: every slice back to its initial value, the persisted state cleared, and
+ * the pet-admin setting ended (its chart starts again from the cleared slice).
+ */
+export function resetClientState(clientState: ClientStateActor): void {
+  clientState.send({ type: 'RESET' });
+  petAdminOf.get(clientState)?.stop();
+  startPetAdminSetting(clientState);
+}
+
+/** The global RESET of the page's client state. */
+export function useResetClientState(): () => void {
+  const actor = useClientStateActor();
+  return useCallback(() => resetClientState(actor), [actor]);
 }
 
 /** Sends UPDATE to the client state. */

@@ -47,3 +47,8 @@ export function writePersistedSlices(slices: ClientSlices, storage: Storage = lo
   const persisted = Object.fromEntries(PERSISTED_SLICES.map((name) => [name, slices[name]]));
   storage.setItem(PERSIST_ROOT_KEY, JSON.stringify(persisted));
 }
+
+/** Forgets the persisted slices (the client state's RESET). */
+export function clearPersistedSlices(storage: Storage = localStorage): void {
+  storage.removeItem(PERSIST_ROOT_KEY);
+}

@@ -31,6 +31,8 @@ export const deathConfirmationStorage = {
   /** The shared data the death-detection modal hands to the confirmation flow. */
   start: (subject: DeathConfirmationSubject) => {
     localStorage.removeItem(CONFIRMATION_COMPLETION_KEY);
+    // Left earlier for the same member: resume where it was, with what was entered.
+    if (deathConfirmationStorage.progress()?.subject.userId === subject.userId) return;
     const progress: DeathConfirmationProgress = {
       subject,
       step: 'who',

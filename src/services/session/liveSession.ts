@@ -16,6 +16,19 @@ export interface AuthSessionDeps {
   syncUser: (user: SessionUser | null) => void;
 }
 
+/**
+ * The calls that read or change a memorial page, its album or its history: a failed
+ * authorisation there leaves the visitor on the page (it may be public) instead of sending
+ * them to /login. The memorial API lives under these prefixes; `/memory/` is the pages' own.
+ */
+const MEMORIAL_CALL_PREFIXES = ['/v1/memorial_page', '/v1/album/', '/v1/history/'];
+
+export function isMemorialCall(path: string): boolean {
+  return (
+    path.includes('/memory/') || MEMORIAL_CALL_PREFIXES.some((prefix) => path.startsWith(prefix))
+  );
+}
+
 /** The session machine with its real calls: session layer (refresh included), tab sync. */
 export function authSessionWith(deps: AuthSessionDeps) {
   const report = (code: string, error: unknown) => void deps.session.logClientError(code, error);
@@ -101,7 +114,7 @@ export function httpSessionOf(actor: AuthSessionActor, goToLogin: () => void): H
     },
     authorisationFailed: (path) => {
       if (actor.getSnapshot().matches('authenticated')) actor.send({ type: 'SIGN_OUT' });
-      if (!path.includes('/memory/')) goToLogin();
+      if (!isMemorialCall(path)) goToLogin();
     },
   };
 }

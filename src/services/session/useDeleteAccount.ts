@@ -3,6 +3,7 @@ import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { auth } from '../api/auth';
 import { isQuietHttpError } from '../http';
+import { useResetClientState } from '../clientState/clientState';
 import { firstVisit } from '../persistence/firstVisit';
 import { useSession } from './useSession';
 
@@ -11,7 +12,8 @@ export type FreshProof = <T>(run: (currentPassword?: string) => Promise<T>) => P
 
 /**
  * Account deletion for the my page (spec §4, §8): DELETE /v1/user, then the user and the
- * tokens are cleared (sign-out) and the isFirstTimeUser flag removed. A failure shows
+ * tokens are cleared (sign-out), the isFirstTimeUser flag removed and the client state reset
+ * (nothing of the deleted member stays persisted on the device). A failure shows
  * the deletion failure text (account-delete-failed) and keeps everything as it was. Resolves
  * true when deleted.
  */
@@ -21,6 +23,7 @@ export function useDeleteAccount(): {
 } {
   const t = useT();
   const { signOut } = useSession();
+  const resetClientState = useResetClientState();
   const [deleting, setDeleting] = useState(false);
   const deleteAccount = useCallback(
     async (prove: FreshProof) => {
@@ -37,10 +40,11 @@ export function useDeleteAccount(): {
       }
       firstVisit.end();
       await signOut();
+      resetClientState();
       setDeleting(false);
       return true;
     },
-    [signOut, t],
+    [resetClientState, signOut, t],
   );
   return { deleteAccount, deleting };
 }
