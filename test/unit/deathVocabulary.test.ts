@@ -29,6 +29,11 @@ const DEATH_JOURNEY_PREFIXES = [
   'page-title-identity-',
   'screen-death-',
   'screen-identity-',
+  'restore-',
+  'page-title-restore-',
+  'mail-restoration-',
+  'login-memorialized-',
+  'login-error-account_memorialized',
 ];
 
 /** The role's other name, the blunt words the gentle ご逝去 replaces, and the device's. */
