@@ -1,0 +1,238 @@
+/**
+ * PostgreSQL failing under write traffic, met by the real server process through a relay the
+ * test controls: backends terminated mid-transaction, the database gone for 10 s, a 20 s
+ * partition. Throughout, the process keeps serving, every answer is a success or a 503 with
+ * Retry-After, no acknowledged write is lost, and writes succeed again as soon as the
+ * database does; /metrics answers while it is away.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inArray } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../server/db/database';
+import { historyEntries } from '../../server/db/schema';
+import { systemClock } from '../../server/domain/clock';
+import { startDatabaseProxy, type DatabaseProxy } from '../support/databaseProxy';
+import { createMember, type TestMember } from '../support/members';
+import { createPostgresDatabase } from '../support/testDatabase';
+import { startServer, stopServer, type ServerProcess } from './serverProcess';
+
+const serverUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const PROXY_PORT = 4260;
+const SERVER_PORT = 4261;
+const WRITERS = 6;
+const AUTH_SECRET = 'database-faults-test-secret-0123456789abcdef';
+const METRICS_TOKEN = 'database-faults-metrics-token-0123';
+/** Between two writes of one client: clients retry at once rather than after Retry-After. */
+const PAUSE_MS = 50;
+/** The first success after the database returns comes within this (what the issue asks). */
+const RECOVERY_MS = 2000;
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+let proxy: DatabaseProxy;
+let server: ServerProcess;
+let direct: Database;
+let members: TestMember[];
+let databaseName: string;
+
+beforeAll(async () => {
+  const database = await createPostgresDatabase(serverUrl, 'shinobu_faults');
+  cleanups.push(() => database.drop());
+  databaseName = new URL(database.url).pathname.slice(1);
+  proxy = await startDatabaseProxy(database.url, PROXY_PORT);
+  cleanups.push(() => proxy.close());
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-db-faults-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  server = startServer({
+    DATA_DIR: dataDir,
+    PORT: String(SERVER_PORT),
+    PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT}`,
+    DATABASE_URL: proxy.url,
+    AUTH_SECRET,
+    METRICS_TOKEN,
+    // Generous against a slow shared machine, short against a partition.
+    DATABASE_STATEMENT_TIMEOUT_MS: '2000',
+    DATABASE_QUERY_TIMEOUT_MS: '3000',
+  });
+  cleanups.push(() => void server.child.kill('SIGKILL'));
+  await server.waitForLog('Shinobu is ready');
+  direct = await openDatabase({ kind: 'postgres', url: database.url, poolSize: 2 });
+  cleanups.push(() => direct.close());
+  const factory = {
+    ctx: { database: direct },
+    clock: systemClock(),
+    config: { authSecret: AUTH_SECRET },
+  };
+  members = [];
+  for (let i = 0; i < WRITERS; i++) members.push(await createMember(factory));
+}, 180_000);
+
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  code: string | undefined;
+  /** When the answer arrived (performance.now()). */
+  at: number;
+}
+
+/** N members adding history entries to their own pages as fast as they are answered. */
+function startWriters() {
+  const answers: Answer[] = [];
+  const acknowledged: string[] = [];
+  let running = true;
+  const write = async (member: TestMember, n: number) => {
+    const body = `entry ${member.id} ${n}`;
+    let answer: Answer;
+    try {
+      const response = await fetch(
+        `${server.baseUrl}/v1/history/memorial_page_id/${member.memorialPageId}/history`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${member.token}`,
+          },
+          body: JSON.stringify({ occurred_on: '2012-04-01', body }),
+        },
+      );
+      const json = (await response.json().catch(() => ({}))) as { code?: string };
+      answer = {
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        code: json.code,
+        at: performance.now(),
+      };
+      if (response.ok) acknowledged.push(body);
+    } catch {
+      // The server did not answer at all (refused, reset): status 0.
+      answer = { status: 0, retryAfter: null, code: undefined, at: performance.now() };
+    }
+    answers.push(answer);
+  };
+  const loops = members.map(async (member) => {
+    for (let n = 0; running; n++) {
+      await write(member, n);
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    }
+  });
+  return {
+    answers,
+    acknowledged,
+    /** Resolves once `count` more writes have succeeded than now. */
+    async succeeded(count: number) {
+      const goal = acknowledged.length + count;
+      while (acknowledged.length < goal) {
+        if (server.child.exitCode !== null) throw new Error(`server exited:\n${server.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** What every scenario must show once the writers have stopped. */
+async function expectServedThroughout(
+  writers: ReturnType<typeof startWriters>,
+  recoveredAt: number,
+) {
+  expect(server.child.exitCode, server.stderr()).toBeNull();
+  const unexpected = writers.answers.filter(
+    (answer) =>
+      !(answer.status >= 200 && answer.status < 300) &&
+      !(answer.status === 503 && answer.retryAfter && answer.code === 'database_unavailable'),
+  );
+  expect(unexpected).toEqual([]);
+  const firstSuccess = writers.answers.find(
+    (answer) => answer.at >= recoveredAt && answer.status < 300,
+  );
+  expect(firstSuccess).toBeDefined();
+  expect(firstSuccess!.at - recoveredAt).toBeLessThan(RECOVERY_MS);
+  const stored = await direct.db
+    .select({ body: historyEntries.body })
+    .from(historyEntries)
+    .where(inArray(historyEntries.body, writers.acknowledged));
+  const storedBodies = new Set(stored.map((row) => row.body));
+  expect(writers.acknowledged.filter((body) => !storedBodies.has(body))).toEqual([]);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('PostgreSQL failing under write traffic', () => {
+  it('backends terminated mid-transaction: the process serves on and loses nothing acknowledged', async () => {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+    const writers = startWriters();
+    await writers.succeeded(WRITERS * 3);
+    let terminated = 0;
+    let recoveredAt = 0;
+    for (let round = 0; round < 5; round++) {
+      const { rows } = await admin.query<{ killed: boolean }>(
+        'SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE datname = $1',
+        [databaseName],
+      );
+      terminated += rows.filter((row) => row.killed).length;
+      recoveredAt = performance.now();
+      await writers.succeeded(WRITERS);
+    }
+    await writers.stop();
+    expect(terminated).toBeGreaterThan(0);
+    await expectServedThroughout(writers, recoveredAt);
+  }, 120_000);
+
+  it('the database gone for 10 s: 503s with Retry-After, /metrics still answers, then success at once', async () => {
+    const scrape = () =>
+      fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    // One scrape with the database there, so the outbox gauges have a value to keep.
+    expect((await scrape()).status).toBe(200);
+    const writers = startWriters();
+    await writers.succeeded(WRITERS * 3);
+    await proxy.cut();
+    await sleep(5_000);
+    const during = await scrape();
+    expect(during.status).toBe(200);
+    const text = await during.text();
+    const readAt = /^shinobu_mail_outbox_read_timestamp_seconds (\S+)$/m.exec(text)?.[1];
+    expect(Number(readAt)).toBeGreaterThan(0);
+    expect(text).toMatch(/^shinobu_mail_outbox_pending \d+$/m);
+    await sleep(5_000);
+    await proxy.restore();
+    const recoveredAt = performance.now();
+    await writers.succeeded(WRITERS);
+    await writers.stop();
+    expect(writers.answers.filter((answer) => answer.status === 503).length).toBeGreaterThan(0);
+    await expectServedThroughout(writers, recoveredAt);
+  }, 120_000);
+
+  it('a 20 s partition: writes answer 503 within the partition instead of hanging, then succeed at once', async () => {
+    const writers = startWriters();
+    await writers.succeeded(WRITERS * 3);
+    proxy.partition();
+    const partitionedAt = performance.now();
+    await sleep(20_000);
+    await proxy.restore();
+    const recoveredAt = performance.now();
+    await writers.succeeded(WRITERS);
+    await writers.stop();
+    const answeredDuring = writers.answers.filter(
+      (answer) => answer.at > partitionedAt && answer.at < recoveredAt,
+    );
+    expect(answeredDuring.filter((answer) => answer.status === 503).length).toBeGreaterThan(0);
+    await expectServedThroughout(writers, recoveredAt);
+    const code = await stopServer(server);
+    const problems = server
+      .stdout()
+      .split('\n')
+      .filter((line) => /"level":(50|60)/.test(line));
+    expect({ code, problems }).toEqual({ code: 0, problems: [] });
+  }, 120_000);
+});
