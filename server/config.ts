@@ -258,11 +258,13 @@ function parseDatabaseTimeouts(env: Env, problems: string[]): DatabaseTimeouts {
     statementMs + 1000,
     problems,
   );
-  if (statementMs === 0) problems.push('DATABASE_STATEMENT_TIMEOUT_MS: must be more than 0');
+  if (statementMs === 0) {
+    problems.push('DATABASE_STATEMENT_TIMEOUT_MS: must be more than 0 (every call is bounded)');
+  }
   // The server's cancel must come first: it leaves the connection usable.
   if (queryMs <= statementMs) {
     problems.push(
-      'DATABASE_QUERY_TIMEOUT_MS: must be more than DATABASE_STATEMENT_TIMEOUT_MS (the server cancels a slow statement before the client gives up on the connection)',
+      `DATABASE_QUERY_TIMEOUT_MS: ${queryMs} is not longer than DATABASE_STATEMENT_TIMEOUT_MS (${statementMs})`,
     );
   }
   return { statementMs, queryMs };
