@@ -39,11 +39,13 @@ let server: ServerProcess;
 let direct: Database;
 let members: TestMember[];
 let databaseName: string;
+let databaseUrl: string;
 
 beforeAll(async () => {
   const database = await createPostgresDatabase(serverUrl, 'shinobu_faults');
   cleanups.push(() => database.drop());
   databaseName = new URL(database.url).pathname.slice(1);
+  databaseUrl = database.url;
   proxy = await startDatabaseProxy(database.url, PROXY_PORT);
   cleanups.push(() => proxy.close());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-db-faults-'));
@@ -178,5 +180,48 @@ describe('PostgreSQL failing under write traffic', () => {
       .split('\n')
       .filter((line) => line.includes('"level":60'));
     expect(fatal).toEqual([]);
+  }, 120_000);
+});
+
+describe('the fatal line of an error out of a pooled database connection', () => {
+  it('names no request when none was running, not the one that opened the connection', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-db-faults-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const crashing = startServer({
+      DATA_DIR: dataDir,
+      PORT: String(SERVER_PORT + 1),
+      PUBLIC_URL: `http://127.0.0.1:${SERVER_PORT + 1}`,
+      DATABASE_URL: databaseUrl,
+      AUTH_SECRET,
+      NODE_OPTIONS: `--import ${path.resolve('test/process/fixtures/crashOnDatabaseSocketClose.mjs')}`,
+      CRASH_WHEN_CLOSED_PORT: new URL(databaseUrl).port || '5432',
+    });
+    cleanups.push(() => void crashing.child.kill('SIGKILL'));
+    await crashing.waitForLog('Shinobu is ready');
+    // Requests at once: the pool opens new connections for them, within their work.
+    const answers = await Promise.all(
+      members.map((member) =>
+        fetch(
+          `${crashing.baseUrl}/v1/history/get_histories_by_memorial_page_id/${member.memorialPageId}`,
+          { headers: { authorization: `Bearer ${member.token}` } },
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(members.map(() => 200));
+    const requestIds = answers.map((answer) => answer.headers.get('x-request-id'));
+    // Every request has ended; now their connections close.
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [
+      databaseName,
+    ]);
+    await admin.end();
+    expect(await crashing.exited).toBe(1);
+    const line = JSON.parse(
+      await crashing.waitForLog('uncaught error; exiting so that a supervisor restarts the server'),
+    ) as Record<string, unknown>;
+    expect(line.err).toMatchObject({ message: 'a bug thrown when a database connection closed' });
+    expect(requestIds).not.toContain(line.requestId);
+    expect(line.requestId).toBeUndefined();
   }, 120_000);
 });
