@@ -3,7 +3,8 @@
  * test controls: backends terminated mid-transaction, the database gone for 10 s, a 20 s
  * partition. Throughout, the process keeps serving, every answer is a success or a 503 with
  * Retry-After, no acknowledged write is lost, and writes succeed again as soon as the
- * database does; /metrics answers while it is away.
+ * database does; /metrics answers while it is away. And an error out of a pooled connection's
+ * own events is not blamed on the finished request that happened to open it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
