@@ -2,6 +2,7 @@ import { accountsBench } from './accounts';
 import { backupBench } from './backup';
 import { bundleBench } from './bundle';
 import { codeSizeBench } from './codeSize';
+import { databaseFaultsBench } from './databaseFaults';
 import { coldStartBench } from './coldStart';
 import { deathDetectionBench } from './deathDetection';
 import { endingNoteBench } from './endingnote';
@@ -32,5 +33,6 @@ export const BENCH_MODULES: BenchModule[] = [
   backupBench,
   chaosBench,
   soakBench,
+  databaseFaultsBench,
   scaleBench,
 ];

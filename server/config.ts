@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, accessSync, constants } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import type { DatabaseTimeouts } from './db/database';
 import { ensureDevelopmentCa } from './x509/certificateIssuer';
 import { parseTrustAnchors } from './x509/certificates';
 
@@ -16,6 +17,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Bounds of every PostgreSQL call a running server makes (not of migrations). */
+  databaseTimeouts: DatabaseTimeouts;
   smtpUrl: string | undefined;
   mailFrom: string;
   redisUrl: string | undefined;
@@ -157,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     ['postgres:', 'postgresql:'],
     problems,
   );
+  const databaseTimeouts = parseDatabaseTimeouts(env, problems);
   const smtpUrl = optionalUrl('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:'], problems);
   const redisUrl = optionalUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], problems);
   const publicUrl =
@@ -217,6 +221,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     dataDir,
     databaseUrl,
+    databaseTimeouts,
     smtpUrl,
     mailFrom: env.MAIL_FROM ?? 'Shinobu <no-reply@shinobu.local>',
     redisUrl,
@@ -238,6 +243,31 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs,
     mailRetry,
   };
+}
+
+function parseDatabaseTimeouts(env: Env, problems: string[]): DatabaseTimeouts {
+  const statementMs = parseCount(
+    'DATABASE_STATEMENT_TIMEOUT_MS',
+    env.DATABASE_STATEMENT_TIMEOUT_MS,
+    5000,
+    problems,
+  );
+  const queryMs = parseCount(
+    'DATABASE_QUERY_TIMEOUT_MS',
+    env.DATABASE_QUERY_TIMEOUT_MS,
+    statementMs + 1000,
+    problems,
+  );
+  if (statementMs === 0) {
+    problems.push('DATABASE_STATEMENT_TIMEOUT_MS: must be more than 0 (every call is bounded)');
+  }
+  // The server's cancel must come first: it leaves the connection usable.
+  if (queryMs <= statementMs) {
+    problems.push(
+      `DATABASE_QUERY_TIMEOUT_MS: ${queryMs} is not longer than DATABASE_STATEMENT_TIMEOUT_MS (${statementMs})`,
+    );
+  }
+  return { statementMs, queryMs };
 }
 
 function parseMailRetry(env: Env, problems: string[]): MailRetryConfig {

@@ -17,7 +17,11 @@ async function open(config: Config): Promise<Database> {
   if (!config.databaseUrl)
     return openDatabase({ kind: 'pglite', dataDir: path.join(config.dataDir, 'pgdata') });
   try {
-    return await openDatabase({ kind: 'postgres', url: config.databaseUrl });
+    return await openDatabase({
+      kind: 'postgres',
+      url: config.databaseUrl,
+      timeouts: config.databaseTimeouts,
+    });
   } catch (error) {
     const host = new URL(config.databaseUrl).host;
     throw new ConfigError([

@@ -15,8 +15,11 @@ export interface Metrics {
   mailsFailed: Counter<'kind'>;
   /** Requests refused by a rate limit; `limit` names which one. */
   rateLimitRefusals: Counter<'limit'>;
-  /** Registers a gauge read at each scrape (outbox backlog, database pool). */
-  gauge(name: string, help: string, read: () => Promise<number> | number): void;
+  /**
+   * Registers a gauge read at each scrape (outbox backlog, database pool); undefined leaves
+   * it as it was.
+   */
+  gauge(name: string, help: string, read: () => Promise<number | undefined> | number): void;
 }
 
 export function createMetrics(): Metrics {
@@ -59,7 +62,8 @@ export function createMetrics(): Metrics {
         help,
         registers: [registry],
         async collect() {
-          this.set(await read());
+          const value = await read();
+          if (value !== undefined) this.set(value);
         },
       });
     },

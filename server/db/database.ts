@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -25,8 +26,19 @@ export interface Database {
 
 export type ScriptRunner = (script: string) => Promise<Record<string, unknown>[]>;
 
+/** How long one database call may take (PostgreSQL); unset: unbounded (scripts, tests). */
+export interface DatabaseTimeouts {
+  /** The server cancels a statement running longer (`statement_timeout`). */
+  statementMs: number;
+  /**
+   * The client gives up on an answer that has not arrived (a partition, a server gone mute)
+   * and closes the connection; longer than statementMs, so a slow statement is the server's.
+   */
+  queryMs: number;
+}
+
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolSize?: number }
+  | { kind: 'postgres'; url: string; poolSize?: number; timeouts?: DatabaseTimeouts }
   | {
       kind: 'pglite';
       dataDir: string | undefined;
@@ -37,7 +49,7 @@ export type DatabaseTarget =
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite (in memory without dataDir). */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'postgres'
-    ? openPostgres(target.url, target.poolSize)
+    ? openPostgres(target.url, target.poolSize, target.timeouts)
     : openPglite(target.dataDir, target.dataDirDump);
 }
 
@@ -65,18 +77,78 @@ async function openPglite(
   };
 }
 
-async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
-  // An idle client's network error must not crash the process; the next query reports it.
+/**
+ * A pool connection that bounds its queries and forgets the request that opened it.
+ * - A query whose answer has not come within the query timeout may still be answered later,
+ *   to the next query, or hold a transaction open: its connection is closed, so the pool drops
+ *   it instead of lending it again.
+ * - Its socket is opened outside the asking request's async context: otherwise every later
+ *   event of a pooled connection (an error among them) would run as that long-finished request.
+ */
+class BoundedClient extends pg.Client {
+  private static readonly outsideRequests = new AsyncResource('shinobu.database.connection');
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's overloads, passed through
+  override connect(...args: any[]): any {
+    return BoundedClient.outsideRequests.runInAsyncScope(() =>
+      (super.connect as (...all: unknown[]) => unknown).apply(this, args),
+    );
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's overloads, passed through
+  override query(...args: any[]): any {
+    const last: unknown = args.at(-1);
+    if (typeof last === 'function') {
+      args[args.length - 1] = (error: Error | null, result: unknown) => {
+        if (error) this.closeAfterReadTimeout(error);
+        (last as (error: Error | null, result: unknown) => void)(error, result);
+      };
+    }
+    const answer = (super.query as (...all: unknown[]) => unknown).apply(this, args);
+    if (answer instanceof Promise) {
+      return answer.catch((error: unknown) => {
+        this.closeAfterReadTimeout(error);
+        throw error;
+      });
+    }
+    return answer;
+  }
+
+  private closeAfterReadTimeout(error: unknown): void {
+    if ((error as Error).message === 'Query read timeout') this.connection.stream.destroy();
+  }
+}
+
+async function openPostgres(
+  url: string,
+  poolSize = 10,
+  timeouts: DatabaseTimeouts | undefined,
+): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5000,
+    ...(timeouts
+      ? { statement_timeout: timeouts.statementMs, query_timeout: timeouts.queryMs }
+      : {}),
+    Client: BoundedClient,
+  });
+  // A connection's network error must not crash the process, idle or lent to a caller (the
+  // pool listens only while it is idle): the query in flight, if any, fails with it and its
+  // request answers 503; the pool drops the connection when it comes back.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const probe = await pool.connect();
   probe.release();
   const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
+    // A connection of its own, without the timeouts: a migration may rightly take long.
     withSession: async (fn) => {
-      const connection = await pool.connect();
+      const connection = new pg.Client({ connectionString: url });
+      connection.on('error', () => undefined);
+      await connection.connect();
       try {
         return await fn(async (script) => {
           const result = (await connection.query(script)) as unknown as
@@ -85,7 +157,7 @@ async function openPostgres(url: string, poolSize = 10): Promise<Database> {
           return (last?.rows ?? []) as Record<string, unknown>[];
         });
       } finally {
-        connection.release();
+        await connection.end();
       }
     },
     ping: () => pingWith(db),

@@ -17,17 +17,19 @@ const UNREACHABLE = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
-  '08000', // connection_exception
-  '08001', // sqlclient_unable_to_establish_sqlconnection
-  '08003', // connection_does_not_exist
-  '08006', // connection_failure
   '53300', // too_many_connections
+  '57014', // query_canceled: a statement over statement_timeout
 ]);
+/** SQLSTATE class 08: connection exceptions, whichever the subclass. */
+const CONNECTION_EXCEPTION = /^08[0-9A-Z]{3}$/;
 const UNREACHABLE_MESSAGES = [
   /connection terminated/i,
   /timeout exceeded when trying to connect/i,
   /cannot use a pool after calling end/i,
   /client has encountered a connection error/i,
+  // The client's own bound (query_timeout) and a connection it closed because of it.
+  /query read timeout/i,
+  /not queryable/i,
 ];
 const NO_SPACE = new Set(['ENOSPC', 'EDQUOT', '53100' /* disk_full */]);
 
@@ -55,7 +57,7 @@ export function faultAnswer(error: unknown): FaultAnswer | undefined {
       };
     }
     if (
-      (typeof code === 'string' && UNREACHABLE.has(code)) ||
+      (typeof code === 'string' && (UNREACHABLE.has(code) || CONNECTION_EXCEPTION.test(code))) ||
       (typeof message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message)))
     ) {
       return {

@@ -8,6 +8,8 @@ import {
   RETURN_TO_MAX_AGE_S,
 } from '../../src/contract/pages/memberOnly';
 import { THEME_COOKIE } from '../../src/contract/pages/pageHandover';
+import { countUnderPattern } from '../http/routeLabel';
+import { clientRouteOf } from './clientRoutes';
 import { distDir, SSR_DIR } from './paths';
 import { SESSION_COOKIE_NAMES } from '../routes/auth/sessionKit';
 import { routeModuleLinks } from './routeModules';
@@ -116,7 +118,10 @@ export async function spaRoutes(
       !API_PREFIXES.some((prefix) => request.url.startsWith(prefix)) &&
       (request.headers.accept ?? '').includes('text/html');
     if (wantsPage && indexHtml) {
-      const moduleLinks = moduleLinksOf(request.url.split('?', 1)[0]!);
+      const pathname = request.url.split('?', 1)[0]!;
+      // Counted under the client's route (`*`: its not-found page), not with real 404s.
+      countUnderPattern(request, clientRouteOf(pathname)?.path ?? '*');
+      const moduleLinks = moduleLinksOf(pathname);
       const pageHtml = indexHtml.replace('</head>', () => `${moduleLinks}</head>`);
       const decision = decidePage(request.url, {
         cookie: request.headers.cookie,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailOutbox } from '../../server/jobs/mailOutbox';
+import { createSpaApp } from '../support/spaApp';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { registrationBody } from './accountsSupport';
 
@@ -99,6 +100,36 @@ describe('without METRICS_TOKEN', () => {
       expect((await plain.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('pages served by the SPA fallback', () => {
+  it('are counted under the route pattern the client shows, apart from real 404s', async () => {
+    const spa = await createSpaApp({
+      'index.html': '<!doctype html><html><head><title>t</title></head><body></body></html>',
+    });
+    try {
+      const get = (url: string, accept: string) =>
+        spa.app.inject({ method: 'GET', url, headers: { accept } });
+      expect(
+        (await get('/memory/11111111-1111-1111-1111-111111111111', 'text/html')).statusCode,
+      ).toBe(200);
+      // A member-only page asked for by a visitor: its redirect to the sign-in counts there too.
+      expect((await get('/timecapsule/letters/abc', 'text/html')).statusCode).toBe(302);
+      expect((await get('/v1/no-such-call', 'application/json')).statusCode).toBe(404);
+      const text = await spa.ctx.metrics.registry.metrics();
+      const series = (route: string, status: number) =>
+        valueOf(
+          text,
+          `shinobu_http_requests_total{method="GET",route="${route}",status="${status}"}`,
+        );
+      expect(series('/memory/:memorialPageId', 200)).toBe(1);
+      expect(series('/timecapsule/letters/:letterId', 302)).toBe(1);
+      expect(series('unmatched', 404)).toBe(1);
+      expect(text).not.toMatch(/route="unmatched",status="(200|302)"/);
+    } finally {
+      await spa.close();
     }
   });
 });

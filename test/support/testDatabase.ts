@@ -44,8 +44,9 @@ export async function createTestDatabase(): Promise<Database> {
  */
 export async function createPostgresDatabase(
   serverUrl: string,
+  prefix = 'shinobu_test',
 ): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `shinobu_test_${randomBytes(6).toString('hex')}`;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

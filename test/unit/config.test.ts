@@ -231,4 +231,22 @@ describe('configuration', () => {
       'MAIL_RETRY_FIRST_MS: "soon" is not a whole number (0 or more)',
     ]);
   });
+
+  it('bounds every database call by default, and refuses a query timeout not longer than the statement timeout', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).databaseTimeouts).toEqual({
+      statementMs: 5000,
+      queryMs: 6000,
+    });
+    expect(
+      loadConfig({ DATA_DIR: dataDir, DATABASE_STATEMENT_TIMEOUT_MS: '2000' }).databaseTimeouts,
+    ).toEqual({ statementMs: 2000, queryMs: 3000 });
+    expect(
+      problemsOf({ DATABASE_STATEMENT_TIMEOUT_MS: '5000', DATABASE_QUERY_TIMEOUT_MS: '5000' }),
+    ).toEqual([
+      'DATABASE_QUERY_TIMEOUT_MS: 5000 is not longer than DATABASE_STATEMENT_TIMEOUT_MS (5000)',
+    ]);
+    expect(problemsOf({ DATABASE_STATEMENT_TIMEOUT_MS: '0' })).toEqual([
+      'DATABASE_STATEMENT_TIMEOUT_MS: must be more than 0 (every call is bounded)',
+    ]);
+  });
 });
