@@ -52,9 +52,9 @@ const loadNavigationMachines = () => import('./navigationMachines');
  * client state and the API) and keeps them running for the rest of the visit, so that a
  * member's unsent letters are loaded before the time capsule entry is clicked. Their code is
  * loaded in a task after the first render once a member is signed in (evaluated with the
- * app's own, it lengthened the longest task of start-up, docs/app-shell.md, "Start-up work"),
- * and for a visitor only when they click an entry: a reader of a page never needs them. An
- * entry clicked before they run is opened once they do.
+ * app's own, it lengthened the longest task of start-up), and for a visitor only when they
+ * click an entry: a reader of a page never needs them. An entry clicked before they run is
+ * opened once they do.
  */
 export function MenuNavigationProvider({
   session,
