@@ -20,7 +20,9 @@ import { countLayoutShifts } from './support/layoutShifts';
  * What a visitor who reads a page never uses, by the source modules a script is built from
  * (its source map): the admins' editing, signing in, the API document's examples and the
  * contract's schemas they sit in, the API client, the statechart inspector and the statecharts
- * of member flows.
+ * of member flows. The entry's own charts still load for everyone: the session's (with its
+ * token refresh), which tells a visitor from a member, and the client state's (with the
+ * pet-admin setting it keeps).
  */
 const NOT_FOR_A_VISITOR: Record<string, RegExp> = {
   editing:
