@@ -1,5 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
+import { distDir } from '../server/pages/paths';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { holdAppCode, hydratedInPlace, hydrationErrors, markElement } from './support/hydration';
 import { accessTokenOf, registerApart } from './support/members';
@@ -12,6 +15,46 @@ import { countLayoutShifts } from './support/layoutShifts';
  * page's title and share preview; the app, seeded with the same answers, hydrates it in place
  * without asking the API again. A page a visitor may not see gives a crawler nothing.
  */
+
+/**
+ * What a visitor who reads a page never uses, by the source modules a script is built from
+ * (its source map): the admins' editing, signing in, the API document's examples and the
+ * contract's schemas they sit in, the API client, the statechart inspector and the statecharts
+ * of member flows. The entry's own charts still load for everyone: the session's (with its
+ * token refresh), which tells a visitor from a member, and the client state's (with the
+ * pet-admin setting it keeps).
+ */
+const NOT_FOR_A_VISITOR: Record<string, RegExp> = {
+  editing:
+    /src\/screens\/memory\/(AlbumEditing|HistoryEditing|ProfileEditor|ShareSection|SettingsSection)\.tsx$|src\/components\/upload\//,
+  'signing in': /src\/screens\/(login|registerTop|activate|passwordReset)\//,
+  'API examples and schemas': /src\/contract\/(examples\.json|[a-zA-Z]+\.ts)$|node_modules\/zod\//,
+  'API client': /node_modules\/axios\//,
+  inspector: /node_modules\/@statelyai\/inspect\//,
+  'member flows': /src\/machines\/(?!authSession|tokenRefresh|clientState|petAdmin)[a-zA-Z]+\.ts$/,
+};
+
+/**
+ * The source modules the scripts at `paths` (under /assets/) are built from, read from the
+ * source maps the build leaves beside them (never served). The bundler's own helpers (its
+ * runtime, the preload helper) have none.
+ */
+function sourcesOf(paths: string[]): string[] {
+  return paths.flatMap((assetPath) => {
+    const map = path.join(distDir, `${assetPath}.map`);
+    if (!existsSync(map)) return [];
+    return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
+  });
+}
+
+/** Of `sources`, those a visitor should not load, by what they are for. */
+function notForAVisitor(sources: string[]): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(NOT_FOR_A_VISITOR)
+      .map(([what, pattern]) => [what, sources.filter((source) => pattern.test(source))] as const)
+      .filter(([, found]) => found.length > 0),
+  );
+}
 
 /** Captions and names are the members' own text: markup and replacement patterns stay text. */
 const CAPTION = 'Pochi <b>at</b> the river $& $` & more';
@@ -118,6 +161,11 @@ test('a visitor gets a public page rendered with its title and share preview; a 
   );
   // A visitor edits nothing: the admins' editing code is not among them.
   expect(html).not.toMatch(/\/assets\/(AlbumEditing|HistoryEditing|ImageFileField)-/);
+  // Nor what only a member or the API document uses.
+  const named = [...html.matchAll(/<(?:script|link)\b[^>]*(?:src|href)="(\/assets\/[^"]+\.js)"/g)];
+  expect(named.length).toBeGreaterThan(1);
+  expect(html).not.toMatch(/\/assets\/examples-/);
+  expect(notForAVisitor(sourcesOf(named.map((match) => match[1]!)))).toEqual({});
   const meta = (key: string) =>
     new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];
   const base = process.env.E2E_BASE_URL!;
@@ -170,6 +218,7 @@ test('the page shows at once and is hydrated in place, without a shift or a new 
   const errors = hydrationErrors(page);
   const pageReads: string[] = [];
   const editingCode: string[] = [];
+  const scripts: string[] = [];
   page.on('request', (sent) => {
     if (sent.url().includes(memorial.id) && new URL(sent.url()).pathname.startsWith('/v1/')) {
       pageReads.push(sent.url());
@@ -177,6 +226,7 @@ test('the page shows at once and is hydrated in place, without a shift or a new 
     if (/\/assets\/(AlbumEditing|HistoryEditing|ImageFileField)-/.test(sent.url())) {
       editingCode.push(sent.url());
     }
+    if (/\/assets\/[^/]+\.js$/.test(sent.url())) scripts.push(new URL(sent.url()).pathname);
   });
   const release = await holdAppCode(page);
   await page.goto(memorial.path, { waitUntil: 'commit' });
@@ -203,8 +253,10 @@ test('the page shows at once and is hydrated in place, without a shift or a new 
   await expect(page).toHaveTitle(`${memorial.name}のメモリアルページ｜偲ぶ`);
   // The app took the answers from the page: it did not ask the API for them again.
   expect(pageReads).toEqual([]);
-  // Nor did it load the admins' editing code.
+  // Nor did it load the admins' editing code, or anything else a reader does not use.
   expect(editingCode).toEqual([]);
+  expect(scripts.filter((script) => /\/assets\/examples-/.test(script))).toEqual([]);
+  expect(notForAVisitor(sourcesOf(scripts))).toEqual({});
   await expectNoSeriousA11yViolations(page);
   await context.close();
 });

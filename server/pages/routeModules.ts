@@ -15,7 +15,16 @@ interface ManifestChunk {
 export const BUILD_MANIFEST_FILE = '.vite/manifest.json';
 
 /** What every screen loads beside its own module (src/screens/routes.tsx, `loadScreen`). */
-const SCREEN_COMPANIONS = ['src/services/queries/queryClient.ts'];
+const SCREEN_COMPANIONS = ['src/services/queries/queryClient.tsx'];
+
+/**
+ * The manifest keys (source modules) whose chunks a screen's page names: the screen's own
+ * module and its companions. Each must be a key of the build's manifest, else its chunks are
+ * silently left out (test/api/spaPages.test.ts checks them against a real build).
+ */
+export function screenModuleKeys(screen: string): string[] {
+  return [`src/screens/${screen}.tsx`, ...SCREEN_COMPANIONS];
+}
 
 /**
  * For a page's path, the `<link rel="modulepreload">` tags of its screen's modules that the
@@ -41,7 +50,7 @@ export function routeModuleLinks(root: string): (pathname: string) => string {
   const entry = reach(Object.keys(manifest).filter((key) => manifest[key]!.isEntry));
   const linksByScreen = new Map(
     screenRoutes.map(({ screen }) => {
-      const chunks = reach([`src/screens/${screen}.tsx`, ...SCREEN_COMPANIONS]);
+      const chunks = reach(screenModuleKeys(screen));
       const links = [...chunks]
         .filter((key) => !entry.has(key))
         .map(

@@ -1,5 +1,11 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenRoutes } from '../../src/contract/pages/routeTable';
+import { buildSpa } from '../../server/pages/build';
+import { BUILD_MANIFEST_FILE, screenModuleKeys } from '../../server/pages/routeModules';
 import { createSpaApp, type SpaApp } from '../support/spaApp';
 
 // A build as Vite leaves it, without the server's render: every page is index.html as built.
@@ -85,7 +91,7 @@ describe("a page names its screen's modules", () => {
       isDynamicEntry: true,
       imports: ['_form.js', 'index.html'],
     },
-    'src/services/queries/queryClient.ts': { file: 'assets/queryClient-q.js', imports: [] },
+    'src/services/queries/queryClient.tsx': { file: 'assets/queryClient-q.js', imports: [] },
   };
   let app: SpaApp;
   beforeAll(async () => {
@@ -115,6 +121,48 @@ describe("a page names its screen's modules", () => {
     const manifest = await app.app.inject({ method: 'GET', url: '/.vite/manifest.json' });
     expect(manifest.statusCode).toBe(404);
     expect(manifest.body).not.toContain('LoginScreen');
+  });
+});
+
+describe("the pages of a real build name their screen's modules", () => {
+  // The production build of the current sources: the keys the server looks up must be the
+  // build's own, or a screen's chunks are silently left out of its page.
+  let outDir: string;
+  let manifest: Record<string, { file: string; imports?: string[] }>;
+  let app: SpaApp;
+  beforeAll(async () => {
+    outDir = mkdtempSync(path.join(tmpdir(), 'shinobu-spa-build-'));
+    await buildSpa(outDir);
+    const manifestText = readFileSync(path.join(outDir, BUILD_MANIFEST_FILE), 'utf8');
+    manifest = JSON.parse(manifestText) as typeof manifest;
+    app = await createSpaApp({
+      'index.html': readFileSync(path.join(outDir, 'index.html')),
+      [BUILD_MANIFEST_FILE]: manifestText,
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    if (outDir) rmSync(outDir, { recursive: true, force: true });
+  });
+  const preloaded = (html: string) =>
+    [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map((m) => m[1]);
+
+  it('every module a screen names is in the manifest', () => {
+    for (const { screen } of screenRoutes) {
+      for (const key of screenModuleKeys(screen))
+        expect(Object.keys(manifest), screen).toContain(key);
+    }
+  });
+
+  it("preloads the login screen's module and the query client's with it", async () => {
+    const response = await app.app.inject({
+      method: 'GET',
+      url: '/login',
+      headers: { accept: 'text/html' },
+    });
+    const links = preloaded(response.body);
+    expect(links).toContain(manifest['src/screens/login/LoginScreen.tsx']!.file);
+    expect(links).toContain(manifest['src/services/queries/queryClient.tsx']!.file);
   });
 });
 

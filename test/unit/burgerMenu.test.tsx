@@ -195,6 +195,11 @@ describe('menu rules through the burger menu', { timeout: FRAME_TEST_TIMEOUT_MS 
     ).toBeTruthy();
   });
 
+  it("loads a visitor's statecharts with their first click, and opens the entry then", async () => {
+    renderShell(visitor, {}, '/opens-the-note');
+    expect(await screen.findByRole('heading', { name: 'page /login' }, FIND_TIMEOUT)).toBeTruthy();
+  });
+
   it('opens the time capsule start without unsent letters', async () => {
     await follow('タイムカプセル', EMPTY_PAGE);
     expect(

@@ -49,11 +49,12 @@ const loadNavigationMachines = () => import('./navigationMachines');
 
 /**
  * Gives the navigation statecharts and the endingnote entry their effects (the router, the
- * client state and the API) and keeps them running for the whole visit, so that the unsent letters are
- * loaded before the time capsule entry is clicked. Their code is loaded in a task after the
- * first render: evaluated with the app's own, it lengthened the longest task of start-up
- * (docs/app-shell.md, "Start-up work"). An entry clicked before they run is opened once
- * they do.
+ * client state and the API) and keeps them running for the rest of the visit, so that a
+ * member's unsent letters are loaded before the time capsule entry is clicked. Their code is
+ * loaded in a task after the first render once a member is signed in (evaluated with the
+ * app's own, it lengthened the longest task of start-up), and for a visitor only when they
+ * click an entry: a reader of a page never needs them. An entry clicked before they run is
+ * opened once they do.
  */
 export function MenuNavigationProvider({
   session,
@@ -72,7 +73,10 @@ export function MenuNavigationProvider({
     latest.current = { navigate, nav, send };
   });
   const [machines, setMachines] = useState<NavigationMachines>();
+  const [clicked, setClicked] = useState(false);
+  const needed = session.status === 'authenticated' || clicked;
   useEffect(() => {
+    if (!needed || machines) return;
     let mounted = true;
     void loadNavigationMachines().then(({ provideNavigationMachines }) => {
       if (!mounted) return;
@@ -94,13 +98,16 @@ export function MenuNavigationProvider({
     return () => {
       mounted = false;
     };
-  }, []);
+  }, [needed, machines]);
 
   const running = useRef<RunningNavigation | undefined>(undefined);
   const clickedBeforeRunning = useRef<NavigationRule | undefined>(undefined);
   const open = useCallback<OpenRule>((rule) => {
     if (running.current) running.current.open(rule);
-    else clickedBeforeRunning.current = rule;
+    else {
+      clickedBeforeRunning.current = rule;
+      setClicked(true);
+    }
   }, []);
   // Before the machines run there are no letters read yet to be stale.
   const lettersChanged = useCallback(() => running.current?.lettersChanged(), []);

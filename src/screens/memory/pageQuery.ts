@@ -1,17 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import axios from 'axios';
-import {
-  fetchAdmins,
-  fetchAlbum,
-  fetchHistories,
-  fetchPage,
-  memorialKeys,
-  type AlbumPhoto,
-  type HistoryEntry,
-  type MemorialPage,
-  type PageAdmin,
-  type ReadOptions,
+import { memorialKeys } from '../../contract/pages/memorialKeys';
+import type {
+  AlbumPhoto,
+  HistoryEntry,
+  MemorialPage,
+  PageAdmin,
+  ReadOptions,
 } from '../../services/api/memorial';
+import { isHttpError, loadHttp } from '../../services/http/lazy';
 import { PERSIST_ROOT_KEY } from '../../services/persistence/clientStorage';
 import { useSession } from '../../services/session/useSession';
 
@@ -19,7 +15,7 @@ import { useSession } from '../../services/session/useSession';
 export type PageUnavailable = 'sign-in' | 'not-found' | 'failed';
 
 export function unavailableReason(error: unknown): PageUnavailable {
-  const status = axios.isAxiosError(error) ? error.response?.status : undefined;
+  const status = isHttpError(error) ? error.response?.status : undefined;
   if (status === 401) return 'sign-in';
   if (status === 404 || status === 403) return 'not-found';
   return 'failed';
@@ -35,22 +31,32 @@ interface PageRead<T> {
   read: (options?: ReadOptions) => Promise<T>;
 }
 
+/**
+ * The memorial calls, loaded with the first read, and the API client they go through with
+ * them: a page the server rendered has its answers, so a visitor who only reads it loads
+ * neither the contract's schemas nor axios.
+ */
+async function memorialApi() {
+  const [api] = await Promise.all([import('../../services/api/memorial'), loadHttp()]);
+  return api;
+}
+
 const pageReads = {
   page: (id: string): PageRead<MemorialPage> => ({
     key: memorialKeys.page(id),
-    read: (options) => fetchPage(id, options),
+    read: async (options) => (await memorialApi()).fetchPage(id, options),
   }),
   album: (id: string): PageRead<AlbumPhoto[]> => ({
     key: memorialKeys.album(id),
-    read: (options) => fetchAlbum(id, options),
+    read: async (options) => (await memorialApi()).fetchAlbum(id, options),
   }),
   histories: (id: string): PageRead<HistoryEntry[]> => ({
     key: memorialKeys.histories(id),
-    read: (options) => fetchHistories(id, options),
+    read: async (options) => (await memorialApi()).fetchHistories(id, options),
   }),
   admins: (id: string): PageRead<PageAdmin[]> => ({
     key: memorialKeys.admins(id),
-    read: (options) => fetchAdmins(id, options),
+    read: async (options) => (await memorialApi()).fetchAdmins(id, options),
   }),
 };
 
