@@ -10,6 +10,7 @@ import { httpBench } from './http';
 import { lighthouseBench } from './lighthouse';
 import { memorialBench } from './memorial';
 import { memorialPageBench } from './memorialPage';
+import { npmStartBench } from './npmStart';
 import { chaosBench, soakBench } from './operations';
 import { scaleBench } from './scale';
 import { socialBench } from './search';
@@ -21,6 +22,7 @@ export const BENCH_MODULES: BenchModule[] = [
   codeSizeBench,
   bundleBench,
   coldStartBench,
+  npmStartBench,
   httpBench,
   lighthouseBench,
   memorialBench,

@@ -18,11 +18,13 @@ import {
 } from './http/endpoints';
 import { frameworkErrorOptions, installErrorHandling } from './http/errors';
 import { refuseUnstorableText } from './http/hostileText';
+import { installDraining, type Draining } from './http/draining';
 import { installRateLimits } from './http/rateLimits';
 import { trackRequestIds } from './http/faults';
 import { installResponseHeaders } from './http/securityHeaders';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
+import { connectRedis } from './lib/sharedRedis';
 import { createMetrics } from './metrics';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
@@ -70,6 +72,8 @@ export interface App {
   ctx: AppContext;
   /** Every route of the app (HEAD twins left out): the authorisation matrix and fuzz suite walk it. */
   routes: RouteEntry[];
+  /** Turns the app to answering 503 while the server stops (server/main.ts). */
+  draining: Draining;
 }
 
 /** Fastify's `trustProxy` for TRUST_PROXY: a number of hops trusts the nearest ones. */
@@ -93,8 +97,11 @@ export async function buildApp(
     // Never true: only the proxies named by TRUST_PROXY may say who the client is.
     trustProxy: trustProxyOption(config.trustProxy),
     logController: new RequestLogController(),
+    // A stop's 503 is installDraining's, with `{detail, code}` and Retry-After.
+    return503OnClosing: false,
     ...frameworkErrorOptions,
   });
+  const draining = installDraining(app);
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
@@ -139,8 +146,12 @@ export async function buildApp(
     metrics: createMetrics(),
     // Uploads go to S3 when it is configured; /files/* then serves nothing anyone was given.
     store: withViewUrlCache(s3Store ?? localStore, clock),
+    redis: config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined,
     log: app.log,
   };
+  app.addHook('onClose', async () => ctx.redis?.close());
+  // Counted in Redis from the first request when it answers; a start never waits longer.
+  await ctx.redis?.firstAttempt;
 
   // Browsers read S3 objects directly through presigned URLs (uploads pass through /files).
   const objectStoreOrigins = s3Store ? [await s3Store.origin()] : [];
@@ -174,7 +185,7 @@ export async function buildApp(
     encodings: ['gzip', 'deflate'],
     customTypes: /^(application\/json|text\/html)/,
   });
-  await installRateLimits(app, config);
+  await installRateLimits(app, config, ctx.redis);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: BODY_LIMIT_BYTES });
 
@@ -200,5 +211,5 @@ export async function buildApp(
     visitorPage: visitorPages(ctx, serverRender),
   });
 
-  return { app, ctx, routes };
+  return { app, ctx, routes, draining };
 }

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Database } from './db/database';
 import type { Clock } from './domain/clock';
 import type { Mailer } from './mail/mailer';
+import type { SharedRedis } from './lib/sharedRedis';
 import type { Metrics } from './metrics';
 import type { ObjectStore } from './storage/objectStore';
 
@@ -15,5 +16,7 @@ export interface AppContext {
   mailer: Mailer;
   metrics: Metrics;
   store: ObjectStore;
+  /** Shared counters between instances (REDIS_URL); never needed to answer. */
+  redis: SharedRedis | undefined;
   log: FastifyBaseLogger;
 }

@@ -7,9 +7,12 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { lockDataDir } from './db/dataDirLock';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
+import { stopAccepting } from './http/draining';
 import { currentRequestId } from './http/faults';
 import { loggerOptions } from './http/logging';
 import { startJobs } from './jobs';
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 const say = (line: string) => process.stderr.write(`shinobu: ${line}\n`);
 
@@ -38,7 +41,7 @@ async function main(): Promise<void> {
   const unlock = config.databaseUrl ? async () => undefined : await lockDataDir(config.dataDir);
   const database = await open(config);
   const applied = await migrate(database);
-  const { app, ctx } = await buildApp(config, database);
+  const { app, ctx, draining } = await buildApp(config, database);
   const jobs = config.runJobs ? startJobs(ctx) : { stop: async () => undefined };
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
@@ -50,30 +53,43 @@ async function main(): Promise<void> {
     `Shinobu is ready at ${config.publicUrl}`,
   );
 
-  // SIGTERM/SIGINT: finish in-flight requests and running jobs, within SHUTDOWN_TIMEOUT_MS.
-  // An uncaught exception or unhandled rejection: logged with the request it came from, then
-  // the same close and a non-zero exit, so a supervisor restarts the process.
-  closeWithGrace(
+  // SIGTERM/SIGINT: stop accepting, answer 503 to new requests, finish those in flight and the
+  // running jobs, within SHUTDOWN_TIMEOUT_MS. An uncaught exception or unhandled rejection:
+  // logged with the request it came from, then the same close and a non-zero exit, so a
+  // supervisor restarts the process.
+  let stopping = false;
+  const stop = closeWithGrace(
     {
       delay: config.shutdownTimeoutMs,
       logger: false,
+      // Taken below: close-with-grace would exit at once on a second one.
+      skip: [...STOP_SIGNALS],
       onTimeout: (delay) => app.log.error({ delay }, 'stopping took too long; exiting'),
     },
-    async ({ signal, err }) => {
+    async ({ err }) => {
+      stopping = true;
       if (err) {
         app.log.fatal(
           { err, requestId: currentRequestId() },
           'uncaught error; exiting so that a supervisor restarts the server',
         );
-      } else {
-        app.log.info({ signal }, 'stopping: finishing in-flight requests');
       }
-      await jobs.stop();
+      draining.begin();
+      await Promise.all([jobs.stop(), stopAccepting(app.server)]);
       await app.close();
       await database.close();
       await unlock();
     },
   );
+  // The same stop may be signalled twice: to the whole process group, `npm start` passes its
+  // own copy on to this process. A repeat changes nothing; SHUTDOWN_TIMEOUT_MS still bounds it.
+  for (const signal of STOP_SIGNALS) {
+    process.on(signal, () => {
+      if (stopping) return app.log.info({ signal }, 'already stopping');
+      app.log.info({ signal }, 'stopping: finishing in-flight requests');
+      void stop.close();
+    });
+  }
 }
 
 main().catch((error: unknown) => {

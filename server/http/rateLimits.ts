@@ -1,7 +1,12 @@
+import { createRequire } from 'node:module';
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import fastifyRateLimit, {
+  normalizeIP,
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+} from '@fastify/rate-limit';
 import { RATE_LIMIT_GROUPS, type Config, type RateLimitGroup } from '../config';
+import type { SharedRedis } from '../lib/sharedRedis';
 import { ApiError } from './errors';
 
 declare module 'fastify' {
@@ -20,23 +25,71 @@ export const limitedAs = (group: RateLimitGroup) => ({ limit: group });
 
 const AUTH_PREFIX = '/api/auth/';
 
+// The plugin's own stores (it exports no name for them): the Redis one and the in-process one.
+type StoreCtor = new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+  ...rest: unknown[]
+) => FastifyRateLimitStore;
+const require = createRequire(import.meta.url);
+const RedisStore = require('@fastify/rate-limit/store/RedisStore.js') as StoreCtor;
+const LocalStore = require('@fastify/rate-limit/store/LocalStore.js') as StoreCtor;
+
 /**
- * Registers @fastify/rate-limit once for the whole app (before any route), with its Redis
- * store when REDIS_URL is set so that every instance counts together. A refused call answers
- * 429 `rate_limited` with `Retry-After` (seconds) and a `detail`. The check runs in
- * `onRequest`, before the body is read, so a flood costs as little as it can.
+ * Counts in Redis while it answers, so that every instance counts together; in this process
+ * while it does not (each instance then allows the limit on its own). Back to Redis as soon as
+ * it answers again; what was counted meanwhile stays local.
  */
-export async function installRateLimits(app: FastifyInstance, config: Config): Promise<void> {
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 })
-    : undefined;
+function sharedOrLocalStore(redis: SharedRedis, nameSpace: string): FastifyRateLimitStoreCtor {
+  const storeOf = (shared: FastifyRateLimitStore, local: FastifyRateLimitStore) => ({
+    incr(...[key, callback, timeWindow, max]: Parameters<FastifyRateLimitStore['incr']>) {
+      if (!redis.available()) return local.incr(key, callback, timeWindow, max);
+      const counted = new Promise<{ current: number; ttl: number }>((resolve, reject) =>
+        shared.incr(
+          key,
+          (error, result) => (error ? reject(error) : resolve(result!)),
+          timeWindow,
+          max,
+        ),
+      );
+      redis.bounded(counted).then(
+        (result) => callback(null, result),
+        (error: unknown) => {
+          redis.failed(error);
+          local.incr(key, callback, timeWindow, max);
+        },
+      );
+    },
+    child: (options: Parameters<FastifyRateLimitStore['child']>[0]) =>
+      storeOf(shared.child(options), local.child(options)),
+  });
+  // Neither `continueExceeding` nor `exponentialBackoff` is used here: a window is a window.
+  return function Store() {
+    return storeOf(
+      new RedisStore(false, false, redis.client, nameSpace),
+      new LocalStore(false, false),
+    );
+  } as unknown as FastifyRateLimitStoreCtor;
+}
+
+/**
+ * Registers @fastify/rate-limit once for the whole app (before any route), counting in Redis
+ * when REDIS_URL is set so that every instance counts together, and in this process while
+ * Redis does not answer. A refused call answers 429 `rate_limited` with `Retry-After`
+ * (seconds) and a `detail`. The check runs in `onRequest`, before the body is read, so a
+ * flood costs as little as it can.
+ */
+export async function installRateLimits(
+  app: FastifyInstance,
+  config: Config,
+  redis: SharedRedis | undefined,
+): Promise<void> {
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: `${config.redisPrefix}rate-limit:` } : {}),
+    ...(redis ? { store: sharedOrLocalStore(redis, `${config.redisPrefix}rate-limit:`) } : {}),
     errorResponseBuilder: (_request, context) =>
       new ApiError(429, 'rate_limited', `too many requests; try again in ${context.after}`),
   });
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
 
   const limiters = new Map<RateLimitGroup, onRequestHookHandler>();
   for (const group of RATE_LIMIT_GROUPS) {

@@ -10,7 +10,8 @@ export const HEALTH_ANSWER_TTL_MS = 1000;
 /** A dependency that has not answered by then counts as down. */
 export const READINESS_CHECK_TIMEOUT_MS = 2000;
 
-type CheckState = 'up' | 'down';
+/** `degraded`: an accelerator that does not answer; the instance still serves everything. */
+type CheckState = 'up' | 'down' | 'degraded';
 export type Readiness = Record<string, CheckState>;
 
 /** Asks `check` at most once per ttl; probes that arrive meanwhile share the pending answer. */
@@ -42,38 +43,29 @@ async function stateOf(probe: () => Promise<unknown>): Promise<CheckState> {
 
 /**
  * GET /healthz: 200 while the process answers (a supervisor restarts it otherwise).
- * GET /readyz: 200 only while every configured dependency answers — the database, and Redis,
+ * GET /readyz: 200 while every dependency the instance needs to serve answers — the database,
  * the object store and the SMTP relay where configured — each named with its state, so a
- * load balancer drops an instance that cannot serve and an operator sees why.
+ * load balancer drops an instance that cannot serve and an operator sees why. Redis, where
+ * configured, is named `degraded` when it does not answer, and keeps the instance in rotation:
+ * without it each instance counts rate limits on its own and sign-in attempts in the database.
  */
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const redis = ctx.config.redisUrl
-    ? new (await import('ioredis')).Redis(ctx.config.redisUrl, {
-        lazyConnect: true,
-        maxRetriesPerRequest: 1,
-        enableOfflineQueue: false,
-      })
-    : undefined;
-  redis?.on('error', () => undefined);
-  app.addHook('onClose', async () => void redis?.disconnect());
-
+  const redis = ctx.redis;
   const checks: Record<string, () => Promise<unknown>> = {
     database: () => ctx.database.ping(),
     objectStore: () => ctx.store.probe(),
-    ...(redis
-      ? {
-          redis: async () => {
-            if (redis.status === 'wait' || redis.status === 'end') await redis.connect();
-            return redis.ping();
-          },
-        }
-      : {}),
     ...(ctx.mailer.verify ? { smtp: () => ctx.mailer.verify!() } : {}),
   };
   const readiness = sharedProbe(async () => {
     const names = Object.keys(checks);
     const states = await Promise.all(names.map((name) => stateOf(checks[name]!)));
-    return Object.fromEntries(names.map((name, index) => [name, states[index]!])) as Readiness;
+    const state = Object.fromEntries(names.map((name, index) => [name, states[index]!]));
+    if (redis) {
+      const answers =
+        redis.available() && (await stateOf(() => redis.bounded(redis.client.ping()))) === 'up';
+      state.redis = answers ? 'up' : 'degraded';
+    }
+    return state as Readiness;
   }, ctx.clock);
 
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -1,7 +1,8 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { loginThrottle } from '../../db/schema';
+import type { SharedRedis } from '../../lib/sharedRedis';
 
 /** A fixed-window counter: how many hits since the window opened, and when it closes. */
 export interface Window {
@@ -92,9 +93,11 @@ end
 return 0
 `;
 
-/** Counters in Redis hashes; `prefix` keeps one deployment's keys apart from another's. */
-export function redisThrottleStore(url: string, prefix: string): ThrottleStore {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+/**
+ * Counters in Redis hashes; `prefix` keeps one deployment's keys apart from another's. The
+ * connection is the server's (closed with it).
+ */
+export function redisThrottleStore(redis: Redis, prefix: string): ThrottleStore {
   const indexKey = (identifier: string) => `${prefix}index:${identifier}`;
   return {
     async hit(key, identifier, windowMs, now) {
@@ -116,8 +119,36 @@ export function redisThrottleStore(url: string, prefix: string): ThrottleStore {
       const keys = await redis.smembers(indexKey(identifier));
       await redis.del(indexKey(identifier), ...keys);
     },
-    async close() {
-      await redis.quit();
+    close: async () => undefined,
+  };
+}
+
+/**
+ * Redis while it answers, so that instances count together; the database while it does not,
+ * so that sign-in is never unlimited. What was counted in one store stays there: a window
+ * that began during an outage is not carried into Redis when it returns. A password reset
+ * clears both.
+ */
+export function sharedThrottleStore(redis: SharedRedis, prefix: string, db: Db): ThrottleStore {
+  const shared = redisThrottleStore(redis.client, prefix);
+  const fallback = databaseThrottleStore(db);
+  async function either<T>(call: (store: ThrottleStore) => Promise<T>): Promise<T> {
+    if (!redis.available()) return call(fallback);
+    try {
+      return await redis.bounded(call(shared));
+    } catch (error) {
+      redis.failed(error);
+      return call(fallback);
+    }
+  }
+  return {
+    hit: (key, identifier, windowMs, now) =>
+      either((store) => store.hit(key, identifier, windowMs, now)),
+    release: (key, now) => either((store) => store.release(key, now)),
+    async clearIdentifier(identifier) {
+      await fallback.clearIdentifier(identifier);
+      await either((store) => store.clearIdentifier(identifier));
     },
+    close: async () => undefined,
   };
 }

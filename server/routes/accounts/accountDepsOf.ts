@@ -4,7 +4,7 @@ import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { DEFAULT_LOGIN_THROTTLE, loginThrottle } from '../../domain/accounts/loginThrottle';
 import {
   databaseThrottleStore,
-  redisThrottleStore,
+  sharedThrottleStore,
   type ThrottleStore,
 } from '../../domain/accounts/throttleStore';
 import { mailUnlockLink } from '../../domain/accounts/unlockLinks';
@@ -12,11 +12,11 @@ import { japaneseTexts } from '../../pages/translations';
 
 /**
  * The account rules' dependencies for one app: counters in Redis when REDIS_URL is set (so
- * instances share them), else in the database. `close` releases the Redis connection.
+ * instances share them; in the database while it does not answer), else in the database.
  */
 export function createAccountDeps(ctx: AppContext): AccountDeps & { close(): Promise<void> } {
-  const store: ThrottleStore = ctx.config.redisUrl
-    ? redisThrottleStore(ctx.config.redisUrl, `${ctx.config.redisPrefix}throttle:`)
+  const store: ThrottleStore = ctx.redis
+    ? sharedThrottleStore(ctx.redis, `${ctx.config.redisPrefix}throttle:`, ctx.database.db)
     : databaseThrottleStore(ctx.database.db);
   const mailDeps = {
     db: ctx.database.db,
