@@ -21,6 +21,7 @@ import { refuseUnstorableText } from './http/hostileText';
 import { installRateLimits } from './http/rateLimits';
 import { trackRequestIds } from './http/faults';
 import { installResponseHeaders } from './http/securityHeaders';
+import { createSessionCheck } from './http/sessionCheck';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
 import { createMetrics } from './metrics';
@@ -137,10 +138,14 @@ export async function buildApp(
         log: app.log,
       }),
     metrics: createMetrics(),
+    sessions: createSessionCheck(database, config.sessionCacheTtlMs),
     // Uploads go to S3 when it is configured; /files/* then serves nothing anyone was given.
     store: withViewUrlCache(s3Store ?? localStore, clock),
     log: app.log,
   };
+
+  await ctx.sessions.start();
+  app.addHook('onClose', () => ctx.sessions.close());
 
   // Browsers read S3 objects directly through presigned URLs (uploads pass through /files).
   const objectStoreOrigins = s3Store ? [await s3Store.origin()] : [];

@@ -175,6 +175,7 @@ export async function sessionRoutes(
           authSecret,
           ctx.clock,
           result.signedInAt,
+          result.sessionEpoch,
         ),
         refreshToken: result.refreshToken,
       });
