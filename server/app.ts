@@ -27,6 +27,7 @@ import { createMailer, type Mailer } from './mail/mailer';
 import { createMetrics } from './metrics';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
+import { mailReportRoutes } from './routes/mailReports';
 import { metricsRoutes } from './routes/metrics';
 import { apiRoutes } from './routes';
 import { distDir } from './pages/paths';
@@ -188,6 +189,7 @@ export async function buildApp(
   await app.register(async (scope) => healthRoutes(scope, ctx));
   await app.register(async (scope) => fileRoutes(scope, ctx, { urls: fileUrls, localStore }));
   await app.register(async (scope) => apiRoutes(scope, ctx));
+  await app.register(async (scope) => mailReportRoutes(scope, ctx));
   if (testClock && !overrides.clock) {
     await app.register(async (scope) => testClockRoutes(scope, testClock));
   }
