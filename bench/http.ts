@@ -105,6 +105,38 @@ async function startBareServer(answer: object): Promise<RunningServer> {
   };
 }
 
+/**
+ * What the per-request session check costs: the same read with the session state read from
+ * the database on every request (SESSION_CACHE_TTL_MS=0), beside the cached check above.
+ * Stops `server` first: a PGlite data directory belongs to one process.
+ */
+async function uncachedSessionRead(
+  site: Awaited<ReturnType<typeof createBenchSite>>,
+  server: RunningServer,
+  kind: string,
+  options: BenchOptions,
+  cached: Load,
+): Promise<BenchRow[]> {
+  await server.stop();
+  const uncached = await startServer({ ...site.env, SESSION_CACHE_TTL_MS: '0' }, BENCH_PORTS.app);
+  try {
+    const loaded = await measure(`${uncached.url}/v1/user/${site.member.id}`, options, {
+      authorization: `Bearer ${site.member.token}`,
+    });
+    const name = `GET /v1/user/{id} (${kind}), session read from the database each request`;
+    return [
+      ...loadRows(name, loaded),
+      {
+        name: `${name} vs the cached session check`,
+        value: (loaded.requestsPerSecond / cached.requestsPerSecond) * 100,
+        unit: '%',
+      },
+    ];
+  } finally {
+    await uncached.stop();
+  }
+}
+
 async function benchDatabase(
   kind: string,
   postgresUrl: string | undefined,
@@ -164,6 +196,7 @@ async function benchDatabase(
           ? { met: readShare >= READ_SHARE_TARGET && loaded.failures === 0 }
           : { note: 'not judged: /healthz below its share of bare node:http (busy machine)' }),
       });
+      rows.push(...(await uncachedSessionRead(site, server, kind, options, loaded)));
     } else {
       rows.push({
         name: `GET /v1/user/{id} (${kind})`,

@@ -18,6 +18,7 @@ import { migrate } from '../server/db/migrate';
 import { issueAccessToken } from '../server/domain/accessTokens';
 import { systemClock } from '../server/domain/clock';
 import { deliverAllDueLetters } from '../server/domain/timecapsule/delivery';
+import { japaneseTexts } from '../server/pages/translations';
 import { seedLetters, seedMembers } from '../test/api/letterDeliverySeed';
 import { createPostgresDatabase } from '../test/support/testDatabase';
 import type { BenchModule, BenchOptions, BenchRow } from './types';
@@ -66,8 +67,10 @@ async function deliveryThroughput(postgresServerUrl?: string): Promise<BenchRow>
     const dueAt = new Date();
     await seedLetters(db, { writerId, readerId, count: DELIVERY_LETTERS, dueAt });
     const startedAt = performance.now();
+    const texts = await japaneseTexts();
     const delivered = await deliverAllDueLetters(db, systemClock(), {
       publicUrl: 'http://127.0.0.1',
+      texts,
     });
     const seconds = (performance.now() - startedAt) / 1000;
     if (delivered !== DELIVERY_LETTERS) throw new Error(`delivered ${delivered} letters`);
@@ -115,7 +118,10 @@ async function listLatency(postgresServerUrl?: string): Promise<BenchRow[]> {
     ])) as [string, string, string];
     const clock = systemClock();
     await seedLetters(db, { writerId: adminId, readerId, count: LIST_LETTERS, dueAt: clock.now() });
-    await deliverAllDueLetters(db, clock, { publicUrl: 'http://127.0.0.1' });
+    await deliverAllDueLetters(db, clock, {
+      publicUrl: 'http://127.0.0.1',
+      texts: await japaneseTexts(),
+    });
     const future = new Date(clock.now().getTime() + 365 * 24 * 60 * 60 * 1000);
     await seedLetters(db, { writerId, readerId, adminId, count: LIST_LETTERS, dueAt: future });
 

@@ -22,12 +22,14 @@ import { installDraining, type Draining } from './http/draining';
 import { installRateLimits } from './http/rateLimits';
 import { trackRequestIds } from './http/faults';
 import { installResponseHeaders } from './http/securityHeaders';
+import { createSessionCheck } from './http/sessionCheck';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
 import { connectRedis } from './lib/sharedRedis';
 import { createMetrics } from './metrics';
 import { fileRoutes } from './routes/files';
 import { healthRoutes } from './routes/health';
+import { mailReportRoutes } from './routes/mailReports';
 import { metricsRoutes } from './routes/metrics';
 import { apiRoutes } from './routes';
 import { distDir } from './pages/paths';
@@ -144,6 +146,7 @@ export async function buildApp(
         log: app.log,
       }),
     metrics: createMetrics(),
+    sessions: createSessionCheck(database, config.sessionCacheTtlMs),
     // Uploads go to S3 when it is configured; /files/* then serves nothing anyone was given.
     store: withViewUrlCache(s3Store ?? localStore, clock),
     redis: config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined,
@@ -152,6 +155,9 @@ export async function buildApp(
   app.addHook('onClose', async () => ctx.redis?.close());
   // Counted in Redis from the first request when it answers; a start never waits longer.
   await ctx.redis?.firstAttempt;
+
+  await ctx.sessions.start();
+  app.addHook('onClose', () => ctx.sessions.close());
 
   // Browsers read S3 objects directly through presigned URLs (uploads pass through /files).
   const objectStoreOrigins = s3Store ? [await s3Store.origin()] : [];
@@ -194,6 +200,7 @@ export async function buildApp(
   await app.register(async (scope) => healthRoutes(scope, ctx));
   await app.register(async (scope) => fileRoutes(scope, ctx, { urls: fileUrls, localStore }));
   await app.register(async (scope) => apiRoutes(scope, ctx));
+  await app.register(async (scope) => mailReportRoutes(scope, ctx));
   if (testClock && !overrides.clock) {
     await app.register(async (scope) => testClockRoutes(scope, testClock));
   }

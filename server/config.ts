@@ -41,6 +41,13 @@ export interface Config {
   runJobs: boolean;
   /** Sign-in attempts one client address may make per 15 minutes; 0 turns the limit off. */
   loginAttemptsPerClient: number;
+  /**
+   * How long one instance may keep a member's session state (epoch, status) in memory; every
+   * ended session drops it at once by NOTIFY, this bounds a lost notification. 0: read always.
+   */
+  sessionCacheTtlMs: number;
+  /** New non-member addresses one member may give letters to per 24 hours. */
+  letterNewGuestAddressesPerDay: number;
   /** Which proxies may name the client address (Fastify `trustProxy`); false: none. */
   trustProxy: TrustProxy;
   /** Prefix of every Redis key, so that deployments can share one Redis. */
@@ -182,6 +189,18 @@ export function loadConfig(env: Env = process.env): Config {
     30,
     problems,
   );
+  const sessionCacheTtlMs = parseCount(
+    'SESSION_CACHE_TTL_MS',
+    env.SESSION_CACHE_TTL_MS,
+    30_000,
+    problems,
+  );
+  const letterNewGuestAddressesPerDay = parseCount(
+    'LETTER_NEW_GUEST_ADDRESSES_PER_DAY',
+    env.LETTER_NEW_GUEST_ADDRESSES_PER_DAY,
+    5,
+    problems,
+  );
 
   const deathDetection = parseDeathDetection(env, production, dataDir, problems);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
@@ -234,6 +253,8 @@ export function loadConfig(env: Env = process.env): Config {
     testClockControl,
     runJobs: env.RUN_JOBS !== 'false',
     loginAttemptsPerClient,
+    sessionCacheTtlMs,
+    letterNewGuestAddressesPerDay,
     trustProxy,
     redisPrefix: env.REDIS_PREFIX ?? 'shinobu:',
     rateLimits,

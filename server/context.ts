@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import type { Clock } from './domain/clock';
+import type { SessionCheck } from './http/sessionCheck';
 import type { Mailer } from './mail/mailer';
 import type { SharedRedis } from './lib/sharedRedis';
 import type { Metrics } from './metrics';
@@ -15,6 +16,8 @@ export interface AppContext {
   /** The wire the outbox sends through; everything else enqueues (mail/outbox.ts). */
   mailer: Mailer;
   metrics: Metrics;
+  /** Whether a member's access token still stands (their sessions not ended since). */
+  sessions: SessionCheck;
   store: ObjectStore;
   /** Shared counters between instances (REDIS_URL); never needed to answer. */
   redis: SharedRedis | undefined;

@@ -17,11 +17,23 @@ export interface Database {
    * The runner answers the rows of the script's last statement.
    */
   withSession<T>(fn: (run: ScriptRunner) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onMessage` with the payload of every NOTIFY on `channel`, from any connection or
+   * process on the database, and `onListening` with false when notifications may have been
+   * missed (the listening connection dropped; it is reopened) and true once they flow again.
+   * Answers the function that stops listening.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   /** True when the database answers a query. */
   ping(): Promise<boolean>;
   /** Connections of the pool (PostgreSQL): open, idle, and callers waiting for one. */
   poolStats(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  onMessage(payload: string): void;
+  onListening(listening: boolean): void;
 }
 
 export type ScriptRunner = (script: string) => Promise<Record<string, unknown>[]>;
@@ -71,6 +83,14 @@ async function openPglite(
         const results = await client.exec(script);
         return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
       }),
+    listen: async (channel, handlers) => {
+      // PGlite belongs to this process: its notifications never stop while it is open.
+      const stop = await client.listen(channel, handlers.onMessage);
+      handlers.onListening(true);
+      return async () => {
+        if (!client.closed) await stop();
+      };
+    },
     ping: () => pingWith(db),
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
     close: () => client.close(),
@@ -160,6 +180,7 @@ async function openPostgres(
         await connection.end();
       }
     },
+    listen: (channel, handlers) => listenOnPostgres(url, channel, handlers),
     ping: () => pingWith(db),
     poolStats: () => ({
       total: pool.totalCount,
@@ -167,6 +188,54 @@ async function openPostgres(
       waiting: pool.waitingCount,
     }),
     close: () => pool.end(),
+  };
+}
+
+/** How long a dropped listening connection waits before it is opened again. */
+const RELISTEN_DELAY_MS = 1000;
+
+/**
+ * LISTEN holds its connection for good, so it gets its own client outside the pool; a dropped
+ * one is reported and reopened until `stop`.
+ */
+async function listenOnPostgres(
+  url: string,
+  channel: string,
+  handlers: ListenHandlers,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    const dropped = () => {
+      if (client !== next) return;
+      client = undefined;
+      handlers.onListening(false);
+      void next.end().catch(() => undefined);
+      if (!stopped) retry = setTimeout(() => void connect(), RELISTEN_DELAY_MS).unref();
+    };
+    next.on('notification', (message) => {
+      if (message.channel === channel) handlers.onMessage(message.payload ?? '');
+    });
+    next.on('error', dropped);
+    next.on('end', dropped);
+    client = next;
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      if (client === next && !stopped) handlers.onListening(true);
+    } catch {
+      dropped();
+    }
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const open = client;
+    client = undefined;
+    await open?.end().catch(() => undefined);
   };
 }
 

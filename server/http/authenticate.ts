@@ -18,8 +18,12 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return header.slice('Bearer '.length).trim() || undefined;
 }
 
-const verify = (ctx: AppContext, token: string) =>
-  verifyAccessToken(token, ctx.config.authSecret, ctx.clock);
+/** The token's claims while its signature, expiry and session all stand. */
+async function verify(ctx: AppContext, token: string) {
+  const claims = await verifyAccessToken(token, ctx.config.authSecret, ctx.clock);
+  if (!claims) return undefined;
+  return (await ctx.sessions.stands(claims.userId, claims.sessionEpoch)) ? claims : undefined;
+}
 
 /** Sets request.userId when a valid bearer token is sent; leaves it unset otherwise. */
 export function optionalUser(ctx: AppContext) {

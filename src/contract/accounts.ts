@@ -205,6 +205,15 @@ export const accountEndpoints = {
     body: refreshBody,
     responses: { 204: noBody },
   }),
+  logOutEverywhere: endpoint({
+    method: 'POST',
+    path: '/v1/logout/everywhere',
+    summary:
+      'Ends every session of the caller on every device: refresh tokens revoked, and every access token issued so far refused from now on',
+    tag: TAG,
+    caller: 'member',
+    responses: { 204: noBody },
+  }),
   register: endpoint({
     method: 'POST',
     path: '/v1/user',

@@ -204,7 +204,8 @@ export const timecapsuleEndpoints = {
   createLetter: endpoint({
     method: 'POST',
     path: BASE,
-    summary: 'Writes a letter; its recipients (members or not) are mailed when it is delivered',
+    summary:
+      "Writes a letter; its recipients (members or not) are mailed when it is delivered. 429 `guest_addresses_per_day` past the day's new non-member addresses",
     tag: TAG,
     caller: 'member',
     body: letterBody,
@@ -232,12 +233,13 @@ export const timecapsuleEndpoints = {
   updateLetter: endpoint({
     method: 'PUT',
     path: `${BASE}/:letterId`,
-    summary: 'Rewrites an unsent letter (409 once it is delivered)',
+    summary:
+      "Rewrites an unsent letter (409 once it is delivered; 429 past the day's new non-member addresses)",
     tag: TAG,
     caller: 'member',
     params: letterParams,
     body: letterBody,
-    responses: { 200: savedLetter, 404: errorBody, 409: errorBody },
+    responses: { 200: savedLetter, 404: errorBody, 409: errorBody, 429: errorBody },
   }),
   deleteLetter: endpoint({
     method: 'DELETE',

@@ -153,6 +153,11 @@ export const ROWS: Record<string, Row> = {
     request: json('POST', '/v1/logout', { refresh_token: 'not-a-token' }),
     expect: everyone(204),
   },
+  'POST /v1/logout/everywhere': {
+    request: json('POST', '/v1/logout/everywhere'),
+    expect: members(204),
+    fresh: true,
+  },
   'POST /v1/user': { request: json('POST', '/v1/user', {}), expect: everyone(422) },
   'POST /v1/user/create_inflow_user': {
     request: json('POST', '/v1/user/create_inflow_user', {}),

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { Translate } from '../../src/contract/rules/endingnote';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   letterDeliveries,
@@ -9,6 +10,7 @@ import {
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { releaseLettersOnDeath } from '../../server/domain/timecapsule/death';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
+import { japaneseTexts } from '../../server/pages/translations';
 import { LATE_AFTER_MINUTES } from '../../server/domain/timecapsule/rules';
 import { startLetterDelivery } from '../../server/jobs/letterDelivery';
 import { startMailOutbox, outboxDepsOf } from '../../server/jobs/mailOutbox';
@@ -29,13 +31,15 @@ let t: TestApp;
 let writer: TestMember;
 let reader: TestMember;
 const db = () => t.ctx.database.db;
-const options = () => ({ publicUrl: t.config.publicUrl });
+let texts: Translate;
+const options = () => ({ publicUrl: t.config.publicUrl, texts });
 /** One pass of the outbox sender through `mailer` at the clock's time. */
 const sendMails = (mailer: Mailer = t.ctx.mailer, clock: { now(): Date } = t.clock) =>
   sendPendingMails({ ...outboxDepsOf(t.ctx), mailer, clock });
 
 beforeAll(async () => {
   t = await createTestApp();
+  texts = await japaneseTexts();
   writer = await createMember(t, { lastName: '佐藤', firstName: '花子' });
   reader = await createMember(t, { lastName: '佐藤', firstName: '一郎' });
   await connectMembers(t, writer, reader, 'family');

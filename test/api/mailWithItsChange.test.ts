@@ -17,6 +17,7 @@ import {
 import { deathDepsOf } from '../../server/domain/deathDetection/deathDeps';
 import { runSuspicionSweep } from '../../server/domain/deathDetection/sweep';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
+import { japaneseTexts } from '../../server/pages/translations';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { registerActive, registrationBody } from './accountsSupport';
@@ -225,7 +226,11 @@ describe('a mail and the change that causes it are written together', () => {
         .where(eq(timeCapsuleLetters.id, letterId));
       return letter!.deliveredAt;
     };
-    const deliver = () => deliverAllDueLetters(db(), t.clock, { publicUrl: t.config.publicUrl });
+    const deliver = async () =>
+      deliverAllDueLetters(db(), t.clock, {
+        publicUrl: t.config.publicUrl,
+        texts: await japaneseTexts(),
+      });
 
     it('a letter whose mail cannot be written stays due', async () => {
       const { readerId, letterId } = await dueLetter();

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   date,
+  integer,
   pgTable,
   primaryKey,
   smallint,
@@ -43,6 +44,8 @@ export const users = pgTable('users', {
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
   // 0077_letter_lists_version.sql
   lettersVersion: bigint('letters_version', { mode: 'number' }).notNull().default(0),
+  // 0087_session_epoch.sql
+  sessionEpoch: integer('session_epoch').notNull().default(0),
 });
 
 export const memorialPages = pgTable('memorial_pages', {

@@ -25,4 +25,16 @@ export const mailOutbox = pgTable('mail_outbox', {
   lastError: text('last_error'),
   sentAt: timestamptz('sent_at'),
   failedAt: timestamptz('failed_at'),
+  // 0089_mail_reports.sql
+  reportTokenHash: text('report_token_hash').unique(),
+});
+
+/** Mirrors migrations/0089_mail_reports.sql: "report this mail", once per mail. */
+export const mailReports = pgTable('mail_reports', {
+  mailId: uuid('mail_id').primaryKey(),
+  kind: text('kind').notNull(),
+  senderUserId: uuid('sender_user_id').references(() => users.id, { onDelete: 'set null' }),
+  letterId: uuid('letter_id'),
+  toEmail: text('to_email').notNull(),
+  reportedAt: timestamptz('reported_at').notNull(),
 });

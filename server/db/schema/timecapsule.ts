@@ -97,3 +97,17 @@ export const letterDeliveries = pgTable(
   },
   (table) => [unique().on(table.letterId, table.recipientId)],
 );
+
+/** Mirrors migrations/0088_letter_guest_addresses.sql. */
+export const letterGuestAddresses = pgTable(
+  'letter_guest_addresses',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Lower-cased. */
+    email: text('email').notNull(),
+    firstUsedAt: timestamptz('first_used_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.email] })],
+);

@@ -34,14 +34,22 @@ export async function changePassword(
     change.client,
   );
   const passwordHash = await hashPassword(change.newPassword);
-  await deps.db
-    .update(users)
-    .set({ passwordHash, updatedAt: deps.clock.now() })
-    .where(eq(users.id, change.userId));
-  await revokeAllOfUser(deps.db, change.userId, deps.clock);
+  const sessionEpoch = await deps.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: deps.clock.now() })
+      .where(eq(users.id, change.userId));
+    return revokeAllOfUser(tx, change.userId, deps.clock);
+  });
   await notifySensitiveChange(deps, { userId: change.userId, to: email, change: 'password' });
   return {
-    accessToken: await issueAccessToken(change.userId, deps.authSecret, deps.clock),
+    accessToken: await issueAccessToken(
+      change.userId,
+      deps.authSecret,
+      deps.clock,
+      deps.clock.now(),
+      sessionEpoch,
+    ),
     refreshToken: await issueRefreshToken(deps.db, change.userId, deps.clock),
   };
 }

@@ -45,7 +45,14 @@ export async function issueRefreshToken(
 }
 
 export type RotationResult =
-  | { outcome: 'rotated'; userId: string; refreshToken: string; signedInAt: Date }
+  | {
+      outcome: 'rotated';
+      userId: string;
+      refreshToken: string;
+      signedInAt: Date;
+      /** The member's session epoch, for the access token that goes with the new pair. */
+      sessionEpoch: number;
+    }
   | { outcome: 'invalid' }
   | { outcome: 'reused' };
 
@@ -77,11 +84,12 @@ export async function rotateRefreshToken(
       userId: refreshTokens.userId,
       familyId: refreshTokens.familyId,
       signedInAt: refreshTokens.signedInAt,
+      sessionEpoch: sql<number>`(select ${users.sessionEpoch} from ${users} where ${users.id} = ${refreshTokens.userId})`,
     });
   if (spent) {
-    const { userId, familyId, signedInAt } = spent;
+    const { userId, familyId, signedInAt, sessionEpoch } = spent;
     const refreshToken = await issueRefreshToken(db, userId, clock, { id: familyId, signedInAt });
-    return { outcome: 'rotated', userId, refreshToken, signedInAt };
+    return { outcome: 'rotated', userId, refreshToken, signedInAt, sessionEpoch };
   }
   const [known] = await db
     .select({ familyId: refreshTokens.familyId, spentAt: refreshTokens.spentAt })
@@ -108,10 +116,25 @@ export async function revokeFamilyOf(db: Db, token: string, clock: Clock): Promi
   if (known) await revokeFamily(db, known.familyId, clock);
 }
 
-/** After a password reset or account deletion: every session of the member ends. */
-export async function revokeAllOfUser(db: Db, userId: string, clock: Clock): Promise<void> {
+/** The NOTIFY channel that carries the id of a member whose sessions just ended. */
+export const SESSION_ENDED_CHANNEL = 'session_ended';
+
+/**
+ * After a password change or reset, a change report, deletion or sign-out everywhere: every
+ * session of the member ends. Its refresh tokens are revoked and its session epoch raised,
+ * which refuses every access token issued before; every instance hears of it by NOTIFY when
+ * the caller's transaction commits. Answers the new epoch, for the tokens of a fresh session.
+ */
+export async function revokeAllOfUser(db: Db, userId: string, clock: Clock): Promise<number> {
   await db
     .update(refreshTokens)
     .set({ revokedAt: clock.now() })
     .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  const [raised] = await db
+    .update(users)
+    .set({ sessionEpoch: sql`${users.sessionEpoch} + 1` })
+    .where(eq(users.id, userId))
+    .returning({ sessionEpoch: users.sessionEpoch });
+  await db.execute(sql`select pg_notify(${SESSION_ENDED_CHANNEL}, ${userId})`);
+  return raised?.sessionEpoch ?? 0;
 }

@@ -29,6 +29,7 @@ export async function signIn(deps: AccountDeps, userId: string): Promise<SignInR
     .select({
       username: users.username,
       iconName: users.iconName,
+      sessionEpoch: users.sessionEpoch,
       memorialPageId: memorialPages.id,
     })
     .from(users)
@@ -47,7 +48,13 @@ export async function signIn(deps: AccountDeps, userId: string): Promise<SignInR
     username: row.username,
     memorialPageId: row.memorialPageId,
     userIconUrl: await iconUrlOf(deps, row.iconName),
-    accessToken: await issueAccessToken(userId, deps.authSecret, deps.clock),
+    accessToken: await issueAccessToken(
+      userId,
+      deps.authSecret,
+      deps.clock,
+      deps.clock.now(),
+      row.sessionEpoch,
+    ),
     refreshToken: await issueRefreshToken(deps.db, userId, deps.clock),
   };
 }

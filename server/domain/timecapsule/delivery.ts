@@ -10,7 +10,9 @@ import {
   timeCapsuleLetters,
   users,
 } from '../../db/schema';
+import type { Translate } from '../../../src/contract/rules/endingnote';
 import type { Clock } from '../clock';
+import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import type { NotificationPayloads } from '../social/notifications';
 import { letterMail } from './mail';
 import { isLate } from './rules';
@@ -21,6 +23,8 @@ export const DELIVERY_BATCH_SIZE = 200;
 export interface DeliveryOptions {
   /** Where links in the mails point (config.publicUrl). */
   publicUrl: string;
+  /** The app's Japanese texts, which the mails are written in (server/pages/translations.ts). */
+  texts: Translate;
   batchSize?: number;
 }
 
@@ -118,7 +122,8 @@ export async function deliverDueLetters(
           : recipient.memberEmail
         : recipient.guestEmail;
       if (!writtenIds.has(row.id) || !email) return [];
-      const mail = letterMail({
+      const reportToken = newSecretToken();
+      const mail = letterMail(options.texts, {
         publicUrl: options.publicUrl,
         letterId: letter.id,
         title: letter.title,
@@ -128,6 +133,7 @@ export async function deliverDueLetters(
           lastName: recipient.memberLastName ?? recipient.guestLastName ?? '',
         },
         claimToken,
+        reportToken,
         dueAt: letter.dueAt!,
         late: row.late,
       });
@@ -137,6 +143,7 @@ export async function deliverDueLetters(
           userId: row.recipientUserId,
           deliveryId: row.id,
           toEmail: email,
+          reportTokenHash: hashSecretToken(reportToken),
           createdAt: now,
           nextAttemptAt: now,
           ...mail,

@@ -1,8 +1,9 @@
-import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, min, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/rows';
 import {
   connections,
+  letterGuestAddresses,
   timeCapsuleLetterAdmins,
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
@@ -107,6 +108,67 @@ function letterColumns(input: LetterInput, now: Date) {
   };
 }
 
+/** How many new non-member addresses a member may give letters to in a day, and the refusal. */
+export interface GuestAddressLimit {
+  perDay: number;
+  /** The `detail` of the 429 (Japanese, from the app's texts). */
+  refusal: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Notes the letter's non-member addresses the writer has not used before, refusing with 429
+ * when they would take the writer past `limit.perDay` new addresses in the last 24 hours.
+ * Writers are taken one at a time (a transaction lock on the writer), so two letters at once
+ * cannot both fit under the limit.
+ */
+async function noteGuestAddresses(
+  db: Db,
+  clock: Clock,
+  writerId: string,
+  input: LetterInput,
+  limit: GuestAddressLimit,
+): Promise<void> {
+  const emails = [
+    ...new Set(
+      input.recipients.flatMap((r) => (r.kind === 'guest' ? [r.email.toLowerCase()] : [])),
+    ),
+  ];
+  if (emails.length === 0) return;
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtext('letter_guests'), hashtext(${writerId}))`,
+  );
+  const known = await db
+    .select({ email: letterGuestAddresses.email })
+    .from(letterGuestAddresses)
+    .where(
+      and(eq(letterGuestAddresses.userId, writerId), inArray(letterGuestAddresses.email, emails)),
+    );
+  const knownEmails = new Set(known.map((row) => row.email));
+  const fresh = emails.filter((email) => !knownEmails.has(email));
+  if (fresh.length === 0) return;
+  const now = clock.now();
+  const since = new Date(now.getTime() - DAY_MS);
+  const [recent] = await db
+    .select({ used: count(), oldest: min(letterGuestAddresses.firstUsedAt) })
+    .from(letterGuestAddresses)
+    .where(
+      and(eq(letterGuestAddresses.userId, writerId), gt(letterGuestAddresses.firstUsedAt, since)),
+    );
+  const used = recent?.used ?? 0;
+  if (used + fresh.length > limit.perDay) {
+    const oldest = recent?.oldest ? new Date(recent.oldest).getTime() : now.getTime();
+    const retryAfterSeconds = Math.max(1, Math.ceil((oldest + DAY_MS - now.getTime()) / 1000));
+    throw new DomainError('too_many_attempts', 'guest_addresses_per_day', limit.refusal, {
+      retryAfterSeconds,
+    });
+  }
+  await db
+    .insert(letterGuestAddresses)
+    .values(fresh.map((email) => ({ userId: writerId, email, firstUsedAt: now })));
+}
+
 async function insertPeople(db: Db, letterId: string, input: LetterInput): Promise<void> {
   await db.insert(timeCapsuleLetterRecipients).values(
     input.recipients.map((recipient, position) =>
@@ -132,6 +194,7 @@ export async function createLetter(
   clock: Clock,
   writerId: string,
   input: LetterInput,
+  guestLimit: GuestAddressLimit,
 ): Promise<string> {
   await checkLetter(db, clock, writerId, input);
   const now = clock.now();
@@ -141,6 +204,7 @@ export async function createLetter(
       .values({ senderUserId: writerId, createdAt: now, ...letterColumns(input, now) })
       .returning({ id: timeCapsuleLetters.id });
     await claimLetterPhotos(tx as unknown as Db, writerId, letter!.id, input.photo_names);
+    await noteGuestAddresses(tx as unknown as Db, clock, writerId, input, guestLimit);
     await insertPeople(tx as unknown as Db, letter!.id, input);
     return letter!.id;
   });
@@ -176,6 +240,7 @@ export async function updateLetter(
   writerId: string,
   letterId: string,
   input: LetterInput,
+  guestLimit: GuestAddressLimit,
 ): Promise<void> {
   const { photoNames } = await db.transaction(async (tx) => {
     const txDb = tx as unknown as Db;
@@ -190,6 +255,7 @@ export async function updateLetter(
       .delete(timeCapsuleLetterRecipients)
       .where(eq(timeCapsuleLetterRecipients.letterId, letterId));
     await tx.delete(timeCapsuleLetterAdmins).where(eq(timeCapsuleLetterAdmins.letterId, letterId));
+    await noteGuestAddresses(txDb, clock, writerId, input, guestLimit);
     await insertPeople(txDb, letterId, input);
     return kept;
   });

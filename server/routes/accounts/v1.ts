@@ -15,7 +15,11 @@ import { logIn, logInWithIdentity } from '../../domain/accounts/login';
 import { confirmPasswordReset, requestPasswordReset } from '../../domain/accounts/passwordReset';
 import { serverPasswordSchema } from '../../domain/accounts/passwords';
 import { verifyProviderAssertion } from '../../domain/accounts/providerAssertion';
-import { revokeFamilyOf, rotateRefreshToken } from '../../domain/accounts/refreshTokens';
+import {
+  revokeAllOfUser,
+  revokeFamilyOf,
+  rotateRefreshToken,
+} from '../../domain/accounts/refreshTokens';
 import {
   identityLinked,
   registerAccount,
@@ -25,7 +29,7 @@ import {
 import { userDetail } from '../../domain/accounts/userDetail';
 import { issueAccessToken } from '../../domain/accessTokens';
 import type { AppContext } from '../../context';
-import { requireUser } from '../../http/authenticate';
+import { currentUserId, requireUser } from '../../http/authenticate';
 import { endpointRoute, withServerBody } from '../../http/endpoints';
 import { ApiError, notFound } from '../../http/errors';
 import { limitedAs } from '../../http/rateLimits';
@@ -114,6 +118,7 @@ export async function accountV1Routes(
           deps.authSecret,
           deps.clock,
           result.signedInAt,
+          result.sessionEpoch,
         ),
         refreshToken: result.refreshToken,
       };
@@ -210,6 +215,15 @@ export async function accountV1Routes(
     ),
     handler: async (request, reply) => {
       await confirmPasswordReset(deps, request.body.token, request.body.password);
+      return reply.status(204).send();
+    },
+  });
+
+  routes.route({
+    ...endpointRoute(endpoints.logOutEverywhere),
+    preHandler: requireUser(ctx),
+    handler: async (request, reply) => {
+      await revokeAllOfUser(deps.db, currentUserId(request), deps.clock);
       return reply.status(204).send();
     },
   });

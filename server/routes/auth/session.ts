@@ -184,6 +184,7 @@ export async function sessionRoutes(
           authSecret,
           ctx.clock,
           result.signedInAt,
+          result.sessionEpoch,
         ),
         refreshToken: result.refreshToken,
       });

@@ -12,6 +12,7 @@ import {
   listReceivedLetters,
   listUnsentLetters,
   updateLetter,
+  type GuestAddressLimit,
 } from '../../domain/timecapsule/letters';
 import { readLetter } from '../../domain/timecapsule/reading';
 import { currentUserId, requireUser } from '../../http/authenticate';
@@ -19,6 +20,7 @@ import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
 import { versionedAnswer } from '../../http/versionedAnswer';
 import { limitedAs } from '../../http/rateLimits';
+import { japaneseTexts } from '../../pages/translations';
 
 /** A malformed id names no letter the caller may know of: 404, like any other unknown id. */
 function letterIdOf(params: { letterId: string }): string {
@@ -55,6 +57,15 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
     });
   }
 
+  const guestLimit = async (): Promise<GuestAddressLimit> => {
+    const perDay = ctx.config.letterNewGuestAddressesPerDay;
+    const t = await japaneseTexts();
+    return {
+      perDay,
+      refusal: t('timecapsule-error-guest_addresses_per_day', { limit: String(perDay) }),
+    };
+  };
+
   // A letter mails its recipients (members or not) when it is delivered.
   const create = endpointRoute(letters.createLetter);
   routes.route({
@@ -62,7 +73,13 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
     ...member,
     config: { ...create.config, ...limitedAs('mail') },
     handler: async (request, reply) => {
-      const id = await createLetter(db, ctx.clock, currentUserId(request), request.body);
+      const id = await createLetter(
+        db,
+        ctx.clock,
+        currentUserId(request),
+        request.body,
+        await guestLimit(),
+      );
       return reply.status(201).send({ timeCapsuleLetterId: id });
     },
   });
@@ -87,7 +104,15 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
     ...member,
     handler: async (request) => {
       const id = letterIdOf(request.params);
-      await updateLetter(db, ctx.clock, ctx.store, currentUserId(request), id, request.body);
+      await updateLetter(
+        db,
+        ctx.clock,
+        ctx.store,
+        currentUserId(request),
+        id,
+        request.body,
+        await guestLimit(),
+      );
       return { timeCapsuleLetterId: id };
     },
   });
