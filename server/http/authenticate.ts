@@ -18,8 +18,11 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return header.slice('Bearer '.length).trim() || undefined;
 }
 
-/** The token's claims while its signature, expiry and session all stand. */
-async function verify(ctx: AppContext, token: string) {
+/**
+ * The token's claims while its signature, expiry and session all stand: the one check for an
+ * access token, whether it came as a bearer or in a body.
+ */
+export async function verifiedAccessToken(ctx: AppContext, token: string) {
   const claims = await verifyAccessToken(token, ctx.config.authSecret, ctx.clock);
   if (!claims) return undefined;
   return (await ctx.sessions.stands(claims.userId, claims.sessionEpoch)) ? claims : undefined;
@@ -30,7 +33,7 @@ export function optionalUser(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
     const token = bearerToken(request);
     if (!token) return;
-    const claims = await verify(ctx, token);
+    const claims = await verifiedAccessToken(ctx, token);
     if (!claims) return;
     request.userId = claims.userId;
     request.authTime = claims.authTime;

@@ -5,6 +5,7 @@ import { deathDepsOf } from '../../server/domain/deathDetection/deathDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import { isDeathConfirmed } from '../../server/domain/endingnote/deathConfirmation';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
+import { japaneseTexts } from '../../server/pages/translations';
 import { createSessionApi } from '../../src/services/api/session';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -118,7 +119,10 @@ async function releasedByMistake() {
   expect((await confirmDeath(t, watcher, keys, member)).json().state).toBe('grace');
   t.clock.advance(7 * DAY_MS + 60_000);
   expect(await releaseDueCases(deathDepsOf(t.ctx))).toBe(1);
-  await deliverAllDueLetters(t.ctx.database.db, t.clock, { publicUrl: t.config.publicUrl });
+  await deliverAllDueLetters(t.ctx.database.db, t.clock, {
+    publicUrl: t.config.publicUrl,
+    texts: await japaneseTexts(),
+  });
   return { member, watcher, friend, stranger, later };
 }
 
@@ -199,7 +203,10 @@ describe('restoring an account whose death was confirmed by mistake', () => {
     // The letter not sent yet is stopped: a month later nothing reaches the administrator.
     expect(await letterDueAt(later)).toBeNull();
     t.clock.advance(40 * DAY_MS);
-    await deliverAllDueLetters(t.ctx.database.db, t.clock, { publicUrl: t.config.publicUrl });
+    await deliverAllDueLetters(t.ctx.database.db, t.clock, {
+      publicUrl: t.config.publicUrl,
+      texts: await japaneseTexts(),
+    });
     const received = await get(watcher, '/v1/time_capsule_letter/get_received_letters');
     expect(received.json().map((l: { title: string }) => l.title)).not.toContain('ひと月後の手紙');
 

@@ -175,4 +175,29 @@ describe('an integration link', () => {
       expect(await linksOf(someone)).toEqual([]);
     }
   });
+
+  it('is refused with a token whose session has ended, though its proof is genuine', async () => {
+    const member = await createMember(t);
+    const oldToken = await tokenOf(t, member);
+    const ended = await t.request({
+      method: 'POST',
+      url: '/v1/logout/everywhere',
+      token: oldToken,
+    });
+    expect(ended.statusCode).toBe(204);
+    const id = fposUserId();
+    const refused = await t.request({
+      method: 'POST',
+      url: '/v1/fpos/verify_my_auth_access_token',
+      body: {
+        access_token: oldToken,
+        client_id: FUNERAL.clientId,
+        fpos_user_id: id,
+        ...integrationLinkProof(t, { ...FUNERAL, fposUserId: id }),
+      },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject({ code: 'invalid_token', detail: expect.any(String) });
+    expect((await report(id)).statusCode).toBe(404);
+  });
 });

@@ -2,7 +2,6 @@ import { timingSafeEqual } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { fposLinks } from '../../db/schema';
 import { DomainError, conflict, notFound } from '../errors';
-import { verifyAccessToken } from '../accessTokens';
 import { spendProof } from '../spentProofs';
 import { deathCaseView } from './confirmation';
 import type { DeathDeps } from './deathDeps';
@@ -35,24 +34,20 @@ function configuredClient(deps: DeathDeps, clientId: string) {
 
 /**
  * POST /v1/fpos/verify_my_auth_access_token: the member, sent by an integration with its link
- * proof (./linkProof.ts), lets that integration know them as `fpos_user_id`. The body's access
- * token is the member's own; the proof shows the integration asked for this very link, and
- * works once.
+ * proof (./linkProof.ts), lets that integration know them as `fpos_user_id`. `userId` is the
+ * member whose access token came in the body (checked by the route like any bearer); the proof
+ * shows the integration asked for this very link, and works once.
  */
 export async function linkIntegration(
   deps: DeathDeps,
-  authSecret: string,
+  userId: string,
   input: {
     client_id: string;
     fpos_user_id: string;
-    access_token: string;
     expires: number;
     signature: string;
   },
 ) {
-  const claims = await verifyAccessToken(input.access_token, authSecret, deps.clock);
-  if (!claims)
-    throw new DomainError('unauthenticated', 'invalid_token', 'the access token is not valid');
   const client = configuredClient(deps, input.client_id);
   if (!client) throw notFound('client');
   const now = deps.clock.now();
@@ -79,7 +74,7 @@ export async function linkIntegration(
       .where(
         and(eq(fposLinks.clientId, input.client_id), eq(fposLinks.fposUserId, input.fpos_user_id)),
       );
-    if (taken && taken.userId !== claims.userId) {
+    if (taken && taken.userId !== userId) {
       throw conflict(
         'fpos_user_linked_elsewhere',
         'this integration user is linked to someone else',
@@ -87,16 +82,16 @@ export async function linkIntegration(
     }
     await tx
       .delete(fposLinks)
-      .where(and(eq(fposLinks.clientId, input.client_id), eq(fposLinks.userId, claims.userId)));
+      .where(and(eq(fposLinks.clientId, input.client_id), eq(fposLinks.userId, userId)));
     await tx.insert(fposLinks).values({
       clientId: input.client_id,
       fposUserId: input.fpos_user_id,
-      userId: claims.userId,
+      userId: userId,
       createdAt: now,
     });
   });
   return {
-    userId: claims.userId,
+    userId: userId,
     clientId: input.client_id,
     fposUserId: input.fpos_user_id,
     linked: true,

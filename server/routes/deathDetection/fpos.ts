@@ -30,8 +30,9 @@ import {
   cancelSuspicion,
   deathSuspectedUser,
 } from '../../domain/deathDetection/suspicion';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { currentUserId, requireUser, verifiedAccessToken } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
+import { DomainError } from '../../domain/errors';
 import { notFound } from '../../http/errors';
 import { limitedAs } from '../../http/rateLimits';
 import { noticeOfChange, proveFreshly } from '../accounts/freshProof';
@@ -189,7 +190,14 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.route({
     ...endpointRoute(death.linkIntegration),
-    handler: async (request) => linkIntegration(deps, ctx.config.authSecret, request.body),
+    handler: async (request) => {
+      const { access_token: accessToken, ...link } = request.body;
+      // The member's token comes in the body, and stands only while its session does.
+      const claims = await verifiedAccessToken(ctx, accessToken);
+      if (!claims)
+        throw new DomainError('unauthenticated', 'invalid_token', 'the access token is not valid');
+      return linkIntegration(deps, claims.userId, link);
+    },
   });
 
   api.route({
