@@ -78,23 +78,26 @@ describe('registering an address one does not read', () => {
   it('an external-provider registration of the address leaves no identity on the owner’s account', async () => {
     const victim = registrationBody();
     const attackersIdentity = { provider: 'line', providerUserId: `U-attacker-${Date.now()}` };
-    const externalRegistration = async () =>
-      t.request({
+    // Each registration carries a fresh assertion and the binding cookie of the browser it
+    // was issued to, as a real return from the provider does.
+    const registerWithProvider = async (userRequest: Record<string, unknown>) => {
+      const issued = await issueProviderAssertion(attackersIdentity, t.config.authSecret, t.clock);
+      return t.request({
         method: 'POST',
         url: '/v1/user/create_user_with_external_provider',
+        headers: { cookie: `shinobu.provider-binding=${issued.binding}` },
         body: {
-          user_request: { ...victim, password: undefined, username: 'attacker' },
+          user_request: userRequest,
           provider_request: {
             provider_name: 'line',
             provider_user_id: attackersIdentity.providerUserId,
-            access_token: await issueProviderAssertion(
-              attackersIdentity,
-              t.config.authSecret,
-              t.clock,
-            ),
+            access_token: issued.assertion,
           },
         },
       });
+    };
+    const externalRegistration = () =>
+      registerWithProvider({ ...victim, password: undefined, username: 'attacker' });
     expect((await externalRegistration()).statusCode).toBe(202);
 
     // The owner asks for a password reset: a registration nobody activated gets no link,
@@ -111,22 +114,7 @@ describe('registering an address one does not read', () => {
     });
     expect(activated.statusCode).toBe(200);
     expect((await loginFrom(t, newClient(), victim.email, victim.password)).statusCode).toBe(200);
-    const again = await t.request({
-      method: 'POST',
-      url: '/v1/user/create_user_with_external_provider',
-      body: {
-        user_request: { ...registrationBody(), password: undefined },
-        provider_request: {
-          provider_name: 'line',
-          provider_user_id: attackersIdentity.providerUserId,
-          access_token: await issueProviderAssertion(
-            attackersIdentity,
-            t.config.authSecret,
-            t.clock,
-          ),
-        },
-      },
-    });
+    const again = await registerWithProvider({ ...registrationBody(), password: undefined });
     expect(again.statusCode).toBe(202);
   });
 });

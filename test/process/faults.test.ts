@@ -153,8 +153,10 @@ describe('an unreachable PostgreSQL', () => {
       });
     expect((await resetRequest()).status).toBe(202);
 
-    await new Promise<void>((resolve) => relay.close(() => resolve()));
+    // close() calls back only once every connection has ended: the pool's are cut first.
+    const closed = new Promise<void>((resolve) => relay.close(() => resolve()));
     for (const socket of sockets) socket.destroy();
+    await closed;
     for (const call of [resetRequest, resetRequest]) {
       const response = await call();
       expect(response.status).toBe(503);
