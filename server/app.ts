@@ -12,7 +12,7 @@ import type { Database } from './db/database';
 import { adjustableClock, systemClock, type Clock } from './domain/clock';
 import { installApiDocument } from './http/apiDocument';
 import {
-  answerSerializer,
+  compiledAnswerSerializer,
   checkAnswersAgainstContract,
   type ContractDrift,
 } from './http/endpoints';
@@ -114,7 +114,7 @@ export async function buildApp(
     }
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(answerSerializer);
+  app.setSerializerCompiler(compiledAnswerSerializer(overrides.contractDrifts));
   installErrorHandling(app);
   if (overrides.contractDrifts) checkAnswersAgainstContract(app, overrides.contractDrifts);
   refuseUnstorableText(app);

@@ -4,7 +4,8 @@ import type {
   FastifyRequest,
   FastifySerializerCompiler,
 } from 'fastify';
-import { ResponseSerializationError } from 'fastify-type-provider-zod';
+import fastJson from 'fast-json-stringify';
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import type { Endpoint, Served } from '../../src/contract/endpoint';
 
@@ -73,8 +74,8 @@ export function withServerBody<const E extends Endpoint>(endpoint: E, body: E['b
 
 /**
  * A value as JSON carries it (each `toJSON` applied: dates become ISO strings), without the
- * text round trip. What holds nothing to convert is answered as it is, not copied: most
- * answers carry their times as strings already.
+ * text round trip, for the contract's schema to read. What holds nothing to convert is
+ * returned as it is, not copied.
  */
 export function asWire(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
@@ -97,16 +98,63 @@ export function asWire(value: unknown): unknown {
 }
 
 /**
- * Serialises an answer through its response schema, read as the wire carries it (dates as
- * ISO strings): what the schema does not name is dropped, an answer it refuses is a 500.
+ * The answer's JSON Schema as the compiled serializer reads it: inlined (no registry ids, so
+ * the server render's own copy of the contract cannot clash with the server's), with
+ * `additionalProperties: false` dropped — the serializer writes only the named fields anyway,
+ * and a closed object would make it refuse a union's branch for a row's extra columns.
  */
-export const answerSerializer: FastifySerializerCompiler<z.ZodType> =
-  ({ schema, method, url }) =>
-  (data) => {
-    const result = schema.safeParse(asWire(data ?? null));
-    if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
-    return JSON.stringify(result.data);
+export function serializerSchema(schema: z.ZodType): object {
+  const json = z.toJSONSchema(schema, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-07',
+    metadata: z.registry(),
+  });
+  return withOpenObjects(json) as object;
+}
+
+function withOpenObjects(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withOpenObjects);
+  if (node === null || typeof node !== 'object') return node;
+  const open: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    open[key] = withOpenObjects(value);
+  }
+  return open;
+}
+
+/**
+ * Answers are written by a serializer compiled from their response schema
+ * (fast-json-stringify): only the fields the contract names leave the server, dates as ISO
+ * strings. It does not validate; given `drifts` (the API suite), every answer is also parsed
+ * with the contract's schema and what the compiled serializer wrote must equal what the
+ * schema keeps, so a serializer that drops or bends a field fails the suite.
+ */
+export function compiledAnswerSerializer(
+  drifts?: ContractDrift[],
+): FastifySerializerCompiler<z.ZodType> {
+  return ({ schema, method, url, httpStatus }) => {
+    const write = fastJson(serializerSchema(schema));
+    if (!drifts) return (data) => write(data ?? null);
+    return (data) => {
+      const written = write(data ?? null);
+      const route = `${method} ${url}`;
+      const status = Number(httpStatus);
+      const kept = schema.safeParse(asWire(data ?? null));
+      if (!kept.success) {
+        drifts.push({ route, status, problem: z.prettifyError(kept.error) });
+      } else if (!isDeepStrictEqual(JSON.parse(written), JSON.parse(JSON.stringify(kept.data)))) {
+        drifts.push({
+          route,
+          status,
+          problem: `the serializer wrote ${written}; the contract keeps ${JSON.stringify(kept.data)}`,
+        });
+      }
+      return written;
+    };
   };
+}
 
 /** One answer that does not keep to the contract. */
 export interface ContractDrift {

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { answerSerializer } from '../../server/http/endpoints';
+import { compiledAnswerSerializer, type ContractDrift } from '../../server/http/endpoints';
 
-const serializerOf = (schema: z.ZodType) =>
-  answerSerializer({ schema, method: 'GET', url: '/v1/example', httpStatus: '200' });
+const serializerOf = (schema: z.ZodType, drifts?: ContractDrift[]) =>
+  compiledAnswerSerializer(drifts)({
+    schema,
+    method: 'GET',
+    url: '/v1/example',
+    httpStatus: '200',
+  });
 
-describe('answers leave through their contract schema', () => {
+describe('answers leave through a serializer compiled from their contract schema', () => {
   const schema = z.object({
     id: z.string(),
     createdAt: z.string(),
@@ -35,7 +40,7 @@ describe('answers leave through their contract schema', () => {
     const at = new Date('2026-01-01T00:00:00.000Z');
     const items = [{ at, link: 'https://example.jp/x' }];
     const answer = { id: 'a', createdAt: '2026-11-27', items };
-    serializerOf(schema)(answer);
+    serializerOf(schema, [])(answer);
     expect(answer).toEqual({
       id: 'a',
       createdAt: '2026-11-27',
@@ -45,12 +50,27 @@ describe('answers leave through their contract schema', () => {
     expect(items[0]!.at).toBe(at);
   });
 
-  it('drops what the schema does not name', () => {
+  it('drops what the schema does not name, in a union branch too', () => {
     const answer = { id: 'a', createdAt: '2026-11-27', items: [], passwordHash: 'secret' };
     expect(serializerOf(schema)(answer)).toBe('{"id":"a","createdAt":"2026-11-27","items":[]}');
+    const either = z.union([
+      z.object({ kind: z.literal('pet'), name: z.string() }),
+      z.object({ kind: z.literal('person'), lastName: z.string() }),
+    ]);
+    const row = { kind: 'person', lastName: '鈴木', passwordHash: 'secret' };
+    expect(serializerOf(either)(row)).toBe('{"kind":"person","lastName":"鈴木"}');
   });
 
-  it('refuses an answer the schema refuses', () => {
-    expect(() => serializerOf(schema)({ id: 1, createdAt: 'x', items: [] })).toThrow();
+  it('refuses an answer without a field the contract requires', () => {
+    expect(() => serializerOf(schema)({ id: 'a', items: [] })).toThrow();
+  });
+
+  it('in the API suite, records an answer the schema refuses or the serializer bends', () => {
+    const drifts: ContractDrift[] = [];
+    serializerOf(schema, drifts)({ id: 1, createdAt: 'x', items: [] });
+    expect(drifts).toHaveLength(1);
+    expect(drifts[0]).toMatchObject({ route: 'GET /v1/example', status: 200 });
+    serializerOf(schema, drifts)({ id: 'a', createdAt: 'x', items: [] });
+    expect(drifts).toHaveLength(1);
   });
 });
