@@ -115,6 +115,8 @@ export const deathCase = z
         cancelledAt: timestamp,
         cancelledBy: z.enum(['sign_in', 'cancel']),
         signals: z.array(deathCaseSignal),
+        /** Mails about the death that had not gone yet and were withdrawn by the cancellation. */
+        mailsWithdrawn: z.int(),
       })
       .nullable(),
     /** The caller is an administrator who may still confirm. */
@@ -275,7 +277,11 @@ export const deathDetectionEndpoints = {
     tag: TAG,
     caller: 'member',
     body: cancelSuspicionSchema.meta({ examples: [{ death_suspected_user_id: EXAMPLE_USER }] }),
-    responses: { 200: z.object({ state: z.literal('alive') }), 404: errorBody },
+    responses: {
+      // How many mails about the death were not sent yet and are now withdrawn.
+      200: z.object({ state: z.literal('alive'), mailsWithdrawn: z.int() }),
+      404: errorBody,
+    },
   }),
   acceptAdministration: endpoint({
     method: 'POST',

@@ -17,7 +17,7 @@ import {
   userDeaths,
   users,
 } from '../../db/schema';
-import { enqueueMail, enqueueMails } from '../../mail/outbox';
+import { enqueueMail, enqueueMails, withdrawMailsAbout } from '../../mail/outbox';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { verifyPassword } from '../accounts/passwords';
 import type { Clock } from '../clock';
@@ -288,6 +288,8 @@ export async function restoreAccount(
         ),
       )
       .returning({ id: timeCapsuleLetters.id });
+    // Letter mails about the death still in the outbox are not sent after all.
+    const mailsWithdrawn = await withdrawMailsAbout(tx, userId, now);
     const releasedAt = closed.releasedAt!;
     const delivered = await deliveredSince(tx, userId, releasedAt);
     const told = await tellTheyAreAlive(tx, deps, userId, delivered.notified, now);
@@ -299,6 +301,7 @@ export async function restoreAccount(
       detail: {
         by: password === undefined ? 'provider_and_mail' : 'password_and_mail',
         lettersStopped: stopped.length,
+        mailsWithdrawn,
         lettersDelivered: delivered.letters.length,
         sectionsOpened: delivered.endingNoteSections.length,
         told,

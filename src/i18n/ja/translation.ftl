@@ -1032,6 +1032,7 @@ death-case-note = 理由:{ $note }
 death-case-document = 添付された書類を見る
 death-case-confirmations = 見守り役の確認
 death-case-cancelled-heading = 取り消されたお知らせ
+death-case-mails-withdrawn = 送らずに取りやめたメール:{ $count } 通
 death-case-cancelled-by-sign_in = { $reported } からのご逝去の可能性のお知らせは、{ $when } に { $name } さんご本人がログインされたため、取り消されました。{ $name } さんはお元気です。届いたお知らせと報告は、下のとおり残っています。
 death-case-cancelled-by-cancel = { $reported } からのご逝去の可能性のお知らせは、{ $when } に { $name } さんご本人のご利用が確かめられたため、取り消されました。{ $name } さんはお元気です。届いたお知らせと報告は、下のとおり残っています。
 death-case-confirmation = { $name } さんが { $when } に確認(ご逝去日 { $date })
