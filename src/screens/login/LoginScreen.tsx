@@ -35,7 +35,7 @@ function MemorializedNotice({ since }: { since: string | null }) {
   );
 }
 
-/** /login — email and password sign-in (spec §2, §5, §8). */
+/** /login — email and password sign-in. */
 export function Component() {
   const t = useT();
   const [search] = useSearchParams();
