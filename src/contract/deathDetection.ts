@@ -50,7 +50,7 @@ export const registrationChallenge = z.object({
   expiresAt: timestamp,
 });
 
-/** Spec §3 "Death-suspected user": `grace` when the confirmations are complete already. */
+/** The death-suspected user: `grace` when the confirmations are complete already. */
 export const suspectedUser = z.object({
   userId,
   memorialPageId: z.string().nullable(),
