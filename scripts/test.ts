@@ -58,7 +58,7 @@ const playwright = (name: string): Step => ({
 });
 
 const lanes: Step[][] = [
-  // Servers, browsers and waits: little CPU of its own.
+  // Mostly waiting: on servers starting and stopping, on a browser and its servers.
   [vitest('process', ['process']), playwright('e2e')],
   [
     check('typecheck', ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit']),
@@ -71,6 +71,7 @@ const lanes: Step[][] = [
       : []),
   ],
 ];
+
 function run(step: Step, log: string): Promise<boolean> {
   const out = openSync(log, 'w');
   const [command, ...args] = step.command;
