@@ -232,6 +232,7 @@ tab-connection = つながり
 tab-notification = お知らせ
 banner-label = ログインと新規登録のご案内
 route-loading = 読み込んでいます…
+app-noscript = 偲ぶ(しのぶ)をお使いいただくには、ブラウザのJavaScriptを有効にしてください。
 
 ## UI kit
 badge-unread = 未読 { $count } 件
