@@ -8,12 +8,14 @@ import {
   RETURN_TO_MAX_AGE_S,
 } from '../../src/contract/pages/memberOnly';
 import { THEME_COOKIE } from '../../src/contract/pages/pageHandover';
+import { escapeHtml } from '../domain/escapeHtml';
 import { countUnderPattern } from '../http/routeLabel';
 import { clientRouteOf } from './clientRoutes';
 import { distDir, SSR_DIR } from './paths';
 import { SESSION_COOKIE_NAMES } from '../routes/auth/sessionKit';
 import { routeModuleLinks } from './routeModules';
-import { serverRenderedPage, type VisitorPage } from './visitorPages';
+import { japaneseTexts } from './translations';
+import { ROOT_TAG, serverRenderedPage, type VisitorPage } from './visitorPages';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];
 const SESSION_LAYER_PREFIX = '/api/auth/';
@@ -70,6 +72,19 @@ function chosenTheme(request: FastifyRequest): 'light' | 'dark' | undefined {
  * server for a visitor where `visitorPage` has one (server/pages/visitorPages.ts), with the member's
  * session in it for a member (`memberHead`, memberPage.ts), else index.html as built.
  */
+/**
+ * What a page the server does not render shows while its scripts load: a status line in the
+ * app's root (React replaces it with its first render) and, without JavaScript, why nothing
+ * comes. Both are the translation file's texts, since the app's own come only with the script.
+ */
+export async function loadingShell(html: string): Promise<string> {
+  const t = await japaneseTexts();
+  const shell =
+    `<div id="root"><p role="status">${escapeHtml(t('route-loading'))}</p></div>` +
+    `<noscript><p>${escapeHtml(t('app-noscript'))}</p></noscript>`;
+  return html.replace(ROOT_TAG, () => shell);
+}
+
 export async function spaRoutes(
   app: FastifyInstance,
   options: {
@@ -152,10 +167,11 @@ export async function spaRoutes(
             .send(serverRenderedPage(pageHtml, page, chosenTheme(request)));
         }
       }
+      const shellHtml = await loadingShell(pageHtml);
       const member = await options.memberHead?.(request);
-      if (member === undefined) return reply.send(pageHtml);
+      if (member === undefined) return reply.send(shellHtml);
       reply.header('cache-control', 'no-store, private');
-      return reply.send(pageHtml.replace('</head>', () => `${member}</head>`));
+      return reply.send(shellHtml.replace('</head>', () => `${member}</head>`));
     }
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith(SESSION_LAYER_PREFIX)) {

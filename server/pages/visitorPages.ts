@@ -161,7 +161,8 @@ export function shareHead(share: {
   ].join('');
 }
 
-const ROOT_TAG = '<div id="root"></div>';
+/** The app's empty root in index.html, where a page's markup goes. */
+export const ROOT_TAG = '<div id="root"></div>';
 
 /**
  * index.html with a page rendered on the server: its title and description, `head` and the

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
+import { deathDepsOf } from '../../server/domain/deathDetection/deathDeps';
+import { releaseDueCases } from '../../server/domain/deathDetection/release';
+import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
+import { japaneseTexts } from '../../server/pages/translations';
 import { outboxBacklog } from '../../server/mail/outbox';
+import { loginFrom, newClient } from './accountsSupport';
 import { connectMembers, createMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 import {
@@ -108,5 +113,81 @@ describe('mails about a death that is cancelled', () => {
       body: { death_suspected_user_id: member.id },
     });
     expect(again.json()).toEqual({ state: 'alive', mailsWithdrawn: 0 });
+  });
+
+  it('withdraws the mail of a letter the release delivered when the account is restored', async () => {
+    const member = await createMember(t, {
+      lastName: '鈴木',
+      firstName: '和子',
+      passwordHash: await hashPassword(PASSWORD),
+    });
+    const watcher = await createMember(t, { lastName: '鈴木', firstName: '一郎' });
+    const friend = await createMember(t, { lastName: '田中', firstName: '友子' });
+    await connectMembers(t, member, watcher, 'family');
+    await connectMembers(t, member, friend, 'friend');
+    await setAdministrators(t, member, [watcher], 'any_one', null, PASSWORD);
+    t.clock.advance(7 * DAY_MS);
+    const letter = await t.request({
+      method: 'POST',
+      url: '/v1/time_capsule_letter',
+      token: await tokenOf(t, member),
+      body: {
+        title: 'ありがとう',
+        body: 'いままでありがとう。',
+        recipients: [{ kind: 'member', user_id: friend.id }],
+        admin_user_ids: [],
+        delivery: { rule: 'death', delay_days: 0 },
+      },
+    });
+    expect(letter.statusCode, letter.body).toBe(201);
+    const keys = await verifyIdentity(t, watcher);
+    expect((await reportSuspicion(t, watcher, member)).statusCode).toBe(201);
+    expect((await confirmDeath(t, watcher, keys, member)).json().state).toBe('grace');
+    t.clock.advance(7 * DAY_MS + 60_000);
+    expect(await releaseDueCases(deathDepsOf(t.ctx))).toBe(1);
+
+    // The friend's mail server refuses while the letter is delivered: its mail waits.
+    const working = t.ctx.mailer;
+    t.ctx.mailer = {
+      send: (mail) =>
+        mail.to === friend.email
+          ? Promise.reject(new Error('mailbox unavailable'))
+          : working.send(mail),
+    };
+    await deliverAllDueLetters(t.ctx.database.db, t.clock, {
+      publicUrl: t.config.publicUrl,
+      texts: await japaneseTexts(),
+    });
+    await t.sendMail();
+    expect((await mailsAbout(member.id)).filter((mail) => mail.kind === 'letter')).toEqual([
+      expect.objectContaining({ sent_at: null, withdrawn_at: null }),
+    ]);
+
+    // The member, alive, restores the account: the letter's mail does not go.
+    expect((await loginFrom(t, newClient(), member.email, PASSWORD)).statusCode).toBe(403);
+    await t.sendMail();
+    const link = t.mailbox.findLast((m) => m.to === member.email && m.link?.includes('/restore'));
+    const token = new URL(link!.link!).searchParams.get('token')!;
+    const restored = await t.request({
+      method: 'POST',
+      url: '/v1/account_restoration',
+      body: { token, password: PASSWORD },
+    });
+    expect(restored.statusCode, restored.body).toBe(200);
+    t.ctx.mailer = working;
+    t.clock.advance(DAY_MS);
+    await t.sendMail();
+    const letterSubject = '【しのぶ】鈴木 和子 さんからタイムカプセルの手紙が届きました';
+    expect(t.mailbox.filter((m) => m.to === friend.email).map((m) => m.subject)).not.toContain(
+      letterSubject,
+    );
+    const letterMails = (await mailsAbout(member.id)).filter((mail) => mail.kind === 'letter');
+    expect(letterMails).toEqual([expect.objectContaining({ sent_at: null })]);
+    expect(letterMails[0]!.withdrawn_at).not.toBeNull();
+    const log = await t.ctx.database.db.execute(
+      sql`select detail from death_audit_log where user_id = ${member.id} and action = 'restored'`,
+    );
+    const detail = (log as unknown as { rows: { detail: { mailsWithdrawn: number } }[] }).rows[0]!;
+    expect(detail.detail.mailsWithdrawn).toBe(1);
   });
 });

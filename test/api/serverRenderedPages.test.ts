@@ -6,7 +6,7 @@ import { createPageRenderer } from '../../src/entry-server';
 import { memorialKeys } from '../../src/contract/pages/memorialKeys';
 import type { PageData } from '../../src/services/hydration/pageData';
 import { createMember, type TestMember } from '../support/members';
-import { createSpaApp, type SpaApp } from '../support/spaApp';
+import { createSpaApp, type SpaApp, withLoadingShell } from '../support/spaApp';
 import { jpegPhoto } from './memorialSupport';
 
 // A build's index.html; the server render is the sources' own.
@@ -259,14 +259,16 @@ describe('pages rendered on the server for a visitor', () => {
       await setPage({ privacy });
       const response = await page(`/memory/${member.memorialPageId}`);
       expect(response.statusCode, privacy).toBe(200);
-      expect(response.body, privacy).toBe(INDEX);
+      expect(response.body, privacy).toBe(withLoadingShell(INDEX));
       const image = await app.app.inject({
         method: 'GET',
         url: `/v1/memorial_page/${member.memorialPageId}/share_image.jpg`,
       });
       expect(image.statusCode, privacy).toBe(404);
     }
-    expect((await page('/memory/00000000-0000-4000-8000-000000000000')).body).toBe(INDEX);
+    expect((await page('/memory/00000000-0000-4000-8000-000000000000')).body).toBe(
+      withLoadingShell(INDEX),
+    );
   });
 
   it('render /login and / with their titles, in the theme the reader chose', async () => {
@@ -288,9 +290,9 @@ describe('pages rendered on the server for a visitor', () => {
     const memberPage = await page(`/memory/${member.memorialPageId}`, {
       cookie: 'shinobu.session-token=anything',
     });
-    expect(memberPage.body).toBe(INDEX);
+    expect(memberPage.body).toBe(withLoadingShell(INDEX));
     for (const url of ['/register-top', '/timecapsule', '/memory/top/me']) {
-      expect((await page(url)).body, url).toBe(INDEX);
+      expect((await page(url)).body, url).toBe(withLoadingShell(INDEX));
     }
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenRoutes } from '../../src/contract/pages/routeTable';
 import { buildSpa } from '../../server/pages/build';
 import { BUILD_MANIFEST_FILE, screenModuleKeys } from '../../server/pages/routeModules';
-import { createSpaApp, type SpaApp } from '../support/spaApp';
+import { createSpaApp, type SpaApp, withLoadingShell } from '../support/spaApp';
 
 // A build as Vite leaves it, without the server's render: every page is index.html as built.
 const INDEX =
@@ -29,7 +29,7 @@ describe('the page of a client route', () => {
     for (const url of ['/login', '/memory/9', '/timecapsule', '/memory/invitation', '/no/such']) {
       const response = await page(url);
       expect(response.statusCode, url).toBe(200);
-      expect(response.body, url).toBe(INDEX);
+      expect(response.body, url).toBe(withLoadingShell(INDEX));
       expect(response.headers['cache-control']).toBe('no-cache');
       expect(response.headers.vary).toContain('Cookie');
     }
@@ -64,7 +64,7 @@ describe('the page of a client route', () => {
       for (const url of ['/dashboard', '/mypage', '/endingnote/7']) {
         const response = await page(url, headers);
         expect(response.statusCode, url).toBe(200);
-        expect(response.body, url).toBe(INDEX);
+        expect(response.body, url).toBe(withLoadingShell(INDEX));
       }
     }
   });

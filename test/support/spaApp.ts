@@ -12,6 +12,18 @@ export interface SpaApp extends App {
 }
 
 /**
+ * What the server puts in the app's empty root of a page it does not render, as the member
+ * sees it while the scripts load, and without JavaScript.
+ */
+export const LOADING_SHELL =
+  '<div id="root"><p role="status">読み込んでいます…</p></div>' +
+  '<noscript><p>偲ぶ(しのぶ)をお使いいただくには、ブラウザのJavaScriptを有効にしてください。</p></noscript>';
+
+/** `html` with its empty root as the server sends it (LOADING_SHELL). */
+export const withLoadingShell = (html: string) =>
+  html.replace('<div id="root"></div>', LOADING_SHELL);
+
+/**
  * The whole app serving a made-up build of the SPA: `files` (paths inside the build folder,
  * such as `index.html` or `assets/x.js`, with their contents) are written before it starts.
  * `serverRender` stands for the build's server render (the sources' own, say).

@@ -218,7 +218,7 @@ const executors = {
   'xstate.done.actor.cancelSuspicion': async ({ server }) => {
     const sent = await server.answer(request('POST', CANCEL), {
       status: 200,
-      body: { state: 'alive' },
+      body: { state: 'alive', mailsWithdrawn: 2 },
     });
     // The member's own id, in the wire's casing.
     expect(sent.body).toEqual({ death_suspected_user_id: ME });
@@ -358,6 +358,9 @@ const views: Record<string, ViewAssertion<World>> = {
         break;
       case 'xstate.done.actor.cancelSuspicion':
         await ownCaseText(/取り消しました。何も公開されません。/);
+        await ownCaseText(
+          /^この件について、まだ送られていなかったメールは送らずに取りやめました\(送らずに取りやめたメール:2 通\)。$/,
+        );
         break;
       case 'xstate.error.actor.cancelSuspicion':
         await ownCaseText(/自動で取り消すことができませんでした/);

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { fromPromise } from 'xstate';
 import styled from 'styled-components';
@@ -91,7 +91,13 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
   const [ownCase, setOwnCase] = useState<{
     state: OwnCase['state'];
     outcome: OwnCase['outcome'] | null;
+    mailsWithdrawn?: number;
   } | null>(null);
+  // The cancel's answer: how many mails about the case were withdrawn before they went.
+  const cancelOwnCase = useCallback(async (suspectId: string) => {
+    const { mailsWithdrawn } = await cancelDeathSuspicion(suspectId);
+    setOwnCase((current) => current && { ...current, mailsWithdrawn });
+  }, []);
   const machine = useMemo(
     () =>
       deathDetectionMachine.provide({
@@ -99,7 +105,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
           findSuspectedUser: fromPromise(() =>
             findSuspectedUser(userId, (state) => setOwnCase({ state, outcome: null })),
           ),
-          cancelSuspicion: fromPromise(({ input }) => cancelDeathSuspicion(input.userId)),
+          cancelSuspicion: fromPromise(({ input }) => cancelOwnCase(input.userId)),
           readIdentityStatus: fromPromise<IdentityStatusAnswer, undefined>(async () => {
             const status = await fetchIdentityStatus();
             return { authStatus: status.authStatus, revokedReason: status.revokedReason };
@@ -127,7 +133,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
           },
         },
       }),
-    [navigate, t, userId],
+    [navigate, t, userId, cancelOwnCase],
   );
   const actor = useActorRef(machine, inspectOption());
   useEffect(() => {
@@ -164,11 +170,16 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
     <>
       {ownCase && (
         <OwnSuspicionBanner
-          ownCase={{ state: ownCase.state, outcome: ownOutcome }}
+          ownCase={{
+            state: ownCase.state,
+            outcome: ownOutcome,
+            mailsWithdrawn: ownCase.mailsWithdrawn,
+          }}
           onRetry={() => {
             setOwnCase({ ...ownCase, outcome: 'cancelling' });
             cancelDeathSuspicion(userId).then(
-              () => setOwnCase({ ...ownCase, outcome: 'cancelled' }),
+              ({ mailsWithdrawn }) =>
+                setOwnCase({ ...ownCase, outcome: 'cancelled', mailsWithdrawn }),
               () => setOwnCase({ ...ownCase, outcome: 'failed' }),
             );
           }}

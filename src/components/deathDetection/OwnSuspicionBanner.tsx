@@ -6,6 +6,8 @@ import { Button } from '../ui/Button';
 export interface OwnCase {
   state: 'suspected' | 'grace';
   outcome: 'cancelling' | 'cancelled' | 'failed';
+  /** Mails about the case that had not gone yet and were withdrawn by the cancel. */
+  mailsWithdrawn?: number;
 }
 
 const Strip = styled.section`
@@ -49,6 +51,9 @@ export function OwnSuspicionBanner({
       <h2 id="own-suspicion">{t(`own-suspicion-title-${ownCase.state}`)}</h2>
       <p>{t(`own-suspicion-${ownCase.outcome}`)}</p>
       {/* What comes next only once it is cancelled: before, it would contradict the banner. */}
+      {ownCase.outcome === 'cancelled' && (ownCase.mailsWithdrawn ?? 0) > 0 && (
+        <p>{t('own-suspicion-mails-withdrawn', { count: String(ownCase.mailsWithdrawn) })}</p>
+      )}
       {ownCase.outcome === 'cancelled' && <p>{t('own-suspicion-how')}</p>}
       <Buttons>
         {ownCase.outcome === 'failed' && (

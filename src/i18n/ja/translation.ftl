@@ -232,6 +232,7 @@ tab-connection = つながり
 tab-notification = お知らせ
 banner-label = ログインと新規登録のご案内
 route-loading = 読み込んでいます…
+app-noscript = 偲ぶ(しのぶ)をお使いいただくには、ブラウザのJavaScriptを有効にしてください。
 
 ## UI kit
 badge-unread = 未読 { $count } 件
@@ -1075,6 +1076,7 @@ own-suspicion-title-grace = 見守り役があなたのご逝去を確認して�
 own-suspicion-cancelling = ご本人のご利用を確認しています。取り消しています…
 own-suspicion-cancelled = ご本人のご利用が確認できたため、取り消しました。何も公開されません。見守り役の方にも、取り消されたことをお知らせしました。
 own-suspicion-failed = 自動で取り消すことができませんでした。下の「私は元気です(取り消す)」を押してください。
+own-suspicion-mails-withdrawn = この件について、まだ送られていなかったメールは送らずに取りやめました(送らずに取りやめたメール:{ $count } 通)。
 own-suspicion-how = これからも、ログインするだけで同じように取り消されます。お心当たりのないお知らせでしたら、見守り役の方にご様子をお伝えください。
 own-suspicion-cancel = 私は元気です(取り消す)
 own-suspicion-dismiss = 閉じる

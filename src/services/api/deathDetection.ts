@@ -54,9 +54,9 @@ export const deathKeys = {
 
 export const fetchDeathSuspectedUser = () => callEndpoint(death.readDeathSuspectedUser, {});
 
-export async function cancelDeathSuspicion(deathSuspectedUserId: string): Promise<void> {
-  await callEndpoint(death.cancelSuspicion, { body: { deathSuspectedUserId } });
-}
+/** The member cancels their own case: answers how many unsent mails about it were withdrawn. */
+export const cancelDeathSuspicion = (deathSuspectedUserId: string) =>
+  callEndpoint(death.cancelSuspicion, { body: { deathSuspectedUserId } });
 
 /**
  * POST /v1/account_restoration: the mailed link's token and the password, or no password once
