@@ -326,6 +326,27 @@ describe.each([
     expect(after).toMatchObject({ status: 'withdrawn', objectName: null });
   });
 
+  it('is withdrawn, its file deleted, when the member deletes their account', async () => {
+    const member = await createMember(t);
+    const exportId = (await requestExport(t, member)).json().id as string;
+    await build(t);
+    const link = (await downloadLink(t, member, exportId)).json();
+    const deleted = await t.request({
+      method: 'DELETE',
+      url: '/v1/user',
+      token: await freshToken(t, member),
+      body: {},
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect((await download(t, link.url)).statusCode).toBe(400);
+    expect((await build(t)).deleted).toBeGreaterThanOrEqual(1);
+    const [after] = await t.ctx.database.db
+      .select()
+      .from(dataExports)
+      .where(eq(dataExports.id, exportId));
+    expect(after).toMatchObject({ status: 'withdrawn', objectName: null });
+  });
+
   it('is kept 7 days, then its file is deleted', async () => {
     const member = await createMember(t);
     const exportId = (await requestExport(t, member)).json().id as string;

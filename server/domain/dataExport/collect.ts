@@ -143,14 +143,17 @@ async function* memorialPage(db: Db, pageId: string): AsyncGenerator<ArchiveEntr
     .from(memorialPageMembers)
     .innerJoin(users, eq(users.id, memorialPageMembers.userId))
     .where(eq(memorialPageMembers.memorialPageId, pageId));
-  const { photoName, listsVersion: _version, ...profile } = page.profile;
-  void _version;
+  const { photoName } = page.profile;
   yield {
     path: `${folder}page.json`,
     json: {
       ...page.page,
-      ...profile,
-      photo: photoName ? fileName(`${folder}`, photoName) : null,
+      birthDate: page.profile.birthDate,
+      deathDate: page.profile.deathDate,
+      animalKind: page.profile.animalKind,
+      privacy: page.profile.privacy,
+      searchable: page.profile.searchable,
+      photo: photoName ? fileName(folder, photoName) : null,
       members,
     },
   };
