@@ -25,7 +25,7 @@ export interface ObjectStore {
   probe(): Promise<void>;
 }
 
-/** design.md §5: signed URLs expire within 15 minutes. */
+/** Signed URLs expire within 15 minutes, so that a shared one soon stops working. */
 export const SIGNED_URL_TTL_SECONDS = 15 * 60;
 /** Largest upload a signed-in member may send. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

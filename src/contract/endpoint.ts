@@ -5,7 +5,7 @@ import type { Timestamp } from './common';
  * One HTTP endpoint of the API as both sides see it: the server registers and validates it
  * (server/http/contractRoutes.ts), the browser calls it (src/services/http/callEndpoint.ts)
  * and GET /v1/openapi.json documents it. Requests travel in snake_case, answers in
- * camelCase (design.md §4); the schemas say each exactly as it is on the wire.
+ * camelCase (the wire's casing rule, docs/architecture.md "Wire conventions"); the schemas say each exactly as it is on the wire.
  */
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -77,7 +77,7 @@ export const receivedLetter = z
 
 export const letterPhoto = z.object({
   name: z.string(),
-  /** A signed GET URL that expires (design §5). */
+  /** A signed GET URL that expires within 15 minutes. */
   url: z.string(),
 });
 

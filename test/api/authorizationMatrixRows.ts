@@ -160,6 +160,10 @@ export const ROWS: Record<string, Row> = {
     request: json('GET', '/api/auth/callback/line'),
     expect: everyone(302),
   },
+  'GET /api/auth/restore/:provider': {
+    request: json('GET', '/api/auth/restore/line'),
+    expect: everyone(302),
+  },
 
   // Accounts: sign-in and registration are open to all and know no caller.
   'POST /v1/login': {
@@ -676,6 +680,18 @@ export const ROWS: Record<string, Row> = {
       password: 'a-long-and-unusual-passphrase-42',
     }),
     expect: everyone(400),
+  },
+  'POST /v1/account_restoration/link': {
+    request: json('POST', '/v1/account_restoration/link', { token: 'not-a-restoration-token' }),
+    expect: everyone(400),
+  },
+  'POST /v1/account_restoration/proof': {
+    // Without the binding cookie of a provider round trip, no assertion is believed.
+    request: json('POST', '/v1/account_restoration/proof', {
+      token: 'not-a-restoration-token',
+      assertion: 'not-an-assertion',
+    }),
+    expect: everyone(401),
   },
 };
 

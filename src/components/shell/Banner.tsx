@@ -4,7 +4,7 @@ import { useT } from '../../i18n/useT';
 import { ButtonLink } from '../ui/Button';
 import { entries } from './menu';
 
-/** Within this distance of the page bottom the banner steps aside for the footer (spec §9). */
+/** Within this distance of the page bottom the banner steps aside for the footer. */
 export const BANNER_BOTTOM_GAP_PX = 50;
 
 /**

@@ -1,6 +1,6 @@
 import type { SignInErrorCode } from '../../services/api/session';
 
-/** The Fluent id of each sign-in failure (spec §8); anything else is the unexpected error. */
+/** The Fluent id of each sign-in failure code; anything else is the unexpected error. */
 export const SIGN_IN_FAILURE_TEXT: Record<SignInErrorCode, string> = {
   invalid_credentials: 'login-error-invalid_credentials',
   too_many_attempts: 'login-error-too_many_attempts',
@@ -20,7 +20,12 @@ const EXTERNAL_ERROR = /^(OAuth\w*|Callback)$/;
 export function failureFromQuery(search: URLSearchParams): string | null {
   const error = search.get('error');
   if (!error || error === 'SessionRequired') return null;
-  if (EXTERNAL_ERROR.test(error)) return 'login-error-external';
+  // A provider sign-in of a member whose death was released is worded as the password's.
+  if (EXTERNAL_ERROR.test(error)) {
+    return search.get('code') === 'account_memorialized'
+      ? SIGN_IN_FAILURE_TEXT.account_memorialized
+      : 'login-error-external';
+  }
   if (error !== 'CredentialsSignin') return SIGN_IN_FAILURE_TEXT.unexpected;
   const code = search.get('code') as SignInErrorCode | null;
   return SIGN_IN_FAILURE_TEXT[code && code in SIGN_IN_FAILURE_TEXT ? code : 'unexpected'];
