@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { unzip } from '../test/support/unzip';
 import { linksMailedTo, signUpAndSignIn } from './support/members';
 import { VIEWPORTS } from './support/screens';
