@@ -11,6 +11,7 @@ import {
   letterDeliveries,
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
+  uploads,
 } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { runDataExports } from '../../server/domain/dataExport/requests';
@@ -59,6 +60,8 @@ const download = (t: TestApp, url: string) => {
 interface Seeded {
   photos: Map<string, Buffer>;
   letterPhoto: Buffer;
+  /** A death report's document about the owner, uploaded by someone else. */
+  reportDocument: Buffer;
 }
 
 /** The owner's data of every kind, and a stranger's that must not reach the archive. */
@@ -132,7 +135,13 @@ async function seed(t: TestApp, owner: TestMember, friend: TestMember, stranger:
     rule: 'death',
     delayDays: 0,
   });
-  return { photos, letterPhoto } satisfies Seeded;
+  const reportDocument = await jpegPhoto(30, 40);
+  const documentName = await upload(t, reportDocument, { token: friend.token });
+  await db
+    .update(uploads)
+    .set({ useKind: 'death_document', useId: owner.id })
+    .where(eq(uploads.objectName, documentName));
+  return { photos, letterPhoto, reportDocument } satisfies Seeded;
 }
 
 describe.each([
@@ -239,6 +248,9 @@ describe.each([
     expect(json('letters/received.json')).toEqual([
       expect.objectContaining({ body: '受け取った本文', senderLastName: '佐藤' }),
     ]);
+    const documents = json('death_settings.json').reportDocuments as { file: string }[];
+    expect(documents).toHaveLength(1);
+    expect(files.get(documents[0]!.file)!.body.equals(seeded.reportDocument)).toBe(true);
     for (const path of ['death_settings.json', 'integration_links.json', 'notifications.json']) {
       expect(files.has(path), path).toBe(true);
     }
@@ -319,6 +331,27 @@ describe.each([
     expect((await download(t, link.url)).statusCode).toBe(400);
     expect(await build(t)).toMatchObject({ deleted: 1 });
     expect(await t.ctx.store.get(row!.objectName!)).toBeUndefined();
+    const [after] = await t.ctx.database.db
+      .select()
+      .from(dataExports)
+      .where(eq(dataExports.id, exportId));
+    expect(after).toMatchObject({ status: 'withdrawn', objectName: null });
+  });
+
+  it('is withdrawn, its file deleted, when the member deletes their account', async () => {
+    const member = await createMember(t);
+    const exportId = (await requestExport(t, member)).json().id as string;
+    await build(t);
+    const link = (await downloadLink(t, member, exportId)).json();
+    const deleted = await t.request({
+      method: 'DELETE',
+      url: '/v1/user',
+      token: await freshToken(t, member),
+      body: {},
+    });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect((await download(t, link.url)).statusCode).toBe(400);
+    expect((await build(t)).deleted).toBeGreaterThanOrEqual(1);
     const [after] = await t.ctx.database.db
       .select()
       .from(dataExports)

@@ -20,6 +20,7 @@ import {
   notifications,
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
+  uploads,
   users,
 } from '../../db/schema';
 import { readNote, type EndingNoteDeps } from '../endingnote/sections';
@@ -85,7 +86,27 @@ export async function* collectMemberData(
   yield* letters(db, userId);
 
   yield { path: 'ending_note.json', json: await readNote(deps, userId, userId) };
-  yield { path: 'death_settings.json', json: await deathSettingsOf(db, userId) };
+  // The documents of death reports about the member, which the member may view.
+  const documents = await db
+    .select({ objectName: uploads.objectName, putAt: uploads.putAt })
+    .from(uploads)
+    .where(and(eq(uploads.useKind, 'death_document'), eq(uploads.useId, userId)));
+  yield {
+    path: 'death_settings.json',
+    json: {
+      ...(await deathSettingsOf(db, userId)),
+      reportDocuments: documents.map((document) => ({
+        file: fileName('death_documents/', document.objectName),
+        uploadedAt: document.putAt,
+      })),
+    },
+  };
+  for (const document of documents) {
+    yield {
+      path: fileName('death_documents/', document.objectName),
+      objectName: document.objectName,
+    };
+  }
   yield {
     path: 'integration_links.json',
     json: await db
@@ -143,14 +164,17 @@ async function* memorialPage(db: Db, pageId: string): AsyncGenerator<ArchiveEntr
     .from(memorialPageMembers)
     .innerJoin(users, eq(users.id, memorialPageMembers.userId))
     .where(eq(memorialPageMembers.memorialPageId, pageId));
-  const { photoName, listsVersion: _version, ...profile } = page.profile;
-  void _version;
+  const { photoName } = page.profile;
   yield {
     path: `${folder}page.json`,
     json: {
       ...page.page,
-      ...profile,
-      photo: photoName ? fileName(`${folder}`, photoName) : null,
+      birthDate: page.profile.birthDate,
+      deathDate: page.profile.deathDate,
+      animalKind: page.profile.animalKind,
+      privacy: page.profile.privacy,
+      searchable: page.profile.searchable,
+      photo: photoName ? fileName(folder, photoName) : null,
       members,
     },
   };

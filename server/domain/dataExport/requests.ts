@@ -18,8 +18,10 @@ import { buildArchive } from './build';
 import { collectMemberData } from './collect';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A build not finished after this long is taken again (its process is presumed gone). */
+/** A build not renewed for this long is taken again (its process is presumed gone). */
 export const STUCK_BUILD_MS = 10 * 60 * 1000;
+/** How often a running build renews its claim, well within STUCK_BUILD_MS. */
+const CLAIM_RENEWAL_MS = 60 * 1000;
 /** Builds tried this many times without success are given up. */
 export const MAX_BUILD_ATTEMPTS = 3;
 
@@ -238,6 +240,16 @@ async function buildOne(
     eq(dataExports.status, 'building'),
     eq(dataExports.attempts, claim.attempt),
   );
+  // A long archive keeps its claim, so that no other instance takes it as stuck.
+  const renewal = setInterval(
+    () =>
+      void db
+        .update(dataExports)
+        .set({ updatedAt: clock.now() })
+        .where(stillMine)
+        .catch(() => undefined),
+    CLAIM_RENEWAL_MS,
+  );
   let byteSize: number;
   try {
     byteSize = await buildArchive(
@@ -255,6 +267,8 @@ async function buildOne(
       })
       .where(stillMine);
     throw error;
+  } finally {
+    clearInterval(renewal);
   }
   const now = clock.now();
   const ready = await db.transaction(async (tx) => {

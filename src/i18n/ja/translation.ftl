@@ -813,6 +813,27 @@ mypage-delete-confirm = 退会すると、アカウントは元に戻せませ�
 mypage-delete-confirm-button = 退会する
 mypage-delete-keep = やめる
 mypage-policies-heading = 規約・ポリシー
+
+## Taking all of one's data (docs/data-export.md)
+data-export-heading = データの書き出し
+data-export-explained = プロフィール、メモリアルページとアルバムの写真、エンディングノート、手紙など、あなたのデータをひとつの ZIP ファイルにまとめてお渡しします。準備には少しお時間をいただきます。ファイルは7日間保管され、その後削除されます。お申し込みは24時間に3回までです。
+data-export-request = データの書き出しを申し込む
+data-export-accepted = お申し込みを受け付けました。準備ができましたら、お知らせします。
+data-export-in-progress = ただいま準備中のものがあります。準備ができるまでお待ちください。
+data-export-limit = お申し込みは24時間に3回までです。しばらく時間をおいてからお申し込みください。
+data-export-request-failed = お申し込みできませんでした。時間をおいてもう一度お試しください。
+data-export-load-error = 書き出しの状況を読み込めませんでした。時間をおいてもう一度お試しください。
+data-export-list-label = これまでのお申し込み
+data-export-requested-at = { $at } のお申し込み：
+data-export-status-requested = 準備を待っています
+data-export-status-building = 準備しています
+data-export-status-ready = ダウンロードできます
+data-export-status-failed = 準備できませんでした。お手数ですが、もう一度お申し込みください。
+data-export-status-withdrawn = 「自分ではない」とのご報告により取り消しました
+data-export-status-expired = 保管期間が過ぎたため削除しました
+data-export-kept-until = { $at } まで保管しています。
+data-export-download = ダウンロードする
+data-export-download-failed = ダウンロードを始められませんでした。時間をおいてもう一度お試しください。
 validation-current_password_incorrect = 現在のパスワードが正しくありません。
 validation-email_unchanged = 現在と同じメールアドレスです。
 validation-password_mismatch = 確認用のパスワードが一致しません。
