@@ -1,4 +1,6 @@
 import { validate } from '@readme/openapi-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -90,6 +92,93 @@ describe('the API document', () => {
         expect(key, route.url).toMatch(/^[a-z0-9_]+$/);
       }
     }
+  });
+
+  it('names every operation by its endpoint in the contract, once', () => {
+    const operations = apiRoutes().map((route) => ({
+      route: `${route.method} ${route.url}`,
+      operationId: operation(route.method, route.url)?.operationId,
+      name: route.endpoint?.operationId,
+    }));
+    const unnamed = operations.filter(({ operationId }) => !operationId).map(({ route }) => route);
+    expect(unnamed).toEqual([]);
+    for (const { route, operationId, name } of operations) {
+      expect(operationId, route).toBe(name);
+      expect(operationId, route).toMatch(/^[a-z][A-Za-z0-9]*$/);
+    }
+    const ids = operations.map(({ operationId }) => operationId);
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
+  });
+
+  it('holds only the components it refers to', () => {
+    const text = JSON.stringify(document.paths);
+    const schemas = document.components?.schemas ?? {};
+    const referred = new Set<string>();
+    const visit = (json: string) => {
+      for (const [, name] of json.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+        if (name && !referred.has(name)) {
+          referred.add(name);
+          visit(JSON.stringify(schemas[name]));
+        }
+      }
+    };
+    visit(text);
+    expect(Object.keys(schemas).filter((name) => !referred.has(name))).toEqual([]);
+    expect(referred.size).toBeGreaterThan(20);
+  });
+
+  it('holds only examples that their own schema accepts', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...structuredClone(document), $id: 'https://document.invalid/' });
+    const pointer = (at: string[]) =>
+      at.map((key) => encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+    const checked: string[] = [];
+    const broken: string[] = [];
+    const check = (schemaAt: string[], example: unknown, where: string) => {
+      const validateExample = ajv.compile({
+        $ref: `https://document.invalid/#/${pointer(schemaAt)}`,
+      });
+      checked.push(where);
+      if (!validateExample(example))
+        broken.push(`${where}: ${ajv.errorsText(validateExample.errors)}`);
+    };
+    const walk = (node: unknown, at: string[]) => {
+      if (!node || typeof node !== 'object') return;
+      const object = node as Record<string, unknown>;
+      const isMedia = at.at(-2) === 'content' && 'schema' in object;
+      if (isMedia && 'example' in object) check([...at, 'schema'], object.example, at.join('/'));
+      if (isMedia && object.examples && typeof object.examples === 'object') {
+        for (const [name, named] of Object.entries(object.examples)) {
+          check([...at, 'schema'], (named as { value?: unknown }).value, `${at.join('/')}#${name}`);
+        }
+      }
+      // A schema's own `examples` (JSON Schema: an array of values it accepts).
+      if (!isMedia && Array.isArray(object.examples) && at.at(-1) !== 'properties') {
+        object.examples.forEach((example, index) =>
+          check(at, example, `${at.join('/')}[${index}]`),
+        );
+      }
+      for (const [key, inner] of Object.entries(object)) {
+        if (key !== 'examples' && key !== 'example') walk(inner, [...at, key]);
+      }
+    };
+    walk(document, []);
+    expect(broken).toEqual([]);
+    expect(checked.length).toBeGreaterThan(50);
+  });
+
+  it("documents each answer's real media type: the check-in link answers a page", async () => {
+    const get = operation('GET', '/v1/fpos/check_in/:token');
+    const page = get?.responses?.['200'] as OpenAPIV3_1.ResponseObject;
+    expect(Object.keys(page.content ?? {})).toEqual(['text/html']);
+    const served = await t.request({ method: 'GET', url: `/v1/fpos/check_in/${'x'.repeat(40)}` });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toMatch(/^text\/html/);
+    const exported = operation('GET', '/v1/endingnote/:userId/export')?.responses?.['200'];
+    expect(
+      Object.keys((exported as OpenAPIV3_1.ResponseObject | undefined)?.content ?? {}),
+    ).toEqual(['application/json', 'text/html']);
   });
 
   it('is browsable at /v1/docs, from this origin, under the CSP', async () => {
