@@ -1,4 +1,5 @@
 import { validate } from '@readme/openapi-parser';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -31,6 +32,48 @@ function operation(method: string, url: string): OpenAPIV3_1.OperationObject | u
   const item = document.paths?.[openApiPath(url)] as Record<string, OpenAPIV3_1.OperationObject>;
   return item?.[method.toLowerCase()];
 }
+
+/**
+ * What Redocly's recommended rules may still say of the document, each where and why; any
+ * other problem fails, and so does an entry here that no longer occurs.
+ */
+const LINT_ALLOWED: Record<string, { why: string; at: string[] }> = {
+  'info-license': {
+    why: 'the product is private (package.json) and published under no licence',
+    at: ['#/info'],
+  },
+  'no-server-example.com': {
+    why: 'the tests serve the document from localhost; a running server names its PUBLIC_URL',
+    at: ['#/servers/0/url'],
+  },
+  'no-ambiguous-paths': {
+    why:
+      'published /v1 paths kept as partners call them; the router prefers the static segment ' +
+      '(get_memorial_page_admin, add_memorial_page_admin), so each request has one route',
+    at: [
+      '#/paths/~1v1~1memorial_page~1{id}~1condolences',
+      '#/paths/~1v1~1memorial_page~1{id}~1condolences~1{condolenceId}',
+      '#/paths/~1v1~1memorial_page~1{id}~1flowers',
+      '#/paths/~1v1~1memorial_page~1{id}~1share_image.jpg',
+    ],
+  },
+  'operation-2xx-response': {
+    why: "the session layer's sign-in, callback and error steps answer redirects, as its protocol has them",
+    at: [
+      '#/paths/~1api~1auth~1error/get/responses',
+      '#/paths/~1api~1auth~1signin/get/responses',
+      '#/paths/~1api~1auth~1callback~1{provider}/get/responses',
+    ],
+  },
+  'no-illogical-composition-keywords': {
+    why:
+      'the share-token check accepts any body (a malformed one is answered isValid: false); ' +
+      'the document shows the invitation it expects',
+    at: [
+      '#/paths/~1v1~1share_token~1validate_share_token/post/requestBody/content/application~1json/schema/anyOf',
+    ],
+  },
+};
 
 describe('the API document', () => {
   it('is OpenAPI 3.1 that a standard validator accepts', async () => {
@@ -179,6 +222,26 @@ describe('the API document', () => {
     expect(
       Object.keys((exported as OpenAPIV3_1.ResponseObject | undefined)?.content ?? {}),
     ).toEqual(['application/json', 'text/html']);
+  });
+
+  it("passes Redocly's recommended rules, but for the reasoned allow-list", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: '/openapi.json',
+      config,
+    });
+    const errors = problems.filter((problem) => problem.severity === 'error');
+    expect(errors.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+    const found: Record<string, string[]> = {};
+    for (const problem of problems) {
+      (found[problem.ruleId] ??= []).push(problem.location[0]?.pointer ?? '?');
+    }
+    const allowed = Object.fromEntries(
+      Object.entries(LINT_ALLOWED).map(([rule, { at }]) => [rule, [...at].sort()]),
+    );
+    for (const pointers of Object.values(found)) pointers.sort();
+    expect(found).toEqual(allowed);
   });
 
   it('is browsable at /v1/docs, from this origin, under the CSP', async () => {
