@@ -22,7 +22,7 @@ import { RELATIONSHIP_VALUES } from './rules/social';
 
 /**
  * Death detection, identity verification, device tokens and the check-in link
- * (docs/death-detection.md). `/v1/fpos/*` keeps the spec's names.
+ * (docs/death-detection.md). `/v1/fpos/*` keeps the names partners already call.
  */
 
 const TAG = 'Death detection';

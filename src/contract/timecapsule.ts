@@ -5,7 +5,7 @@ import { letterClaimSchema, letterInputSchema } from './rules/timecapsule';
 import sample from './examples.json';
 
 /**
- * Time-capsule letters' endpoints (docs/timecapsule.md, "API"): the spec's three lists, and
+ * Time-capsule letters' endpoints (docs/timecapsule.md, "API"): three lists (waiting, managed, received), and
  * compose, read, edit, delete and claim. Times are UTC ISO-8601, shown in Japan time.
  */
 
