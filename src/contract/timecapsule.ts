@@ -5,8 +5,8 @@ import { letterClaimSchema, letterInputSchema } from './rules/timecapsule';
 import sample from './examples.json';
 
 /**
- * Time-capsule letters' endpoints (docs/timecapsule.md, "API"): three lists (waiting, managed, received), and
- * compose, read, edit, delete and claim. Times are UTC ISO-8601, shown in Japan time.
+ * Time-capsule letters' endpoints (docs/timecapsule.md, "API"): three lists (waiting,
+ * managed, received), and compose, read, edit, delete and claim. Times are UTC ISO-8601, shown in Japan time.
  */
 
 const TAG = 'Time-capsule letters';
