@@ -8,9 +8,8 @@ import { entries } from './menu';
 export const BANNER_BOTTOM_GAP_PX = 50;
 
 /**
- * Where the banner is never shown: the spec names one configured page without saying which;
- * the login and registration entry pages already are what the banner offers
- * (docs/app-shell.md).
+ * Where the banner is never shown: the login and registration entry pages already are what
+ * the banner offers (docs/app-shell.md).
  */
 export const BANNER_HIDDEN_PATHS: readonly string[] = ['/login', '/register-top'];
 
