@@ -13,6 +13,8 @@ export interface OutboxMail extends MailMessage {
   kind: string;
   /** The member the mail is for, when it is one. */
   userId?: string;
+  /** The member whose death the mail is about: withdrawn unsent if the case is cancelled. */
+  aboutUserId?: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function enqueueMails(db: Db, mails: OutboxMail[], clock: Clock): P
       id: ids[index]!,
       kind: mail.kind,
       userId: mail.userId ?? null,
+      aboutUserId: mail.aboutUserId ?? null,
       toEmail: mail.to,
       subject: mail.subject,
       text: mail.text,
@@ -43,6 +46,26 @@ export async function enqueueMails(db: Db, mails: OutboxMail[], clock: Clock): P
 export async function enqueueMail(db: Db, mail: OutboxMail, clock: Clock): Promise<string> {
   const [id] = await enqueueMails(db, [mail], clock);
   return id!;
+}
+
+/**
+ * The member is alive after all: the mails about their death that were not sent yet are
+ * withdrawn (kept, never sent). Pass the transaction that cancels the case; answers how many.
+ */
+export async function withdrawMailsAbout(db: Db, userId: string, now: Date): Promise<number> {
+  const withdrawn = await db
+    .update(mailOutbox)
+    .set({ withdrawnAt: now, text: null, link: null })
+    .where(
+      and(
+        eq(mailOutbox.aboutUserId, userId),
+        isNull(mailOutbox.sentAt),
+        isNull(mailOutbox.failedAt),
+        isNull(mailOutbox.withdrawnAt),
+      ),
+    )
+    .returning({ id: mailOutbox.id });
+  return withdrawn.length;
 }
 
 export const MAIL_BATCH_SIZE = 50;
@@ -101,6 +124,7 @@ export async function sendPendingMails(
         and(
           isNull(mailOutbox.sentAt),
           isNull(mailOutbox.failedAt),
+          isNull(mailOutbox.withdrawnAt),
           lte(mailOutbox.nextAttemptAt, now),
         ),
       )
@@ -192,7 +216,9 @@ export async function outboxBacklog(
       oldest: sql<Date | string | null>`min(${mailOutbox.createdAt})`,
     })
     .from(mailOutbox)
-    .where(and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt)));
+    .where(
+      and(isNull(mailOutbox.sentAt), isNull(mailOutbox.failedAt), isNull(mailOutbox.withdrawnAt)),
+    );
   const oldest = row?.oldest ? new Date(row.oldest).getTime() : undefined;
   return {
     pending: row?.pending ?? 0,

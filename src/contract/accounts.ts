@@ -313,7 +313,8 @@ export const accountEndpoints = named({
     tag: TAG,
     caller: 'public',
     query: z.object({ email: z.string().optional(), assertion: z.string().optional() }),
-    responses: { 200: signInAnswer, 401: errorBody },
+    // 403 account_memorialized: the member's death was released (a restoration link is mailed).
+    responses: { 200: signInAnswer, 401: errorBody, 403: errorBody },
   }),
   changePassword: endpoint({
     method: 'POST',

@@ -260,6 +260,18 @@ export const authEndpoints = named({
     responses: redirect,
     rateLimited: true,
   }),
+  restoreWithProvider: endpoint({
+    method: 'GET',
+    path: '/api/auth/restore/:provider',
+    summary:
+      "Starts a provider round trip that proves a restoration link and signs nobody in: back at /restore-account with the provider's assertion",
+    tag: TAG,
+    caller: 'public',
+    params: providerParams,
+    query: z.object({ token: z.string().max(200).optional() }),
+    responses: redirect,
+    rateLimited: true,
+  }),
   clientLog: endpoint({
     method: 'POST',
     path: '/api/auth/_log',

@@ -15,6 +15,8 @@ import {
   IDENTITY_STATUS_VALUES,
   integrationLinkSchema,
   integrationReportSchema,
+  restorationLinkSchema,
+  restorationProofSchema,
   SIGNAL_SOURCE_VALUES,
   signRequestSchema,
 } from './rules/deathDetection';
@@ -113,6 +115,8 @@ export const deathCase = z
         cancelledAt: timestamp,
         cancelledBy: z.enum(['sign_in', 'cancel']),
         signals: z.array(deathCaseSignal),
+        /** Mails about the death that had not gone yet and were withdrawn by the cancellation. */
+        mailsWithdrawn: z.int(),
       })
       .nullable(),
     /** The caller is an administrator who may still confirm. */
@@ -194,6 +198,20 @@ export const accountRestoration = z
   .meta({ id: 'AccountRestoration' });
 export type AccountRestoration = z.infer<typeof accountRestoration>;
 
+/**
+ * What a restoration link needs before it restores: the member's password, or a new sign-in
+ * with one of their providers (then `proven` until the proof's half hour is over).
+ */
+export const restorationLinkState = z
+  .object({
+    releasedAt: timestamp,
+    hasPassword: z.boolean(),
+    /** The providers the member signs in with (`line`, …). */
+    providers: z.array(z.string()),
+    proven: z.boolean(),
+  })
+  .meta({ id: 'RestorationLinkState' });
+
 const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
 const clientParams = z.object({ client_id: z.string().min(1).max(100) });
 const tokenParams = z.object({ token: z.string().min(20).max(100) });
@@ -259,7 +277,11 @@ export const deathDetectionEndpoints = named({
     tag: TAG,
     caller: 'member',
     body: cancelSuspicionSchema.meta({ examples: [{ death_suspected_user_id: EXAMPLE_USER }] }),
-    responses: { 200: z.object({ state: z.literal('alive') }), 404: errorBody },
+    responses: {
+      // How many mails about the death were not sent yet and are now withdrawn.
+      200: z.object({ state: z.literal('alive'), mailsWithdrawn: z.int() }),
+      404: errorBody,
+    },
   }),
   acceptAdministration: endpoint({
     method: 'POST',
@@ -434,6 +456,30 @@ export const deathDetectionEndpoints = named({
       examples: [{ token: 'c1f0e8d2b6a14…', password: '••••••••' }],
     }),
     responses: { 200: accountRestoration, 400: errorBody, 409: errorBody },
+    rateLimited: true,
+  }),
+  restorationLink: endpoint({
+    method: 'POST',
+    path: '/v1/account_restoration/link',
+    summary:
+      'What a restoration link needs (password or a provider sign-in), or that it is used or expired',
+    tag: TAG,
+    caller: 'public',
+    body: restorationLinkSchema.meta({ examples: [{ token: 'c1f0e8d2b6a14…' }] }),
+    responses: { 200: restorationLinkState, 400: errorBody },
+    rateLimited: true,
+  }),
+  proveRestoration: endpoint({
+    method: 'POST',
+    path: '/v1/account_restoration/proof',
+    summary:
+      "The member proves a restoration link by signing in again with their provider (the assertion of /api/auth/restore/{provider}'s round trip, with its binding cookie); valid 30 minutes",
+    tag: TAG,
+    caller: 'public',
+    body: restorationProofSchema.meta({
+      examples: [{ token: 'c1f0e8d2b6a14…', assertion: 'eyJhbGciOiJIUzI1NiJ9…' }],
+    }),
+    responses: { 200: restorationLinkState, 400: errorBody, 401: errorBody, 403: errorBody },
     rateLimited: true,
   }),
   identityStatus: endpoint({

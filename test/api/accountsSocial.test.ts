@@ -11,12 +11,19 @@ import {
   type LocalOidcProvider,
 } from '../support/localOidcProvider';
 import { createTestApp, type TestApp } from '../support/testApp';
-import { lastActivationLink, newClient, registrationBody } from './accountsSupport';
+import { lastActivationLink, registrationBody } from './accountsSupport';
+import {
+  cookieHeader,
+  keep,
+  LINE_CLIENT as CLIENT,
+  lineEnv,
+  lineSignIn,
+  SOCIAL_ORIGIN as ORIGIN,
+  type Jar,
+} from './socialSupport';
 
-const ORIGIN = 'http://localhost:3000';
 const PORT = 4211 + (process.env.API_TEST_DATABASE === 'postgres' ? 1 : 0);
 const ISSUER = localIssuer(PORT);
-const CLIENT = { id: 'shinobu-line', secret: 'a-client-secret-for-the-local-provider' };
 
 let provider: LocalOidcProvider;
 let t: TestApp;
@@ -28,11 +35,7 @@ beforeAll(async () => {
     clientSecret: CLIENT.secret,
     redirectUris: [`${ORIGIN}/api/auth/callback/line`],
   });
-  t = await createTestApp({
-    LINE_CLIENT_ID: CLIENT.id,
-    LINE_CLIENT_SECRET: CLIENT.secret,
-    LINE_ISSUER: ISSUER,
-  });
+  t = await createTestApp(lineEnv(PORT));
 });
 
 afterAll(async () => {
@@ -40,62 +43,8 @@ afterAll(async () => {
   await provider?.close();
 });
 
-/** Cookies by name, as a browser keeps them per site. */
-type Jar = Map<string, string>;
-
-function keep(jar: Jar, setCookie: string[] | string | undefined) {
-  for (const line of [setCookie ?? []].flat()) {
-    const [pair = ''] = line.split(';');
-    const index = pair.indexOf('=');
-    const name = pair.slice(0, index);
-    const value = pair.slice(index + 1);
-    if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line)) jar.delete(name);
-    else jar.set(name, value);
-  }
-}
-const cookieHeader = (jar: Jar) => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-
 /** Signs in at the provider and answers the app's callback response. */
-async function roundTrip(app: Jar, callbackUrl = '/dashboard') {
-  const client = newClient();
-  const inject = async (method: 'GET' | 'POST', url: string, form?: Record<string, string>) => {
-    const response = await t.app.inject({
-      method,
-      url,
-      remoteAddress: client,
-      headers: {
-        cookie: cookieHeader(app),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(form ? { payload: new URLSearchParams(form).toString() } : {}),
-    });
-    keep(app, response.headers['set-cookie']);
-    return response;
-  };
-  const csrfToken = (await inject('GET', '/api/auth/csrf')).json().csrfToken;
-  const started = await inject('POST', '/api/auth/signin/line', {
-    csrfToken,
-    callbackUrl,
-    json: 'true',
-  });
-  expect(started.statusCode).toBe(200);
-  let location: string = started.json().url;
-  expect(location.startsWith(`${ISSUER}/`)).toBe(true);
-
-  const providerJar: Jar = new Map();
-  while (location.startsWith(ISSUER) || location.startsWith('/')) {
-    const response = await fetch(new URL(location, ISSUER), {
-      redirect: 'manual',
-      headers: { cookie: cookieHeader(providerJar) },
-    });
-    keep(providerJar, response.headers.getSetCookie());
-    expect([302, 303], await response.clone().text()).toContain(response.status);
-    location = response.headers.get('location')!;
-  }
-  expect(location.startsWith(`${ORIGIN}/api/auth/callback/line?`)).toBe(true);
-  const back = new URL(location);
-  return inject('GET', back.pathname + back.search);
-}
+const roundTrip = (app: Jar, callbackUrl = '/dashboard') => lineSignIn(t, app, ISSUER, callbackUrl);
 
 describe('social login with a local OpenID Connect provider', () => {
   it('lists the configured provider', async () => {

@@ -1,3 +1,4 @@
+import { dataExports } from '../../server/db/schema';
 import type { TestRequest } from '../support/testApp';
 import type { Principal, World } from './authorizationWorld';
 
@@ -53,6 +54,31 @@ const json = (method: TestRequest['method'], url: string, body?: unknown) => () 
 });
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+/** A ready archive of the owner's (its file is never read: only links are made). */
+const readyExports = new WeakMap<World, Promise<string>>();
+function readyExportOf(w: World): Promise<string> {
+  let id = readyExports.get(w);
+  if (!id) {
+    const now = w.t.clock.now();
+    id = w.t.ctx.database.db
+      .insert(dataExports)
+      .values({
+        userId: w.owner.id,
+        status: 'ready',
+        objectName: 'data-exports/MatrixArchiveOfTheOwner.zip',
+        byteSize: 1,
+        createdAt: now,
+        updatedAt: now,
+        readyAt: now,
+        expiresAt: new Date(now.getTime() + 24 * 60 * 60 * 1000),
+      })
+      .returning({ id: dataExports.id })
+      .then(([row]) => row!.id);
+    readyExports.set(w, id);
+  }
+  return id;
+}
 const note = (w: World) => `/v1/endingnote/${w.owner.id}`;
 const pageUrl = (w: World) => `/v1/memorial_page/${w.pageId}`;
 const album = (w: World) => `/v1/album/memorial_page_id/${w.pageId}/album`;
@@ -132,6 +158,10 @@ export const ROWS: Record<string, Row> = {
   },
   'GET /api/auth/callback/:provider': {
     request: json('GET', '/api/auth/callback/line'),
+    expect: everyone(302),
+  },
+  'GET /api/auth/restore/:provider': {
+    request: json('GET', '/api/auth/restore/line'),
     expect: everyone(302),
   },
 
@@ -618,6 +648,23 @@ export const ROWS: Record<string, Row> = {
     expect: members(204),
   },
 
+  // The archive of all of a member's data: each member's own; the download link is the key.
+  'POST /v1/data_exports': {
+    request: json('POST', '/v1/data_exports', {}),
+    expect: members(202),
+    fresh: true,
+  },
+  'GET /v1/data_exports': { request: json('GET', '/v1/data_exports'), expect: members(200) },
+  'POST /v1/data_exports/:exportId/download_link': {
+    request: async (w) =>
+      json('POST', `/v1/data_exports/${await readyExportOf(w)}/download_link`)(),
+    expect: ownerOnly(201),
+  },
+  'GET /v1/data_exports/download': {
+    request: json('GET', '/v1/data_exports/download?token=not-a-download-token'),
+    expect: everyone(400),
+  },
+
   // The check-in mail's link: the token is the key, whoever holds it.
   'GET /v1/fpos/check_in/:token': {
     request: json('GET', '/v1/fpos/check_in/not-a-check-in-token-000'),
@@ -633,6 +680,18 @@ export const ROWS: Record<string, Row> = {
       password: 'a-long-and-unusual-passphrase-42',
     }),
     expect: everyone(400),
+  },
+  'POST /v1/account_restoration/link': {
+    request: json('POST', '/v1/account_restoration/link', { token: 'not-a-restoration-token' }),
+    expect: everyone(400),
+  },
+  'POST /v1/account_restoration/proof': {
+    // Without the binding cookie of a provider round trip, no assertion is believed.
+    request: json('POST', '/v1/account_restoration/proof', {
+      token: 'not-a-restoration-token',
+      assertion: 'not-an-assertion',
+    }),
+    expect: everyone(401),
   },
 };
 

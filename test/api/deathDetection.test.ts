@@ -323,7 +323,7 @@ describe('the member can always cancel', () => {
       death_suspected_user_id: member.id,
     });
     expect(cancelled.statusCode).toBe(200);
-    expect(cancelled.json()).toEqual({ state: 'alive' });
+    expect(cancelled.json()).toEqual({ state: 'alive', mailsWithdrawn: 0 });
     expect((await get(member, '/v1/fpos/death_suspected_user')).json().userId).toBeNull();
     expect((await caseOf(first, member)).state).toBe('alive');
     expect(await auditActions(member, member)).toContain('suspicion_cancelled');

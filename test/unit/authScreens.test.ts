@@ -30,6 +30,9 @@ describe('the failure /login was sent with', () => {
       'error-unexpected',
     );
     expect(failureFromQuery(query('error=OAuthCallback'))).toBe('login-error-external');
+    expect(
+      failureFromQuery(query('error=OAuthCallback&code=account_memorialized&since=2026-01-01')),
+    ).toBe('login-error-account_memorialized');
     expect(failureFromQuery(query('error=SessionRequired'))).toBeNull();
     expect(failureFromQuery(query('error=Default'))).toBe('error-unexpected');
   });

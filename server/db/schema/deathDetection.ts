@@ -195,4 +195,6 @@ export const accountRestorationLinks = pgTable('account_restoration_links', {
   expiresAt: ts('expires_at').notNull(),
   usedAt: ts('used_at'),
   failedAttempts: integer('failed_attempts').notNull().default(0),
+  /** When the member proved themselves with a provider they sign in with (migration 0098). */
+  provenAt: ts('proven_at'),
 });

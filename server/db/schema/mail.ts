@@ -27,6 +27,9 @@ export const mailOutbox = pgTable('mail_outbox', {
   failedAt: timestamptz('failed_at'),
   // 0089_mail_reports.sql
   reportTokenHash: text('report_token_hash').unique(),
+  // 0099_mail_withdrawal.sql: the member whose death the mail is about; withdrawn unsent.
+  aboutUserId: uuid('about_user_id').references(() => users.id, { onDelete: 'cascade' }),
+  withdrawnAt: timestamptz('withdrawn_at'),
 });
 
 /** Mirrors migrations/0089_mail_reports.sql: "report this mail", once per mail. */

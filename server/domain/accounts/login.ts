@@ -86,8 +86,10 @@ export async function upgradePasswordHash(
 }
 
 /**
- * GET /v1/tmp-return-jwt: signs in the member linked to a provider identity the server
- * verified; an identity with no account (or an inactive one) is refused.
+ * GET /v1/tmp-return-jwt and the provider's callback: signs in the member linked to a provider
+ * identity the server verified; an identity with no account (or an inactive one) is refused.
+ * A member whose death was released is refused too, and mailed the way back, as at a sign-in
+ * with the password.
  */
 export async function logInWithIdentity(
   deps: AccountDeps,
@@ -110,5 +112,12 @@ export async function logInWithIdentity(
       'external_login_failed',
       'no active account for identity',
     );
-  return signIn(deps, linked.userId);
+  try {
+    return await signIn(deps, linked.userId);
+  } catch (error) {
+    if (error instanceof AccountMemorialized) {
+      await offerRestoration(deps, linked.userId, error, identity.provider);
+    }
+    throw error;
+  }
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../db/database';
 import { tokyoToday } from '../../../src/contract/rules/account';
 import {
   deathAdministrators,
+  deathAuditLog,
   deathCases,
   deathConfirmations,
   deathSignals,
@@ -246,7 +247,11 @@ export async function confirmDeath(
       .where(eq(users.id, userId));
     if (member) {
       const mail = graceStartedMailToMember(member.email, `${deps.publicUrl}/login`, graceEndsAt);
-      await enqueueMail(tx, { kind: 'grace_started', userId, ...mail }, deps.clock);
+      await enqueueMail(
+        tx,
+        { kind: 'grace_started', userId, aboutUserId: userId, ...mail },
+        deps.clock,
+      );
     }
     return graceEndsAt;
   });
@@ -280,6 +285,16 @@ async function lastCancelledCaseOf(db: Db, userId: string) {
     .orderBy(desc(deathCases.closedAt))
     .limit(1);
   return row;
+}
+
+/** How many unsent mails the case's cancellation withdrew (its audit entry records it). */
+async function mailsWithdrawnBy(db: Db, caseId: string): Promise<number> {
+  const [entry] = await db
+    .select({ detail: deathAuditLog.detail })
+    .from(deathAuditLog)
+    .where(and(eq(deathAuditLog.caseId, caseId), eq(deathAuditLog.action, 'suspicion_cancelled')));
+  const count = entry?.detail?.mailsWithdrawn;
+  return typeof count === 'number' ? count : 0;
 }
 
 /** The case as its administrators see it; anyone else is 404. */
@@ -338,6 +353,7 @@ export async function deathCaseView(deps: DeathDeps, callerId: string, userId: s
           cancelledBy:
             cancelled.closedBy === 'sign_in' ? ('sign_in' as const) : ('cancel' as const),
           signals: await signalsOf(deps.db, cancelled.id),
+          mailsWithdrawn: await mailsWithdrawnBy(deps.db, cancelled.id),
         }
       : null,
     canConfirm:

@@ -7,6 +7,7 @@ import {
   deathCases,
   deathSettings,
   endingNoteReaders,
+  externalIdentities,
   endingNoteSections,
   letterDeliveries,
   memorialPages,
@@ -16,7 +17,7 @@ import {
   userDeaths,
   users,
 } from '../../db/schema';
-import { enqueueMail, enqueueMails } from '../../mail/outbox';
+import { enqueueMail, enqueueMails, withdrawMailsAbout } from '../../mail/outbox';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { verifyPassword } from '../accounts/passwords';
 import type { Clock } from '../clock';
@@ -30,13 +31,18 @@ import {
   restoredMailToMember,
 } from './restorationMails';
 import { administratorsOf } from './settings';
-import type { accountRestoration } from '../../../src/contract/deathDetection';
+import type {
+  accountRestoration,
+  restorationLinkState,
+} from '../../../src/contract/deathDetection';
 import type { ServedOf } from '../../../src/contract/endpoint';
 import type { Translate } from '../../../src/contract/rules/endingnote';
 
 /** A restoration link lives a day and is spent by a restoration or by this many wrong passwords. */
 export const RESTORATION_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESTORATION_MAX_WRONG_PASSWORDS = 5;
+/** A new sign-in with the member's provider stands in for the password this long. */
+export const RESTORATION_PROOF_TTL_MS = 30 * 60 * 1000;
 
 export interface RestorationDeps {
   db: Db;
@@ -65,14 +71,16 @@ export function restorationLink(publicUrl: string, token: string): string {
 }
 
 /**
- * The member proved their password at a sign-in that was refused because their death was
- * released: mails them a link that, with the password again, restores the account. Every
- * such sign-in mails a new link; each works once, and a restoration spends them all.
+ * The member proved their password (or signed in with `provider`) at a sign-in that was
+ * refused because their death was released: mails them a link that, with the password or the
+ * provider again, restores the account. Every such sign-in mails a new link; each works once,
+ * and a restoration spends them all.
  */
 export async function offerRestoration(
   deps: RestorationDeps,
   userId: string,
   refusal: AccountMemorialized,
+  provider?: string,
 ): Promise<void> {
   const [member] = await deps.db
     .select({ email: users.email })
@@ -86,6 +94,7 @@ export async function offerRestoration(
     member.email,
     restorationLink(deps.publicUrl, token),
     refusal.releasedAt,
+    provider,
   );
   await deps.db.transaction(async (tx) => {
     await tx.insert(accountRestorationLinks).values({
@@ -106,24 +115,15 @@ const linkInvalid = () =>
     'the restoration link is unknown, used or expired',
   );
 
-/**
- * The way back for a member whose death was confirmed by mistake: the mailed link and their
- * password end the released case. (During the grace period the member's sign-in alone
- * cancels the case: no link is needed there.)
- * What was not sent yet is stopped; what was already delivered is answered, so the member
- * knows who received what. The administrators and everyone told of the death are told.
- */
-export async function restoreAccount(
-  deps: RestorationDeps,
-  token: string,
-  password: string,
-): Promise<ServedOf<typeof accountRestoration>> {
+/** A link that can still restore: unknown, used, expired and spent links are refused. */
+async function usableLink(deps: RestorationDeps, token: string) {
   const tokenHash = hashSecretToken(token);
   const now = deps.clock.now();
   const [link] = await deps.db
     .select({
       userId: accountRestorationLinks.userId,
       caseId: accountRestorationLinks.caseId,
+      provenAt: accountRestorationLinks.provenAt,
       passwordHash: users.passwordHash,
     })
     .from(accountRestorationLinks)
@@ -137,12 +137,106 @@ export async function restoreAccount(
       ),
     );
   if (!link) throw linkInvalid();
-  if (!link.passwordHash || !(await verifyPassword(password, link.passwordHash))) {
-    // Counted outside any transaction: a refusal must not roll it back.
-    await deps.db
-      .update(accountRestorationLinks)
-      .set({ failedAttempts: sql`${accountRestorationLinks.failedAttempts} + 1` })
-      .where(eq(accountRestorationLinks.tokenHash, tokenHash));
+  const proven =
+    link.provenAt !== null && now.getTime() - link.provenAt.getTime() < RESTORATION_PROOF_TTL_MS;
+  return { ...link, tokenHash, now, proven };
+}
+
+/** A wrong password or another person's provider sign-in: counted against the link. */
+async function countFailure(deps: RestorationDeps, tokenHash: string): Promise<void> {
+  // Counted outside any transaction: a refusal must not roll it back.
+  await deps.db
+    .update(accountRestorationLinks)
+    .set({ failedAttempts: sql`${accountRestorationLinks.failedAttempts} + 1` })
+    .where(eq(accountRestorationLinks.tokenHash, tokenHash));
+}
+
+/**
+ * What the link's page shows before anything is typed: when the death was released, whether
+ * the member has a password, the providers they sign in with, and whether a provider sign-in
+ * has proven the link already. A used or expired link is refused here, at once.
+ */
+export async function restorationLinkNeeds(
+  deps: RestorationDeps,
+  token: string,
+): Promise<ServedOf<typeof restorationLinkState>> {
+  const link = await usableLink(deps, token);
+  const [released] = await deps.db
+    .select({ releasedAt: deathCases.releasedAt })
+    .from(deathCases)
+    .where(and(eq(deathCases.id, link.caseId), eq(deathCases.state, 'released')));
+  if (!released?.releasedAt) throw linkInvalid();
+  const providers = await deps.db
+    .selectDistinct({ provider: externalIdentities.provider })
+    .from(externalIdentities)
+    .where(eq(externalIdentities.userId, link.userId))
+    .orderBy(asc(externalIdentities.provider));
+  return {
+    releasedAt: released.releasedAt.toISOString(),
+    hasPassword: link.passwordHash !== null,
+    providers: providers.map((row) => row.provider),
+    proven: link.proven,
+  };
+}
+
+/**
+ * A member without a password (or who prefers it) proves the link by signing in again with
+ * their provider: an identity linked to the link's member proves it for half an hour; anyone
+ * else's is refused and counted like a wrong password.
+ */
+export async function proveRestoration(
+  deps: RestorationDeps,
+  token: string,
+  identity: { provider: string; providerUserId: string },
+): Promise<ServedOf<typeof restorationLinkState>> {
+  const link = await usableLink(deps, token);
+  const [linked] = await deps.db
+    .select({ userId: externalIdentities.userId })
+    .from(externalIdentities)
+    .where(
+      and(
+        eq(externalIdentities.userId, link.userId),
+        eq(externalIdentities.provider, identity.provider),
+        eq(externalIdentities.providerUserId, identity.providerUserId),
+      ),
+    );
+  if (!linked) {
+    await countFailure(deps, link.tokenHash);
+    throw new DomainError(
+      'forbidden',
+      'restoration_identity_mismatch',
+      "the provider's account is not the one of the link's member",
+    );
+  }
+  await deps.db
+    .update(accountRestorationLinks)
+    .set({ provenAt: link.now })
+    .where(eq(accountRestorationLinks.tokenHash, link.tokenHash));
+  return restorationLinkNeeds(deps, token);
+}
+
+/**
+ * The way back for a member whose death was confirmed by mistake: the mailed link and their
+ * password (or a provider sign-in that proved the link) end the released case. (During the
+ * grace period the member's sign-in alone cancels the case: no link is needed there.)
+ * What was not sent yet is stopped; what was already delivered is answered, so the member
+ * knows who received what. The administrators and everyone told of the death are told.
+ */
+export async function restoreAccount(
+  deps: RestorationDeps,
+  token: string,
+  password: string | undefined,
+): Promise<ServedOf<typeof accountRestoration>> {
+  const link = await usableLink(deps, token);
+  const { tokenHash, now } = link;
+  if (password === undefined) {
+    if (!link.proven) {
+      throw new DomainError('invalid', 'validation_failed', 'a password or a provider proof', {
+        errors: [{ field: 'password', code: 'required' }],
+      });
+    }
+  } else if (!link.passwordHash || !(await verifyPassword(password, link.passwordHash))) {
+    await countFailure(deps, tokenHash);
     throw new DomainError('invalid', 'validation_failed', 'the password is not right', {
       errors: [{ field: 'password', code: 'password_incorrect' }],
     });
@@ -194,6 +288,8 @@ export async function restoreAccount(
         ),
       )
       .returning({ id: timeCapsuleLetters.id });
+    // Letter mails about the death still in the outbox are not sent after all.
+    const mailsWithdrawn = await withdrawMailsAbout(tx, userId, now);
     const releasedAt = closed.releasedAt!;
     const delivered = await deliveredSince(tx, userId, releasedAt);
     const told = await tellTheyAreAlive(tx, deps, userId, delivered.notified, now);
@@ -203,8 +299,9 @@ export async function restoreAccount(
       action: 'restored',
       actorUserId: userId,
       detail: {
-        by: 'password_and_mail',
+        by: password === undefined ? 'provider_and_mail' : 'password_and_mail',
         lettersStopped: stopped.length,
+        mailsWithdrawn,
         lettersDelivered: delivered.letters.length,
         sectionsOpened: delivered.endingNoteSections.length,
         told,

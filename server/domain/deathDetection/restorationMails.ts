@@ -23,17 +23,27 @@ function mailOf(
   return { to, subject: t(ids.subject, args), text, ...(link ? { link } : {}) };
 }
 
-/** To a member who signed in after their release: what happened, and the way back. */
-export function restorationLinkMail(t: Translate, to: string, link: string, releasedAt: Date) {
+/**
+ * To a member who signed in after their release: what happened, and the way back: the
+ * password again, or (signed in with a provider) that provider again.
+ */
+export function restorationLinkMail(
+  t: Translate,
+  to: string,
+  link: string,
+  releasedAt: Date,
+  provider?: string,
+) {
+  const by = provider ? '-provider' : '';
   return mailOf(
     t,
     to,
     {
       subject: 'mail-restoration-link-subject',
-      paragraphs: ['mail-restoration-link-what', 'mail-restoration-link-how'],
+      paragraphs: [`mail-restoration-link-what${by}`, `mail-restoration-link-how${by}`],
       after: ['mail-restoration-link-not-you'],
     },
-    { date: tokyoDate(releasedAt) },
+    { date: tokyoDate(releasedAt), provider: provider ? t(`provider-${provider}`) : '' },
     link,
   );
 }

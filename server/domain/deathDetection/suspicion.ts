@@ -13,7 +13,7 @@ import {
   users,
   type SignalSource,
 } from '../../db/schema';
-import { enqueueMails } from '../../mail/outbox';
+import { enqueueMails, withdrawMailsAbout } from '../../mail/outbox';
 import type { Clock } from '../clock';
 import { notify } from '../social/notifications';
 import { recordAudit } from './audit';
@@ -149,9 +149,11 @@ async function notifyAbout(
         : cancelledMailToAdministrator(administrator.email, name)),
     })),
   ];
+  // A suspicion's mails are withdrawn if the case is cancelled before they go.
+  const about = kind === 'death_suspected' ? { aboutUserId: userId } : {};
   await enqueueMails(
     tx,
-    mails.map((mail) => ({ kind, ...mail })),
+    mails.map((mail) => ({ kind, ...about, ...mail })),
     deps.clock,
   );
 }
@@ -207,13 +209,14 @@ export interface CancelDeps {
 
 /**
  * The member is alive: an open case (suspected or in its grace period) is cancelled, its
- * confirmations void, open check-ins answered. False when nothing was open.
+ * confirmations void, open check-ins answered, the mails about the death not sent yet
+ * withdrawn (answered: how many). Undefined when nothing was open.
  */
 export async function cancelSuspicion(
   deps: CancelDeps,
   userId: string,
   by: 'sign_in' | 'cancel',
-): Promise<boolean> {
+): Promise<{ mailsWithdrawn: number } | undefined> {
   const now = deps.clock.now();
   const cancelled = await deps.db.transaction(async (tx) => {
     const [closed] = await tx
@@ -231,18 +234,19 @@ export async function cancelSuspicion(
           sql`${deathCheckIns.answeredAt} IS NULL AND ${deathCheckIns.escalatedAt} IS NULL`,
         ),
       );
-    if (!closed) return false;
+    if (!closed) return undefined;
+    const mailsWithdrawn = await withdrawMailsAbout(tx, userId, now);
     await recordAudit(tx, {
       userId,
       caseId: closed.id,
       action: 'suspicion_cancelled',
       actorUserId: userId,
-      detail: { by },
+      detail: { by, mailsWithdrawn },
       at: now,
     });
     await markSuspicionNoticesCancelled(tx, userId, now);
     await notifyAbout(tx, deps, userId, 'death_cancelled', now, { member: false });
-    return true;
+    return { mailsWithdrawn };
   });
   return cancelled;
 }

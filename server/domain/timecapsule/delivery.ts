@@ -56,6 +56,8 @@ export async function deliverDueLetters(
         id: timeCapsuleLetters.id,
         title: timeCapsuleLetters.title,
         dueAt: timeCapsuleLetters.dueAt,
+        rule: timeCapsuleLetters.rule,
+        senderUserId: timeCapsuleLetters.senderUserId,
         senderFirstName: sender.firstName,
         senderLastName: sender.lastName,
       })
@@ -141,6 +143,8 @@ export async function deliverDueLetters(
         {
           kind: 'letter',
           userId: row.recipientUserId,
+          // A letter sent because of the writer's death is withdrawn if that death is undone.
+          aboutUserId: letter.rule === 'date' ? null : letter.senderUserId,
           deliveryId: row.id,
           toEmail: email,
           reportTokenHash: hashSecretToken(reportToken),

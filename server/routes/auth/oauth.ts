@@ -11,6 +11,7 @@ import {
 } from '../../domain/accounts/oauth';
 import { issueProviderAssertion } from '../../domain/accounts/providerAssertion';
 import { identityLinked } from '../../domain/accounts/registration';
+import { AccountMemorialized } from '../../domain/deathDetection/restoration';
 import { openCookieValue, sealCookieValue } from '../../domain/accounts/sessionCookie';
 import { endpointRoute } from '../../http/endpoints';
 import { type SessionKit } from './sessionKit';
@@ -22,6 +23,8 @@ const STATE_PURPOSE = 'oauth-state';
 interface PendingSignIn extends AuthorizationRequest {
   provider: string;
   callbackUrl: string;
+  /** A round trip that proves this restoration link: it signs nobody in. */
+  restoreToken?: string;
 }
 
 /**
@@ -70,6 +73,28 @@ export async function oauthRoutes(
     },
   });
 
+  /** Leaves for the provider, keeping what the way back needs in a sealed cookie. */
+  const startRoundTrip = async (
+    reply: FastifyReply,
+    client: OAuthClient,
+    more: Omit<PendingSignIn, keyof AuthorizationRequest | 'provider'>,
+  ) => {
+    const { url, request: pending } = await client.authorize();
+    const claims: PendingSignIn = { ...pending, provider: client.id, ...more };
+    const sealed = await sealCookieValue(
+      { ...claims },
+      STATE_PURPOSE,
+      ROUND_TRIP_MS,
+      authSecret,
+      ctx.clock,
+    );
+    reply.setCookie(kit.cookies.oauthState, sealed.value, {
+      ...stateCookie,
+      expires: sealed.expires,
+    });
+    return url;
+  };
+
   routes.route({
     ...endpointRoute(endpoints.signInWithProvider),
     handler: async (request, reply) => {
@@ -79,20 +104,31 @@ export async function oauthRoutes(
       if (!client) {
         return { url: `${publicUrl}/api/auth/signin?${new URLSearchParams({ callbackUrl })}` };
       }
-      const { url, request: pending } = await client.authorize();
-      const claims: PendingSignIn = { ...pending, provider: client.id, callbackUrl };
-      const sealed = await sealCookieValue(
-        { ...claims },
-        STATE_PURPOSE,
-        ROUND_TRIP_MS,
-        authSecret,
-        ctx.clock,
-      );
-      reply.setCookie(kit.cookies.oauthState, sealed.value, {
-        ...stateCookie,
-        expires: sealed.expires,
+      return { url: await startRoundTrip(reply, client, { callbackUrl }) };
+    },
+  });
+
+  const toRestoration = (query: Record<string, string>) =>
+    `${publicUrl}/restore-account?${new URLSearchParams(query).toString()}`;
+
+  /**
+   * The restoration link's provider button: a round trip whose way back signs nobody in but
+   * brings the provider's assertion to the link's page, which proves the link with it. A GET,
+   * for it changes nothing: the proof needs the link's token and this browser's binding cookie.
+   */
+  routes.route({
+    ...endpointRoute(endpoints.restoreWithProvider),
+    handler: async (request, reply) => {
+      const token = request.query.token ?? '';
+      const client = clients.get(request.params.provider);
+      if (!client || token === '') {
+        return reply.redirect(toRestoration({ token, proof: 'failed' }));
+      }
+      const url = await startRoundTrip(reply, client, {
+        callbackUrl: publicUrl,
+        restoreToken: token,
       });
-      return { url };
+      return reply.redirect(url);
     },
   });
 
@@ -121,14 +157,27 @@ export async function oauthRoutes(
       ) {
         return failed(reply);
       }
+      const restoring = pending?.restoreToken;
       let profile;
       try {
         profile = await client.complete(code, pending);
       } catch (error) {
         request.log.warn({ err: error, provider: client.id }, 'social sign-in failed');
-        return failed(reply);
+        return restoring
+          ? reply.redirect(toRestoration({ token: restoring, proof: 'failed' }))
+          : failed(reply);
       }
       const identity = { provider: profile.provider, providerUserId: profile.providerUserId };
+      if (restoring) {
+        // Back to the link's page with the assertion, bound to this browser as at a first
+        // sign-in; the page proves the link with it and takes it out of the address.
+        const issued = await issueProviderAssertion(identity, authSecret, ctx.clock);
+        reply.setCookie(kit.cookies.providerBinding, issued.binding, {
+          ...kit.providerBindingOptions,
+          expires: issued.expires,
+        });
+        return reply.redirect(toRestoration({ token: restoring, assertion: issued.assertion }));
+      }
       if (await identityLinked(deps, identity.provider, identity.providerUserId)) {
         try {
           const result = await logInWithIdentity(deps, identity);
@@ -143,7 +192,16 @@ export async function oauthRoutes(
             refreshToken: result.refreshToken,
           });
           return reply.redirect(pending.callbackUrl);
-        } catch {
+        } catch (error) {
+          // A member whose death was released: told what happened and mailed the way back.
+          if (error instanceof AccountMemorialized) {
+            const query = new URLSearchParams({
+              error: 'OAuthCallback',
+              code: 'account_memorialized',
+              since: error.releasedAt.toISOString(),
+            });
+            return reply.redirect(`/login?${query.toString()}`);
+          }
           return failed(reply);
         }
       }

@@ -116,8 +116,8 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
     handler: async (request) => {
       const userId = currentUserId(request);
       if (request.body.death_suspected_user_id !== userId) throw notFound('user');
-      await cancelSuspicion(deps, userId, 'cancel');
-      return { state: 'alive' as const };
+      const cancelled = await cancelSuspicion(deps, userId, 'cancel');
+      return { state: 'alive' as const, mailsWithdrawn: cancelled?.mailsWithdrawn ?? 0 };
     },
   });
 

@@ -2,32 +2,64 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deathDetectionEndpoints as death } from '../../../src/contract/deathDetection';
 import type { AppContext } from '../../context';
-import { restoreAccount } from '../../domain/deathDetection/restoration';
+import { verifyProviderAssertion } from '../../domain/accounts/providerAssertion';
+import {
+  proveRestoration,
+  restorationLinkNeeds,
+  restoreAccount,
+  type RestorationDeps,
+} from '../../domain/deathDetection/restoration';
+import { ApiError } from '../../http/errors';
 import { endpointRoute } from '../../http/endpoints';
 import { limitedAs } from '../../http/rateLimits';
 import { japaneseTexts } from '../../pages/translations';
+import { sessionKit } from '../auth/sessionKit';
 
 /**
  * The way back for a member whose death was confirmed by mistake: the link mailed at their
- * refused sign-in, and their password. No bearer: the account has no session left.
+ * refused sign-in, and their password or a new sign-in with their provider. No bearer: the
+ * account has no session left.
  */
 export async function restorationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const route = endpointRoute(death.restoreAccount);
-  api.route({
+  const kit = sessionKit(ctx);
+  const deps: RestorationDeps = {
+    db: ctx.database.db,
+    clock: ctx.clock,
+    publicUrl: ctx.config.publicUrl,
+    texts: japaneseTexts,
+  };
+  // Each call checks a password, a proof or a link: counted with the sign-ins.
+  const limited = <R extends { config: object }>(route: R) => ({
     ...route,
-    // Each call checks a password: counted with the sign-ins.
     config: { ...route.config, ...limitedAs('auth') },
-    handler: async (request) =>
-      restoreAccount(
-        {
-          db: ctx.database.db,
-          clock: ctx.clock,
-          publicUrl: ctx.config.publicUrl,
-          texts: japaneseTexts,
-        },
-        request.body.token,
-        request.body.password,
-      ),
+  });
+
+  api.route({
+    ...limited(endpointRoute(death.restoreAccount)),
+    handler: async (request) => restoreAccount(deps, request.body.token, request.body.password),
+  });
+
+  api.route({
+    ...limited(endpointRoute(death.restorationLink)),
+    handler: async (request) => restorationLinkNeeds(deps, request.body.token),
+  });
+
+  api.route({
+    ...limited(endpointRoute(death.proveRestoration)),
+    handler: async (request, reply) => {
+      const verified = await verifyProviderAssertion(
+        request.body.assertion,
+        request.cookies[kit.cookies.providerBinding],
+        ctx.config.authSecret,
+        ctx.clock,
+      );
+      if (!verified)
+        throw new ApiError(401, 'provider_identity_unverified', 'provider identity not verified');
+      if (!(await verified.spend(deps.db)))
+        throw new ApiError(401, 'provider_assertion_used', 'this provider assertion was used');
+      reply.clearCookie(kit.cookies.providerBinding, kit.providerBindingOptions);
+      return proveRestoration(deps, request.body.token, verified);
+    },
   });
 }

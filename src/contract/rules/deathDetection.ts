@@ -45,10 +45,24 @@ export type DeathSettingsBody = z.infer<typeof deathSettingsSchema>;
 /** POST /v1/fpos/cancel_death_suspected_at */
 export const cancelSuspicionSchema = z.object({ death_suspected_user_id: userId });
 
-/** POST /v1/account_restoration: the mailed link's token and the member's password. */
+const restorationToken = z.string({ error: 'required' }).min(1, 'required').max(200, 'too_long');
+
+/**
+ * POST /v1/account_restoration: the mailed link's token and the member's password; without a
+ * password the link must have been proven with a provider the member signs in with.
+ */
 export const accountRestorationSchema = z.object({
-  token: z.string({ error: 'required' }).min(1, 'required').max(200, 'too_long'),
-  password: z.string({ error: 'required' }).min(1, 'required').max(1000, 'too_long'),
+  token: restorationToken,
+  password: z.string().min(1, 'required').max(1000, 'too_long').optional(),
+});
+
+/** POST /v1/account_restoration/link: what the mailed link needs. */
+export const restorationLinkSchema = z.object({ token: restorationToken });
+
+/** POST /v1/account_restoration/proof: the link and the provider assertion of a new sign-in. */
+export const restorationProofSchema = z.object({
+  token: restorationToken,
+  assertion: z.string({ error: 'required' }).min(1, 'required').max(4000, 'too_long'),
 });
 
 /** POST /v1/fpos/report_death_suspected */

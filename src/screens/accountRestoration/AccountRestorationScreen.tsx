@@ -1,10 +1,18 @@
 import { AxiosError } from 'axios';
-import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { formatTokyoInstantDate } from '../../components/ui/calendarDate';
 import { useT } from '../../i18n/useT';
-import { restoreAccount, type AccountRestoration } from '../../services/api/deathDetection';
+import {
+  fetchRestorationLink,
+  proveRestoration,
+  restoreAccount,
+  restoreWithProviderUrl,
+  type AccountRestoration,
+  type RestorationLinkState,
+} from '../../services/api/deathDetection';
+import { providerLabelId } from '../login/SocialSignIn';
 import {
   Actions,
   AuthCard,
@@ -15,27 +23,81 @@ import {
 } from '../login/authFormParts';
 
 /** The refusals the screen words; anything else (the network) asks to try again. */
-const KNOWN_FAILURES = new Set(['restoration_link_invalid', 'nothing_to_restore']);
+const KNOWN_FAILURES = new Set([
+  'restoration_link_invalid',
+  'nothing_to_restore',
+  'restoration_identity_mismatch',
+]);
+
+type ErrorData = { code?: string; errors?: { field: string; code: string }[] } | undefined;
+const dataOf = (caught: unknown) =>
+  (caught instanceof AxiosError ? caught.response?.data : undefined) as ErrorData;
+const failureOf = (caught: unknown) => {
+  const code = dataOf(caught)?.code;
+  return code && KNOWN_FAILURES.has(code) ? `restore-error-${code}` : 'restore-error-failed';
+};
 
 /**
  * /restore-account?token= — from the mail sent when a member whose death was confirmed signed
- * in: their password restores the account; then what had already been delivered is listed.
+ * in. The link is checked at once: a used or expired one says so and asks for nothing. Then
+ * the password, or a new sign-in with the member's provider (which comes back here with
+ * `assertion`, proves the link, and is taken out of the address), restores the account; then
+ * what had already been delivered is listed.
  */
 export function Component() {
   const t = useT();
+  const navigate = useNavigate();
   const [search] = useSearchParams();
   const token = search.get('token') ?? '';
+  const [link, setLink] = useState<RestorationLinkState | null>(null);
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState<string>();
   const [failure, setFailure] = useState<string | null>(
     token ? null : 'restore-error-restoration_link_invalid',
   );
+  const [proofFailure, setProofFailure] = useState<string | null>(
+    search.get('proof') === 'failed' ? 'restore-error-proof_failed' : null,
+  );
   const [sending, setSending] = useState(false);
   const [restored, setRestored] = useState<AccountRestoration | null>(null);
 
+  // Opened from the mail, or back from the provider: the assertion is spent on the proof and
+  // leaves the address (and the history) at once; then the link says what it needs.
+  // Read once: the address loses it at once, and that must not start the check again.
+  const [assertion] = useState(() => search.get('assertion'));
+  useEffect(() => {
+    if (!token) return;
+    let current = true;
+    void (async () => {
+      if (assertion) {
+        navigate(`/restore-account?${new URLSearchParams({ token })}`, { replace: true });
+        try {
+          const proven = await proveRestoration(token, assertion);
+          if (current) setLink(proven);
+          return;
+        } catch (caught) {
+          if (!current) return;
+          if (dataOf(caught)?.code !== 'restoration_identity_mismatch') {
+            setProofFailure('restore-error-proof_failed');
+          } else setProofFailure('restore-error-restoration_identity_mismatch');
+        }
+      }
+      try {
+        const needs = await fetchRestorationLink(token);
+        if (current) setLink(needs);
+      } catch (caught) {
+        if (current) setFailure(failureOf(caught));
+      }
+    })();
+    return () => {
+      current = false;
+    };
+  }, [token, assertion, navigate]);
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (password === '') {
+    const withPassword = !link?.proven;
+    if (withPassword && password === '') {
       setPasswordError(t('validation-required'));
       return;
     }
@@ -43,24 +105,26 @@ export function Component() {
     setFailure(null);
     setPasswordError(undefined);
     try {
-      setRestored(await restoreAccount(token, password));
+      setRestored(await restoreAccount(token, withPassword ? password : undefined));
     } catch (caught) {
-      const data = (caught instanceof AxiosError ? caught.response?.data : undefined) as
-        { code?: string; errors?: { field: string; code: string }[] } | undefined;
-      if (data?.errors?.some((error) => error.code === 'password_incorrect')) {
+      if (dataOf(caught)?.errors?.some((error) => error.code === 'password_incorrect')) {
         setPasswordError(t('restore-error-password_incorrect'));
       } else {
-        setFailure(
-          data?.code && KNOWN_FAILURES.has(data.code)
-            ? `restore-error-${data.code}`
-            : 'restore-error-failed',
-        );
+        setFailure(failureOf(caught));
       }
     }
     setSending(false);
   };
 
   if (restored) return <Restored restored={restored} />;
+  const providerName = (id: string) => {
+    const label = providerLabelId(id);
+    return label ? t(label) : id;
+  };
+  const providers = link?.providers.filter((id) => providerLabelId(id) !== null) ?? [];
+  const names = providers.map(providerName).join(t('restore-provider-separator'));
+  // A refusal of the link itself leaves nothing to type; a network failure lets the member retry.
+  const usable = link !== null && (failure === null || failure === 'restore-error-failed');
   return (
     <AuthPage>
       <h1>{t('restore-title')}</h1>
@@ -71,26 +135,54 @@ export function Component() {
             <Link to="/login">{t('restore-to-login')}</Link>
           </Links>
         )}
-        {token !== '' && failure !== 'restore-error-nothing_to_restore' && (
+        {token !== '' && link === null && failure === null && (
+          <p role="status">{t('restore-checking')}</p>
+        )}
+        {usable && (
           <>
-            <p>{t('restore-lead')}</p>
+            {proofFailure && <FormMessage>{t(proofFailure)}</FormMessage>}
+            {link.proven ? (
+              <FormMessage kind="info">{t('restore-proven')}</FormMessage>
+            ) : (
+              <p>
+                {link.hasPassword
+                  ? t('restore-lead')
+                  : t('restore-lead-provider', { provider: names })}
+              </p>
+            )}
             <p>{t('restore-what')}</p>
             <form onSubmit={submit} noValidate>
-              <PasswordField
-                id="restore-password"
-                label={t('restore-password')}
-                value={password}
-                onChange={setPassword}
-                error={passwordError}
-                autoComplete="current-password"
-                disabled={sending}
-              />
-              <Actions>
-                <Button type="submit" disabled={sending}>
-                  {t(sending ? 'restore-submitting' : 'restore-submit')}
-                </Button>
-              </Actions>
+              {!link.proven && link.hasPassword && (
+                <PasswordField
+                  id="restore-password"
+                  label={t('restore-password')}
+                  value={password}
+                  onChange={setPassword}
+                  error={passwordError}
+                  autoComplete="current-password"
+                  disabled={sending}
+                />
+              )}
+              {(link.proven || link.hasPassword) && (
+                <Actions>
+                  <Button type="submit" disabled={sending}>
+                    {t(sending ? 'restore-submitting' : 'restore-submit')}
+                  </Button>
+                </Actions>
+              )}
             </form>
+            {!link.proven && providers.length > 0 && (
+              <>
+                {link.hasPassword && <p>{t('restore-lead-either', { provider: names })}</p>}
+                <Links>
+                  {providers.map((id) => (
+                    <a key={id} href={restoreWithProviderUrl(id, token)}>
+                      {t('restore-with-provider', { provider: providerName(id) })}
+                    </a>
+                  ))}
+                </Links>
+              </>
+            )}
           </>
         )}
       </AuthCard>

@@ -304,6 +304,13 @@ export function Component() {
                 <SignalItem key={signal.createdAt + signal.source} signal={signal} />
               ))}
             </ItemList>
+            {found.lastCancelled.mailsWithdrawn > 0 && (
+              <p>
+                {t('death-case-mails-withdrawn', {
+                  count: String(found.lastCancelled.mailsWithdrawn),
+                })}
+              </p>
+            )}
           </>
         )}
         {found.canConfirm && (

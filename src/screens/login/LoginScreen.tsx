@@ -23,13 +23,15 @@ import { useSignInForm } from './useSignInAndGo';
  * The right password of a member whose death was confirmed: what happened and when (Asia/Tokyo),
  * and the way back the server has just mailed.
  */
-function MemorializedNotice({ since }: { since: string | null }) {
+function MemorializedNotice({ since, byProvider }: { since: string | null; byProvider: boolean }) {
   const t = useT();
   const date = since ? formatTokyoInstantDate(new Date(since)) : '';
   return (
     <>
       <FormMessage kind="info">{t('login-error-account_memorialized', { date })}</FormMessage>
-      <p>{t('login-memorialized-way-back')}</p>
+      <p>
+        {t(byProvider ? 'login-memorialized-way-back-provider' : 'login-memorialized-way-back')}
+      </p>
       <p>{t('login-memorialized-no-mail')}</p>
     </>
   );
@@ -77,7 +79,10 @@ export function Component() {
       <AuthCard>
         <p>{t(unlockToken ? 'login-unlock-lead' : 'login-lead')}</p>
         {failure === SIGN_IN_FAILURE_TEXT.account_memorialized ? (
-          <MemorializedNotice since={memorializedSince} />
+          <MemorializedNotice
+            since={memorializedSince}
+            byProvider={search.get('error') === 'OAuthCallback'}
+          />
         ) : (
           failure && <FormMessage>{t(failure)}</FormMessage>
         )}

@@ -20,7 +20,12 @@ const EXTERNAL_ERROR = /^(OAuth\w*|Callback)$/;
 export function failureFromQuery(search: URLSearchParams): string | null {
   const error = search.get('error');
   if (!error || error === 'SessionRequired') return null;
-  if (EXTERNAL_ERROR.test(error)) return 'login-error-external';
+  // A provider sign-in of a member whose death was released is worded as the password's.
+  if (EXTERNAL_ERROR.test(error)) {
+    return search.get('code') === 'account_memorialized'
+      ? SIGN_IN_FAILURE_TEXT.account_memorialized
+      : 'login-error-external';
+  }
   if (error !== 'CredentialsSignin') return SIGN_IN_FAILURE_TEXT.unexpected;
   const code = search.get('code') as SignInErrorCode | null;
   return SIGN_IN_FAILURE_TEXT[code && code in SIGN_IN_FAILURE_TEXT ? code : 'unexpected'];

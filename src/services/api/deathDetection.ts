@@ -10,6 +10,7 @@ import {
   type deathSuspectedUser,
   type identityStatus,
   type integrationLink,
+  type restorationLinkState,
   type signRequest,
 } from '../../contract/deathDetection';
 import type { CallOf } from '../../contract/endpoint';
@@ -32,6 +33,7 @@ export type AdministeredUser = z.infer<typeof administeredUser>;
 export type AuditEntry = z.infer<typeof auditEntry>;
 export type IntegrationLink = z.infer<typeof integrationLink>;
 export type AccountRestoration = z.infer<typeof accountRestoration>;
+export type RestorationLinkState = z.infer<typeof restorationLinkState>;
 
 export type DeathConfirmationFields = CallOf<typeof death.requestConfirmationSign>['body'];
 
@@ -56,9 +58,28 @@ export async function cancelDeathSuspicion(deathSuspectedUserId: string): Promis
   await callEndpoint(death.cancelSuspicion, { body: { deathSuspectedUserId } });
 }
 
-/** POST /v1/account_restoration: the mailed link's token and the password; no session exists. */
-export const restoreAccount = (token: string, password: string) =>
-  callEndpoint(death.restoreAccount, { body: { token, password } }, { authenticate: false });
+/**
+ * POST /v1/account_restoration: the mailed link's token and the password, or no password once
+ * a provider sign-in proved the link; no session exists.
+ */
+export const restoreAccount = (token: string, password?: string) =>
+  callEndpoint(
+    death.restoreAccount,
+    { body: password === undefined ? { token } : { token, password } },
+    { authenticate: false },
+  );
+
+/** POST /v1/account_restoration/link: what the link needs, or its refusal (used, expired). */
+export const fetchRestorationLink = (token: string) =>
+  callEndpoint(death.restorationLink, { body: { token } }, { authenticate: false });
+
+/** POST /v1/account_restoration/proof: the assertion the provider's round trip brought back. */
+export const proveRestoration = (token: string, assertion: string) =>
+  callEndpoint(death.proveRestoration, { body: { token, assertion } }, { authenticate: false });
+
+/** The provider round trip that proves a restoration link (it signs nobody in). */
+export const restoreWithProviderUrl = (provider: string, token: string) =>
+  `/api/auth/restore/${encodeURIComponent(provider)}?${new URLSearchParams({ token })}`;
 
 export const fetchIdentityStatus = () => callEndpoint(death.identityStatus, {});
 
