@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { currentPasswordField, timestamp } from './common';
-import { endpoint, errorBody, fileBody } from './endpoint';
+import { endpoint, errorBody, fileBody, named } from './endpoint';
 import { DATA_EXPORT_STATUSES } from './rules/dataExport';
 
 const TAG = 'Data export';
@@ -19,7 +19,7 @@ export const dataExportItem = z
 
 const exportParams = z.object({ exportId: z.uuid({ error: 'export_id_invalid' }) });
 
-export const dataExportEndpoints = {
+export const dataExportEndpoints = named({
   requestExport: endpoint({
     method: 'POST',
     path: '/v1/data_exports',
@@ -59,6 +59,6 @@ export const dataExportEndpoints = {
     tag: TAG,
     caller: 'public',
     query: z.object({ token: z.string({ error: 'token_invalid' }).max(200) }),
-    responses: { 200: fileBody('The archive as a ZIP file'), 400: errorBody },
+    responses: { 200: fileBody('The archive as a ZIP file', ['application/zip']), 400: errorBody },
   }),
-};
+});
