@@ -11,12 +11,6 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    // Plain scripts the pages load as they are (public/ is copied into the build unchanged; the
-    // server writes src/snapshot/start-after-paint.js into pages as it is).
-    files: ['public/**/*.js', 'src/snapshot/start-after-paint.js'],
-    languageOptions: { sourceType: 'script', globals: globals.browser },
-  },
-  {
     files: ['**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     plugins: { 'react-hooks': reactHooks },

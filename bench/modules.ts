@@ -2,6 +2,7 @@ import { accountsBench } from './accounts';
 import { backupBench } from './backup';
 import { bundleBench } from './bundle';
 import { codeSizeBench } from './codeSize';
+import { dataExportBench } from './dataExport';
 import { databaseFaultsBench } from './databaseFaults';
 import { coldStartBench } from './coldStart';
 import { deathDetectionBench } from './deathDetection';
@@ -29,6 +30,7 @@ export const BENCH_MODULES: BenchModule[] = [
   memorialPageBench,
   timeCapsuleBench,
   endingNoteBench,
+  dataExportBench,
   socialBench,
   accountsBench,
   deathDetectionBench,

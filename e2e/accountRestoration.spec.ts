@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
+import type { Page } from '@playwright/test';
 import {
   advanceServerClock,
   bearer,
@@ -32,7 +33,7 @@ test('journey: a member released by mistake signs in, restores the account from 
   const watcherContext = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   const memberContext = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   const watcher = await signUpAndSignIn(watcherContext.request);
-  const memberApi = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const memberApi = await playwright.request.newContext({ baseURL: workerServer().baseURL });
   const member = await registerMember(memberApi);
   const own = await accessTokenOf(memberApi, member);
   const admin = await accessTokenOf(watcherContext.request, watcher);

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test } from '@playwright/test';
 import { startLocalOidcProvider, type LocalOidcProvider } from '../test/support/localOidcProvider';
 import { advanceServerClock, bearer, connectAsFamily, DAY_MS } from './support/deathCases';
 import { confirmDeathThroughTheApi } from './support/deathRelease';
 import { registerLineMember } from './support/lineMembers';
 import { accessTokenOf, linksMailedTo, signUpAndSignIn } from './support/members';
 import { expectFitsAndAccessible, keepScreenshot, VIEWPORTS } from './support/screens';
-import { E2E_LINE } from './support/socialProvider';
+import { expect, test, workerServer } from './support/fixtures';
 
 /**
  * The living member who signs in only with LINE, whose death was confirmed by mistake: their
@@ -18,11 +17,12 @@ import { E2E_LINE } from './support/socialProvider';
 let provider: LocalOidcProvider;
 
 test.beforeAll(async () => {
+  const { line, baseURL } = workerServer();
   provider = await startLocalOidcProvider({
-    port: E2E_LINE.port,
-    clientId: E2E_LINE.clientId,
-    clientSecret: E2E_LINE.clientSecret,
-    redirectUris: [`${process.env.E2E_BASE_URL}/api/auth/callback/line`],
+    port: line.port,
+    clientId: line.clientId,
+    clientSecret: line.clientSecret,
+    redirectUris: [`${baseURL}/api/auth/callback/line`],
   });
 });
 
@@ -39,7 +39,7 @@ test('journey: a LINE-only member released by mistake proves themselves with LIN
   const memberContext = await browser.newContext({ viewport: VIEWPORTS.mobile, bypassCSP: true });
   const watcher = await signUpAndSignIn(watcherContext.request);
   const admin = await accessTokenOf(watcherContext.request, watcher);
-  const memberApi = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const memberApi = await playwright.request.newContext({ baseURL: workerServer().baseURL });
   const account = { sub: `line-${randomUUID()}`, email: `line-${randomUUID()}@example.jp` };
   const own = await registerLineMember(memberApi, provider, account);
 

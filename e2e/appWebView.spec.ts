@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { installNativeHost } from './support/nativeHost';
 import { signUpAndSignIn } from './support/members';
 import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/screens';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import sharp from 'sharp';
 import { untilHydrated } from './support/hydration';
 import { mailedActivationLink, sessionUser } from './support/members';

@@ -6,7 +6,8 @@
  * stored user that is not valid (answered, and refused by the server), a refetch the server
  * answers with an error, and a refetch that finds the session ended by another tab.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import type { Page } from '@playwright/test';
 import { headerShows } from './support/header';
 import { authSessionMachine } from '../src/machines/authSession';
 import { authSessionEvents, authSessionSerialize } from '../test/model/sessionFlowEvents';

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { bearer, connectAsFamily, DAY_MS, writeLetterForAfterDeath } from './support/deathCases';
 import { accessTokenOf, signUpAndSignIn, type E2eMember } from './support/members';
 import { installNativeHost } from './support/nativeHost';

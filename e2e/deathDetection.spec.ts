@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { accessTokenOf, signUpAndSignIn } from './support/members';
 import { advanceServerClock, bearer, DAY_MS, suspectedMemberOf } from './support/deathCases';

@@ -6,7 +6,8 @@
  * error branches. The suspicion, the identity status and the member's own case are the real
  * server's; a failing read is the network failing (503) on that one call.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import type { BrowserContext, Page } from '@playwright/test';
 import { deathDetectionMachine, type DeathDetectionEvent } from '../src/machines/deathDetection';
 import { deathDetectionEvents, mother, YESTERDAY, TODAY } from '../test/model/sessionFlowEvents';
 import { suspectedMemberOf, DAY_MS } from './support/deathCases';

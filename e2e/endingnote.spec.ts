@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { signUpAndSignIn } from './support/members';
 import { VIEWPORTS, keepScreenshot } from './support/screens';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
 import {
   accessTokenOf,
@@ -76,7 +77,7 @@ test('dashboard: empty states with next steps, then notifications, news and note
   await keepScreenshot(page, 'home-dashboard-empty-mobile');
 
   // A friend accepts the member's request; the member writes a first line of the note.
-  const other = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const other = await playwright.request.newContext({ baseURL: workerServer().baseURL });
   const friend = await accessTokenOf(other, await registerMember(other));
   const friendHeaders = { authorization: `Bearer ${friend.accessToken}` };
   const asked = await context.request.post('/v1/connection/requests', {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { signUpAndSignIn } from './support/members';
 import { expectFitsAndAccessible, keepScreenshot, VIEWPORTS } from './support/screens';
 import { E2E_FPOS, integrationLinkUrl } from './support/socialProvider';

@@ -5,7 +5,8 @@
  * goes on to a registration in pet mode. The calls' outcomes are the real server's answers:
  * their executors only wait for the screen to show the state that follows.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
+import type { Page } from '@playwright/test';
 import { invitationMachine, type InvitationEvent } from '../src/machines/invitation';
 import { invitationEvents } from '../test/model/flowEvents';
 import {
@@ -163,7 +164,7 @@ for (const path of memberPaths) {
     browser,
     playwright,
   }) => {
-    const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+    const api = await playwright.request.newContext({ baseURL: workerServer().baseURL });
     invitation = await sharedInvitation(api, { setAdmin: linkOf(path)!.setAdmin });
     if (expired) {
       // The server's clock passes the link's week.
@@ -195,7 +196,7 @@ for (const path of memberPaths) {
 
 for (const path of signedOutPaths) {
   test(`invitation, signed out: ${path.title}`, async ({ browser, playwright }) => {
-    const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+    const api = await playwright.request.newContext({ baseURL: workerServer().baseURL });
     invitation = await sharedInvitation(api, { setAdmin: true, pet: true });
     await api.dispose();
     const context = await browser.newContext({ viewport: VIEWPORTS.mobile });

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
 import { linksMailedTo, registerApart, signInOnLoginScreen } from './support/members';
 import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/screens';
 
@@ -21,7 +21,7 @@ test('the owner of an account strangers locked signs in from the mailed link', a
 
   // The strangers, each from an address of their own (named in X-Forwarded-For, which the
   // e2e server reads from the loopback): their guesses, all at once, fill the account's cap.
-  const stranger = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const stranger = await playwright.request.newContext({ baseURL: workerServer().baseURL });
   const guesses = await Promise.all(
     Array.from({ length: CAP + 1 }, (_, i) =>
       stranger.post('/v1/login', {

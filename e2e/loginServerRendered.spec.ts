@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { holdAppCode, hydratedInPlace, hydrationErrors, markElement } from './support/hydration';
 import { registerApart, signInOnLoginScreen } from './support/members';

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
+import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
 import {
   accessTokenOf,
@@ -233,7 +234,7 @@ test('a signed-out invitee keeps the invitation through login and is connected',
   browser,
   playwright,
 }) => {
-  const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const api = await playwright.request.newContext({ baseURL: workerServer().baseURL });
   const inviter = await registerMember(api);
   const login = await accessTokenOf(api, inviter);
   const created = await api.post('/v1/share_token/create_share_token', {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
+import type { APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
 import { distDir } from '../server/pages/paths';
 import { expectNoSeriousA11yViolations } from './support/axe';
@@ -168,7 +169,7 @@ test('a visitor gets a public page rendered with its title and share preview; a 
   expect(notForAVisitor(sourcesOf(named.map((match) => match[1]!)))).toEqual({});
   const meta = (key: string) =>
     new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)">`).exec(html)?.[1];
-  const base = process.env.E2E_BASE_URL!;
+  const base = workerServer().baseURL;
   expect(meta('og:title')).toBe(title);
   expect(meta('og:description')).toContain(page.name);
   expect(meta('description')).toBe(meta('og:description'));

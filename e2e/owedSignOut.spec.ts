@@ -4,7 +4,8 @@
  * cannot be reached, and the next reload that reaches it makes the sign-out there; signing
  * in again afterwards holds.
  */
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import type { BrowserContext, Page } from '@playwright/test';
 import { headerShows } from './support/header';
 import { untilHydrated } from './support/hydration';
 import { sessionUser, signInOnLoginScreen, signUpAndSignIn } from './support/members';

@@ -7,7 +7,8 @@
  * SET → xstate.after.untilExpiry; a reload then restores the emptied setting.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
+import type { Page } from '@playwright/test';
 import { emptyPetAdminSetting, petAdminMachine } from '../src/machines/petAdmin';
 import type { PetAdminEvent } from '../src/machines/petAdmin';
 import {
@@ -106,7 +107,7 @@ test('a pet-admin link past 24 hours no longer makes the new member its admin', 
 }) => {
   test.slow();
   expect(path, 'the model path SET → expiry').toBeDefined();
-  const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const api = await playwright.request.newContext({ baseURL: workerServer().baseURL });
   invitation = await sharedInvitation(api, { setAdmin: true, pet: true });
   await api.dispose();
 

@@ -9,7 +9,8 @@
  * the network (Playwright's route), the app and its chart untouched.
  */
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
+import type { Page, Request } from '@playwright/test';
 import { assign } from 'xstate';
 import {
   registrationMachine,
@@ -34,7 +35,6 @@ import {
 import { sharedInvitation, type SharedInvitation } from './support/invitations';
 import { mailedActivationLink, sessionUser } from './support/members';
 import { VIEWPORTS } from './support/screens';
-import { E2E_LINE } from './support/socialProvider';
 import { startLocalOidcProvider, type LocalOidcProvider } from '../test/support/localOidcProvider';
 
 type EventType =
@@ -326,17 +326,18 @@ for (const { label, path } of chosen) {
     replay = { email: `reg-${randomUUID()}@example.jp`, sent: [] };
     if (start === 'inflowPet' || start === 'otherPet') {
       test.slow();
-      const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+      const api = await playwright.request.newContext({ baseURL: workerServer().baseURL });
       replay.invitation = await sharedInvitation(api, { setAdmin: true, pet: true });
       await api.dispose();
     }
     if (start === 'external') {
       test.slow();
+      const { line, baseURL } = workerServer();
       replay.provider = await startLocalOidcProvider({
-        port: E2E_LINE.port,
-        clientId: E2E_LINE.clientId,
-        clientSecret: E2E_LINE.clientSecret,
-        redirectUris: [`${process.env.E2E_BASE_URL}/api/auth/callback/line`],
+        port: line.port,
+        clientId: line.clientId,
+        clientSecret: line.clientSecret,
+        redirectUris: [`${baseURL}/api/auth/callback/line`],
       });
     }
     const context = await browser.newContext({ viewport: VIEWPORTS.mobile });

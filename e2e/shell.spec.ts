@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
+import type { Browser, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { accessTokenOf, registerMember, signUpAndSignIn } from './support/members';
 import { VIEWPORTS, keepScreenshot } from './support/screens';
@@ -426,7 +427,7 @@ test.describe('app shell, logged in', () => {
     await expect(tabs).toBeVisible();
     await expect(tabs.getByLabel(/^未読/)).toHaveCount(0);
 
-    const other = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+    const other = await playwright.request.newContext({ baseURL: workerServer().baseURL });
     const requester = await accessTokenOf(other, await registerMember(other));
     const { userId } = await accessTokenOf(other, member);
     const sent = await other.post('/v1/connection/requests', {

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { accessTokenOf, registerMember, signUpAndSignIn } from './support/members';
 import { keepScreenshot, VIEWPORTS } from './support/screens';
@@ -18,7 +18,7 @@ test('two members connect through a request found by hiragana search', async ({
   const page = await context.newPage();
 
   // The other member gives their name in kanji with its kana, as on my page.
-  const other = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const other = await playwright.request.newContext({ baseURL: workerServer().baseURL });
   const friend = await accessTokenOf(other, await registerMember(other));
   const auth = { authorization: `Bearer ${friend.accessToken}` };
   const lastNameKana = uniqueKana();

@@ -1,12 +1,11 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, workerServer } from './support/fixtures';
 import { startLocalOidcProvider, type LocalOidcProvider } from '../test/support/localOidcProvider';
 import { mailedActivationLink, sessionUser } from './support/members';
-import { E2E_LINE } from './support/socialProvider';
 import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/screens';
 
 /**
  * Social sign-in end to end against a real OpenID Connect provider started here,
- * which the e2e server knows as LINE (playwright.config.ts): a first sign-in leads into the
+ * which the worker's e2e server knows as LINE (e2e/support/fixtures.ts): a first sign-in leads into the
  * external-provider registration with the provider's profile prefilled; once the account is
  * the mailed link signs the member in; after signing out, LINE signs them straight in.
  * At 360 px, with axe on every screen of ours on the way.
@@ -15,11 +14,12 @@ import { VIEWPORTS, expectFitsAndAccessible, keepScreenshot } from './support/sc
 let provider: LocalOidcProvider;
 
 test.beforeAll(async () => {
+  const { line, baseURL } = workerServer();
   provider = await startLocalOidcProvider({
-    port: E2E_LINE.port,
-    clientId: E2E_LINE.clientId,
-    clientSecret: E2E_LINE.clientSecret,
-    redirectUris: [`${process.env.E2E_BASE_URL}/api/auth/callback/line`],
+    port: line.port,
+    clientId: line.clientId,
+    clientSecret: line.clientSecret,
+    redirectUris: [`${baseURL}/api/auth/callback/line`],
   });
 });
 

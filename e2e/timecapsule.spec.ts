@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import {
   accessTokenOf,
@@ -74,7 +75,13 @@ test('start page, then an unsent letter written, listed, edited and deleted', as
 }) => {
   const writer = await signedInPage(browser);
   const { page } = writer;
+  // The menu entry ignores a click while it reads the member's unsent letters, which it does
+  // once the page knows the member: the click waits for that read.
+  const lettersRead = page.waitForResponse((response) =>
+    response.url().endsWith('/v1/time_capsule_letter/get_unsent_letters'),
+  );
   await page.goto('/');
+  await lettersRead;
   await openTimecapsuleMenu(page);
   await expect(page).toHaveURL(/\/timecapsule$/);
   await expect(page.getByRole('heading', { name: 'タイムカプセルとは' })).toBeVisible();

@@ -7,7 +7,8 @@
  * the UI replay (test/unit/tokenRefreshFlow.test.tsx): here the other tab's announcement
  * makes this one read the cookie before its call fails, so no refresh starts.
  */
-import { expect, test, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import type { BrowserContext, Page, Request } from '@playwright/test';
 import { tokenRefreshMachine } from '../src/machines/tokenRefresh';
 import {
   storedElsewhere,

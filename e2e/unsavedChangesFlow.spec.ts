@@ -4,7 +4,8 @@
  * Each path starts on a page with a hash URL and goes to the note through the main menu, so
  * that the browser's Back is a way out of the note to a hash URL, which is loaded in full.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+import type { Page } from '@playwright/test';
 import {
   unsavedChangesGuardMachine,
   type NavigationTarget,

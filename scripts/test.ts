@@ -1,11 +1,13 @@
 /**
  * `npm test`: typecheck, lint, unit and model-based tests, the real `npm start` process, the
  * API suite on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set) and the Playwright
- * e2e suite. Every step runs; the last line is the total over all runners:
- * `N passed, N failed, N skipped`.
+ * e2e suite, in two lanes that run side by side: the process tests then e2e (real servers and
+ * a browser, mostly waiting on them) beside everything else (mostly CPU). Each step writes its
+ * output to test-results/reports/<step>.log; a failed step's last lines are printed. Every
+ * step runs; the last line is the total over all runners: `N passed, N failed, N skipped`.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 interface Totals {
@@ -14,57 +16,76 @@ interface Totals {
   skipped: number;
 }
 
+interface Step {
+  name: string;
+  kind: 'check' | 'vitest' | 'playwright';
+  command: string[];
+  env?: Record<string, string>;
+}
+
 const reportDir = path.resolve('test-results/reports');
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 
 const only = process.argv.slice(2);
-const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
-const summary: string[] = [];
+const FAILED_TAIL_LINES = 60;
 
-function run(command: string, args: string[], env: Record<string, string> = {}): boolean {
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  return result.status === 0;
-}
+const check = (name: string, command: string[]): Step => ({ name, kind: 'check', command });
 
-function add(step: string, counts: Totals, ok: boolean, started: number): void {
-  // A runner that failed without reporting a failed test (a crash, a compile error) still counts as one failure.
-  const failed = counts.failed === 0 && !ok ? 1 : counts.failed;
-  totals.passed += counts.passed;
-  totals.failed += failed;
-  totals.skipped += counts.skipped;
-  const seconds = Math.round((performance.now() - started) / 1000);
-  summary.push(
-    `${step.padEnd(22)} ${counts.passed} passed, ${failed} failed, ${counts.skipped} skipped  (${seconds} s)`,
-  );
-}
-
-function check(step: string, command: string, args: string[]): void {
-  if (only.length > 0 && !only.includes(step)) return;
-  console.info(`\n=== ${step}`);
-  const started = performance.now();
-  const ok = run(command, args);
-  add(step, { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 }, ok, started);
-}
-
-function vitest(step: string, projects: string[], env: Record<string, string> = {}): void {
-  if (only.length > 0 && !only.includes(step)) return;
-  console.info(`\n=== ${step}`);
-  const started = performance.now();
-  const report = path.join(reportDir, `${step}.json`);
-  const ok = run(
-    'npx',
-    [
+function vitest(name: string, projects: string[], env: Record<string, string> = {}): Step {
+  const json = path.join(reportDir, `${name}.json`);
+  return {
+    name,
+    kind: 'vitest',
+    command: [
+      'npx',
       'vitest',
       'run',
       ...projects.flatMap((p) => ['--project', p]),
       '--reporter=default',
       '--reporter=json',
-      `--outputFile.json=${report}`,
+      `--outputFile.json=${json}`,
     ],
     env,
-  );
-  add(step, readVitest(report), ok, started);
+  };
+}
+
+const playwright = (name: string): Step => ({
+  name,
+  kind: 'playwright',
+  command: ['npx', 'playwright', 'test'],
+  env: { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reportDir, `${name}.json`) },
+});
+
+const lanes: Step[][] = [
+  // Mostly waiting: on servers starting and stopping, on a browser and its servers.
+  [vitest('process', ['process']), playwright('e2e')],
+  [
+    check('typecheck', ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit']),
+    check('lint', ['npx', 'eslint', '.']),
+    check('format', ['npx', 'prettier', '--check', '.']),
+    vitest('unit', ['unit', 'model']),
+    vitest('api-pglite', ['api'], { API_TEST_DATABASE: 'pglite' }),
+    ...(process.env.TEST_DATABASE_URL
+      ? [vitest('api-postgres', ['api'], { API_TEST_DATABASE: 'postgres' })]
+      : []),
+  ],
+];
+
+function run(step: Step, log: string): Promise<boolean> {
+  const out = openSync(log, 'w');
+  const [command, ...args] = step.command;
+  const child = spawn(command!, args, {
+    stdio: ['ignore', out, out],
+    env: { ...process.env, ...step.env },
+  });
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(false));
+    child.on('close', (code) => {
+      closeSync(out);
+      resolve(code === 0);
+    });
+  });
 }
 
 function readVitest(report: string): Totals {
@@ -80,41 +101,80 @@ function readVitest(report: string): Totals {
   }
 }
 
-function playwright(step: string): void {
-  if (only.length > 0 && !only.includes(step)) return;
-  console.info(`\n=== ${step}`);
-  const started = performance.now();
-  const report = path.join(reportDir, `${step}.json`);
-  const ok = run('npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
-  let counts: Totals = { passed: 0, failed: 0, skipped: 0 };
+function readPlaywright(report: string): Totals {
   try {
     const stats = (JSON.parse(readFileSync(report, 'utf8')) as { stats: Record<string, number> })
       .stats;
-    counts = {
+    return {
       passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
       failed: stats.unexpected ?? 0,
       skipped: stats.skipped ?? 0,
     };
   } catch {
-    // No report: the runner itself failed, counted by add().
+    // No report: the runner itself failed, counted below.
+    return { passed: 0, failed: 0, skipped: 0 };
   }
-  add(step, counts, ok, started);
 }
 
-check('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-check('lint', 'npx', ['eslint', '.']);
-check('format', 'npx', ['prettier', '--check', '.']);
-vitest('unit', ['unit', 'model']);
-vitest('process', ['process']);
-vitest('api-pglite', ['api'], { API_TEST_DATABASE: 'pglite' });
-if (process.env.TEST_DATABASE_URL) {
-  vitest('api-postgres', ['api'], { API_TEST_DATABASE: 'postgres' });
-} else {
-  summary.push('api-postgres           not run (TEST_DATABASE_URL is not set)');
+interface Result {
+  counts: Totals;
+  seconds: number;
 }
-playwright('e2e');
+
+const results = new Map<string, Result>();
+
+async function runStep(step: Step): Promise<void> {
+  const log = path.join(reportDir, `${step.name}.log`);
+  const started = performance.now();
+  console.info(`=== ${step.name} started (output: ${path.relative('.', log)})`);
+  const ok = await run(step, log);
+  const seconds = Math.round((performance.now() - started) / 1000);
+  const json = path.join(reportDir, `${step.name}.json`);
+  let counts: Totals =
+    step.kind === 'vitest'
+      ? readVitest(json)
+      : step.kind === 'playwright'
+        ? readPlaywright(json)
+        : { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 };
+  // A runner that failed without reporting a failed test (a crash, a compile error) still counts as one failure.
+  if (counts.failed === 0 && !ok) counts = { ...counts, failed: 1 };
+  results.set(step.name, { counts, seconds });
+  console.info(`=== ${step.name} ${ok ? 'passed' : 'FAILED'} (${seconds} s)`);
+  if (!ok) {
+    const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
+    console.info(`--- last ${FAILED_TAIL_LINES} lines of ${path.relative('.', log)}:`);
+    console.info(lines.slice(-FAILED_TAIL_LINES).join('\n'));
+    console.info('---');
+  }
+}
+
+async function runLane(steps: Step[]): Promise<void> {
+  for (const step of steps) {
+    if (only.length > 0 && !only.includes(step.name)) continue;
+    await runStep(step);
+  }
+}
+
+const started = performance.now();
+await Promise.all(lanes.map(runLane));
 
 console.info('\n=== summary');
-for (const line of summary) console.info(line);
+const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
+for (const { name } of lanes.flat()) {
+  const result = results.get(name);
+  if (!result) continue;
+  const { counts, seconds } = result;
+  totals.passed += counts.passed;
+  totals.failed += counts.failed;
+  totals.skipped += counts.skipped;
+  console.info(
+    `${name.padEnd(22)} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped  (${seconds} s)`,
+  );
+}
+if (!process.env.TEST_DATABASE_URL)
+  console.info(`${'api-postgres'.padEnd(22)} not run (TEST_DATABASE_URL is not set)`);
+console.info(
+  `${'all, side by side'.padEnd(22)} ${Math.round((performance.now() - started) / 1000)} s`,
+);
 console.info(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 ? 1 : 0);

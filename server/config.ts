@@ -133,7 +133,7 @@ export interface S3Config {
 }
 
 export class ConfigError extends Error {
-  /** `codes`: the session layer's codes (spec §8) among the problems, logged by the start. */
+  /** `codes`: the session layer's codes (NO_SECRET and the like) among the problems, logged by the start. */
   constructor(
     readonly problems: string[],
     readonly codes: readonly string[] = [],

@@ -95,7 +95,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     for (const problem of error.problems) say(problem);
-    // The session layer's codes (spec §8) also as structured lines, as the running server logs them.
+    // The session layer's codes also as structured lines, as the running server logs them.
     const log = Fastify({ logger: loggerOptions('info') }).log;
     for (const code of error.codes) log.fatal({ code }, 'cannot start: configuration refused');
   } else {

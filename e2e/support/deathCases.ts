@@ -1,6 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect } from '@playwright/test';
 import { accessTokenOf, registerMember, type E2eMember } from './members';
+import { workerServer } from './fixtures';
 
 /** Death cases on the real server, for the specs of the death-detection flow. */
 
@@ -72,7 +73,7 @@ export async function suspectedMemberOf(
   } = {},
 ) {
   const admin = await accessTokenOf(api, administrator);
-  const memberApi = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const memberApi = await playwright.request.newContext({ baseURL: workerServer().baseURL });
   const member = await registerMember(memberApi);
   const own = await accessTokenOf(memberApi, member);
 

@@ -7,6 +7,7 @@ import {
   newEcKeyPair,
 } from '../../server/x509/certificateIssuer';
 import { bearer } from './deathCases';
+import { workerServer } from './fixtures';
 
 /**
  * An administrator's identity verification and death confirmation through the real API, done
@@ -22,7 +23,7 @@ export async function confirmDeathThroughTheApi(
   const keys = newEcKeyPair();
   const signText = (text: string) =>
     sign('sha256', Buffer.from(text, 'utf8'), keys.privateKey).toString('base64');
-  const files = developmentCaPaths(process.env.E2E_DATA_DIR!);
+  const files = developmentCaPaths(workerServer().dataDir);
   const challenge = await api.post('/v1/identity_verification/challenge', { headers });
   expect(challenge.status(), await challenge.text()).toBe(201);
   const { challengeId, challenge: text } = (await challenge.json()) as {

@@ -8,6 +8,7 @@ import {
   type PlaywrightWorkerArgs,
 } from '@playwright/test';
 import { untilHydrated } from './hydration';
+import { workerServer } from './fixtures';
 
 export interface E2eMember {
   email: string;
@@ -34,7 +35,7 @@ function mailBody(eml: string): string {
 
 /** The .eml files the e2e server's mail job has written so far, newest first. */
 function outboxMails(): string[] {
-  const outbox = path.join(process.env.E2E_DATA_DIR!, 'outbox');
+  const outbox = path.join(workerServer().dataDir, 'outbox');
   // The folder appears with the first mail the job sends.
   if (!existsSync(outbox)) return [];
   return readdirSync(outbox)
@@ -148,7 +149,7 @@ export async function signInAs(request: APIRequestContext, member: E2eMember): P
       csrfToken,
       username: member.email,
       password: member.password,
-      callbackUrl: `${process.env.E2E_BASE_URL}/dashboard`,
+      callbackUrl: `${workerServer().baseURL}/dashboard`,
       json: 'true',
     },
   });
@@ -168,7 +169,7 @@ export async function registerApart(
   playwright: PlaywrightWorkerArgs['playwright'],
   email?: string,
 ): Promise<E2eMember> {
-  const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+  const api = await playwright.request.newContext({ baseURL: workerServer().baseURL });
   const member = await registerMember(api, email);
   await api.dispose();
   return member;

@@ -6,6 +6,7 @@ import {
   issueCertificate,
   newEcKeyPair,
 } from '../../server/x509/certificateIssuer';
+import { workerServer } from './fixtures';
 
 /**
  * The mobile app, simulated (design §6): a test host that speaks the bridge protocol of
@@ -22,7 +23,7 @@ export interface NativeHostControl {
 }
 
 function developmentCa(): { certificatePem: string; privateKey: KeyObject; name: string } {
-  const files = developmentCaPaths(process.env.E2E_DATA_DIR!);
+  const files = developmentCaPaths(workerServer().dataDir);
   const certificatePem = readFileSync(files.certificate, 'utf8');
   return {
     certificatePem,

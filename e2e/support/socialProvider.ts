@@ -3,21 +3,17 @@ import type { APIRequestContext } from '@playwright/test';
 import { serverNow } from './serverClock';
 
 /**
- * The local OpenID Connect provider the e2e server knows as LINE (playwright.config.ts);
- * e2e/socialLogin.spec.ts starts it (test/support/localOidcProvider.ts). Its port is
- * `E2E_OIDC_PORT`, else 4341, so that runs side by side can each have their own.
+ * The client the e2e servers are registered as with the local OpenID Connect provider they
+ * know as LINE (test/support/localOidcProvider.ts), which the specs that sign in with LINE
+ * start on their worker's port (`workerServer().line`, e2e/support/fixtures.ts).
  */
-const port = Number(process.env.E2E_OIDC_PORT ?? 4341);
-
-export const E2E_LINE = {
-  port,
-  issuer: `http://127.0.0.1:${port}`,
+export const E2E_LINE_CLIENT = {
   clientId: 'shinobu-e2e-line',
   clientSecret: 'a-client-secret-for-the-e2e-provider',
 };
 
 /**
- * The external integration (FPOS) the e2e server knows (playwright.config.ts `FPOS_CLIENTS`):
+ * The external integration (FPOS) the e2e servers know (`FPOS_CLIENTS`, e2e/support/fixtures.ts):
  * e2e/integrationLink.spec.ts links and reports as it, with its secret.
  */
 export const E2E_FPOS = {

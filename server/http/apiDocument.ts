@@ -6,6 +6,7 @@ import {
   createJsonSchemaTransform,
   createJsonSchemaTransformObject,
 } from 'fastify-type-provider-zod';
+import { mediaTypesOf, type Endpoint } from '../../src/contract/endpoint';
 
 const DOCUMENT_PATH = '/v1/openapi.json';
 const VIEWER_PATH = '/v1/docs';
@@ -24,6 +25,48 @@ function withBodyExamples<T extends { schema: unknown }>(body: unknown, transfor
   const json = (transformed.schema as { body?: { examples?: unknown } } | undefined)?.body;
   if (examples && json && !json.examples) json.examples = examples;
   return transformed;
+}
+
+/** A file's or page's answer in the media types it really has, not as JSON. */
+function withMediaTypes<T extends { schema: unknown }>(
+  endpoint: Endpoint | undefined,
+  transformed: T,
+): T {
+  const responses = (transformed.schema as { response?: Record<string, { description?: string }> })
+    ?.response;
+  for (const [status, answer] of Object.entries(endpoint?.responses ?? {})) {
+    const mediaTypes = mediaTypesOf(answer);
+    const json = responses?.[status];
+    if (!mediaTypes || !json) continue;
+    responses[status] = {
+      description: json.description,
+      content: Object.fromEntries(
+        mediaTypes.map((type) => [
+          type,
+          { schema: type.startsWith('text/') ? { type: 'string' } : {} },
+        ]),
+      ),
+    } as { description?: string };
+  }
+  return transformed;
+}
+
+/**
+ * The zod provider writes every named schema twice, as it is read (`<Name>Input`) and as it is
+ * written; a generator would make a type of each. Only the ones the document refers to stay.
+ */
+function withoutUnusedSchemas<T extends object>(document: T): T {
+  const schemas = (document as { components?: { schemas?: Record<string, unknown> } }).components
+    ?.schemas;
+  if (!schemas) return document;
+  for (;;) {
+    const text = JSON.stringify(document);
+    const unused = Object.keys(schemas).filter(
+      (name) => !text.includes(`"#/components/schemas/${name}"`),
+    );
+    if (unused.length === 0) return document;
+    for (const name of unused) delete schemas[name];
+  }
 }
 
 /**
@@ -53,6 +96,7 @@ export async function installApiDocument(
 ): Promise<void> {
   const schemaRegistry = serverSchemas(app);
   const transform = createJsonSchemaTransform({ schemaRegistry });
+  const transformObject = createJsonSchemaTransformObject({ schemaRegistry });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -78,9 +122,10 @@ export async function installApiDocument(
       ) {
         return { schema: { ...route.schema, hide: true }, url: route.url };
       }
-      return withBodyExamples(route.schema?.body, transform(route));
+      const endpoint = (route.route.config as { endpoint?: Endpoint } | undefined)?.endpoint;
+      return withMediaTypes(endpoint, withBodyExamples(route.schema?.body, transform(route)));
     },
-    transformObject: createJsonSchemaTransformObject({ schemaRegistry }),
+    transformObject: (input) => withoutUnusedSchemas(transformObject(input)),
   });
   app.get(DOCUMENT_PATH, { schema: { hide: true } }, () => app.swagger());
   await app.register(fastifySwaggerUi, {

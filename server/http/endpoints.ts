@@ -35,6 +35,7 @@ type ServedResponses<R> = {
 
 /** The route's schema keys as Fastify's zod type provider reads them, for the handler's types. */
 type RouteSchema<E extends Endpoint> = {
+  operationId?: string;
   summary: string;
   tags: string[];
   security: Record<string, string[]>[];
@@ -45,6 +46,7 @@ type RouteSchema<E extends Endpoint> = {
 
 export function endpointRoute<const E extends Endpoint>(endpoint: E) {
   const schema = {
+    ...(endpoint.operationId ? { operationId: endpoint.operationId } : {}),
     summary: endpoint.summary,
     tags: [endpoint.tag],
     security: [...SECURITY[endpoint.caller]],

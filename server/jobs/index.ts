@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { startAccountSweep } from './accountSweep';
+import { startDataExports } from './dataExport';
 import { startDeathDetection } from './deathDetection';
 import { startLetterDelivery } from './letterDelivery';
 import { startUploadSweep } from './uploadSweep';
@@ -21,6 +22,7 @@ export function startJobs(ctx: AppContext): Jobs {
     startAccountSweep(ctx),
     startDeathDetection(ctx),
     startUploadSweep(ctx),
+    startDataExports(ctx),
   ];
   return { stop: async () => void (await Promise.all(jobs.map((job) => job.stop()))) };
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { accountRoutes } from './accounts';
 import { deathDetectionRoutes } from './deathDetection';
 import { authLogRoute } from './auth/log';
+import { dataExportRoutes } from './dataExport';
 import { endingNoteRoutes } from './endingnote';
 import { memorialRoutes } from './memorial';
 import { socialRoutes } from './social';
@@ -21,4 +22,5 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await app.register(async (scope) => memorialRoutes(scope, ctx));
   await app.register(async (scope) => socialRoutes(scope, ctx));
   await app.register(async (scope) => deathDetectionRoutes(scope, ctx));
+  await app.register(async (scope) => dataExportRoutes(scope, ctx));
 }

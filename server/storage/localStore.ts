@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { constants, createReadStream, createWriteStream } from 'node:fs';
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FileUrls } from './fileUrls';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from './objectStore';
 
@@ -26,6 +28,30 @@ export function createLocalStore(options: { root: string; urls: FileUrls }): Obj
         await writeWhole(target, body);
       } catch (error) {
         await rm(`${target}.type`, { force: true });
+        throw error;
+      }
+    },
+    async putStream(objectName, body, contentType) {
+      const target = filePath(objectName);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeWhole(`${target}.type`, contentType);
+      try {
+        return await writeWhole(target, body);
+      } catch (error) {
+        await rm(`${target}.type`, { force: true });
+        throw error;
+      }
+    },
+    async getStream(objectName) {
+      const target = filePath(objectName);
+      try {
+        const [size, contentType] = await Promise.all([
+          stat(target).then((stats) => stats.size),
+          readFile(`${target}.type`, 'utf8'),
+        ]);
+        return { body: createReadStream(target), contentType, byteSize: size };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
       }
     },
@@ -69,11 +95,14 @@ export function createLocalStore(options: { root: string; urls: FileUrls }): Obj
  * Writes under a temporary name and renames it into place, so a reader sees the old file or
  * the whole new one, never a part; a failed write (a full disk) leaves nothing behind.
  */
-async function writeWhole(target: string, data: Buffer | string): Promise<void> {
+async function writeWhole(target: string, data: Buffer | string | Readable): Promise<number> {
   const temporary = `${target}.${randomBytes(6).toString('hex')}.partial`;
   try {
-    await writeFile(temporary, data);
+    if (typeof data === 'string' || Buffer.isBuffer(data)) await writeFile(temporary, data);
+    else await pipeline(data, createWriteStream(temporary));
+    const { size } = await stat(temporary);
     await rename(temporary, target);
+    return size;
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;

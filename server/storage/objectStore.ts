@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** Where uploaded files live: the embedded store under DATA_DIR, or any S3-compatible store. */
 export interface ObjectStore {
   /**
@@ -7,6 +9,15 @@ export interface ObjectStore {
   signedUrl(objectName: string, method: 'GET', expiresInSeconds?: number): Promise<string>;
   put(objectName: string, body: Buffer, contentType: string): Promise<void>;
   get(objectName: string): Promise<{ body: Buffer; contentType: string } | undefined>;
+  /**
+   * Writes a stream of any length without holding it in memory (archives); the object appears
+   * whole or not at all. Answers how many bytes were written.
+   */
+  putStream(objectName: string, body: Readable, contentType: string): Promise<number>;
+  /** Reads an object as a stream, with its length, or undefined when there is none. */
+  getStream(
+    objectName: string,
+  ): Promise<{ body: Readable; contentType: string; byteSize: number } | undefined>;
   delete(objectName: string): Promise<void>;
   /** The names of every stored object (backup, restore and moving the store). */
   list(): AsyncIterable<string>;
@@ -14,7 +25,7 @@ export interface ObjectStore {
   probe(): Promise<void>;
 }
 
-/** design.md §5: signed URLs expire within 15 minutes. */
+/** Signed URLs expire within 15 minutes, so that a shared one soon stops working. */
 export const SIGNED_URL_TTL_SECONDS = 15 * 60;
 /** Largest upload a signed-in member may send. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

@@ -1,4 +1,8 @@
+import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -6,6 +10,7 @@ import {
   NoSuchKey,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config';
@@ -16,6 +21,9 @@ import {
   SIGNED_URL_TTL_SECONDS,
   type ObjectStore,
 } from './objectStore';
+
+/** The size of each part of a multipart upload (S3 asks at least 5 MiB but of the last). */
+export const MULTIPART_PART_BYTES = 8 * 1024 * 1024;
 
 /**
  * Uploads in any S3-compatible store (AWS S3, MinIO, Cloudflare R2, ...). Only the server
@@ -62,6 +70,59 @@ export function createS3Store(
       await client.send(
         new PutObjectCommand({ ...key(objectName), Body: body, ContentType: contentType }),
       );
+    },
+    async putStream(objectName, body, contentType) {
+      const { UploadId } = await client.send(
+        new CreateMultipartUploadCommand({ ...key(objectName), ContentType: contentType }),
+      );
+      const upload = { ...key(objectName), UploadId };
+      try {
+        const parts: { ETag: string | undefined; PartNumber: number }[] = [];
+        let total = 0;
+        const sendPart = async (chunk: Buffer) => {
+          const PartNumber = parts.length + 1;
+          const { ETag } = await client.send(
+            new UploadPartCommand({ ...upload, PartNumber, Body: chunk }),
+          );
+          parts.push({ ETag, PartNumber });
+          total += chunk.length;
+        };
+        // One part in memory at a time: the stream waits while a part is sent.
+        let pending: Buffer[] = [];
+        let pendingBytes = 0;
+        for await (const piece of body as AsyncIterable<Buffer>) {
+          pending.push(piece);
+          pendingBytes += piece.length;
+          while (pendingBytes >= MULTIPART_PART_BYTES) {
+            const joined = Buffer.concat(pending);
+            await sendPart(joined.subarray(0, MULTIPART_PART_BYTES));
+            pending = [joined.subarray(MULTIPART_PART_BYTES)];
+            pendingBytes = pending[0]!.length;
+          }
+        }
+        if (pendingBytes > 0 || parts.length === 0) await sendPart(Buffer.concat(pending));
+        await client.send(
+          new CompleteMultipartUploadCommand({ ...upload, MultipartUpload: { Parts: parts } }),
+        );
+        return total;
+      } catch (error) {
+        await client.send(new AbortMultipartUploadCommand(upload)).catch(() => undefined);
+        throw error;
+      }
+    },
+    async getStream(objectName) {
+      try {
+        const object = await client.send(new GetObjectCommand(key(objectName)));
+        if (!object.Body) return undefined;
+        return {
+          body: object.Body as Readable,
+          contentType: object.ContentType ?? 'application/octet-stream',
+          byteSize: object.ContentLength ?? 0,
+        };
+      } catch (error) {
+        if (error instanceof NoSuchKey) return undefined;
+        throw error;
+      }
     },
     async get(objectName) {
       try {

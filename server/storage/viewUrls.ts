@@ -28,6 +28,8 @@ export function withViewUrlCache(store: ObjectStore, clock: Clock): ObjectStore 
   return {
     put: (name, body, contentType) => store.put(name, body, contentType),
     get: (name) => store.get(name),
+    putStream: (name, body, contentType) => store.putStream(name, body, contentType),
+    getStream: (name) => store.getStream(name),
     delete: (name) => store.delete(name),
     list: () => store.list(),
     probe: () => store.probe(),

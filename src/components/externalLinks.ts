@@ -1,6 +1,6 @@
 /**
- * Addresses of the pages that live outside the SPA (spec §2 "Menu entries", §9 "External
- * links": the spec does not give them). Each can be set at build time with the VITE_*
+ * Addresses of the pages that live outside the SPA (the menu's external
+ * links). Each can be set at build time with the VITE_*
  * variable named beside it; the defaults point at the service's own domain.
  */
 const env = import.meta.env;

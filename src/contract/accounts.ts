@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { currentPasswordField, userId } from './common';
-import { endpoint, errorBody, noBody } from './endpoint';
+import { endpoint, errorBody, noBody, named } from './endpoint';
 import {
   emailChangeConfirmSchema,
   emailChangeSchema,
@@ -168,7 +168,7 @@ const tokenBody = z
   .object({ token: requiredText(2000) })
   .meta({ examples: [{ token: 'eyJhbGciOiJkaXIi…' }] });
 
-export const accountEndpoints = {
+export const accountEndpoints = named({
   logIn: endpoint({
     method: 'POST',
     path: '/v1/login',
@@ -369,4 +369,4 @@ export const accountEndpoints = {
       409: errorBody,
     },
   }),
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timestamp, userId } from './common';
-import { endpoint, errorBody, noBody } from './endpoint';
+import { endpoint, errorBody, noBody, named } from './endpoint';
 import sample from './examples.json';
 
 /**
@@ -129,7 +129,7 @@ const providerParams = z.object({ provider: z.string().max(50) });
 
 const redirect = { 302: noBody };
 
-export const authEndpoints = {
+export const authEndpoints = named({
   csrfToken: endpoint({
     method: 'GET',
     path: '/api/auth/csrf',
@@ -290,4 +290,4 @@ export const authEndpoints = {
     responses: { 204: noBody, 413: errorBody },
     rateLimited: true,
   }),
-};
+});

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { currentPasswordField, timestamp, userId } from './common';
-import { endpoint, errorBody, fileBody, noBody } from './endpoint';
+import { endpoint, errorBody, fileBody, noBody, named } from './endpoint';
 import {
   accountRestorationSchema,
   administratorReportSchema,
@@ -24,7 +24,7 @@ import { RELATIONSHIP_VALUES } from './rules/social';
 
 /**
  * Death detection, identity verification, device tokens and the check-in link
- * (docs/death-detection.md). `/v1/fpos/*` keeps the spec's names.
+ * (docs/death-detection.md). `/v1/fpos/*` keeps the names partners already call.
  */
 
 const TAG = 'Death detection';
@@ -50,7 +50,7 @@ export const registrationChallenge = z.object({
   expiresAt: timestamp,
 });
 
-/** Spec §3 "Death-suspected user": `grace` when the confirmations are complete already. */
+/** The death-suspected user: `grace` when the confirmations are complete already. */
 export const suspectedUser = z.object({
   userId,
   memorialPageId: z.string().nullable(),
@@ -218,7 +218,7 @@ const tokenParams = z.object({ token: z.string().min(20).max(100) });
 
 const EXAMPLE_USER = '0b9f3c1e-5d2a-4c77-9a51-3f0e8d2b6a14';
 
-export const deathDetectionEndpoints = {
+export const deathDetectionEndpoints = named({
   readDeathSettings: endpoint({
     method: 'GET',
     path: '/v1/fpos/death_settings',
@@ -425,7 +425,7 @@ export const deathDetectionEndpoints = {
     tag: TAG,
     caller: 'public',
     params: tokenParams,
-    responses: { 200: fileBody('An HTML page') },
+    responses: { 200: fileBody('An HTML page', ['text/html']) },
   }),
   answerCheckIn: endpoint({
     method: 'POST',
@@ -435,8 +435,14 @@ export const deathDetectionEndpoints = {
     caller: 'public',
     params: tokenParams,
     responses: {
-      200: fileBody('{"answered": true} as JSON, or an HTML page'),
-      404: fileBody('An error as JSON, or an HTML page saying the link is closed'),
+      200: fileBody('{"answered": true} as JSON, or an HTML page', [
+        'application/json',
+        'text/html',
+      ]),
+      404: fileBody('An error as JSON, or an HTML page saying the link is closed', [
+        'application/json',
+        'text/html',
+      ]),
     },
   }),
   restoreAccount: endpoint({
@@ -536,4 +542,4 @@ export const deathDetectionEndpoints = {
     body: deviceTokenDeleteSchema.meta({ examples: [{ token: 'fcm-token…' }] }),
     responses: { 204: noBody },
   }),
-};
+});

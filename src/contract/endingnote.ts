@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { currentPasswordField, memberName, timestamp, UUID_PATTERN } from './common';
-import { endpoint, errorBody, fileBody } from './endpoint';
+import { endpoint, errorBody, fileBody, named } from './endpoint';
 import { SECTION_CODES, SECTION_VISIBILITIES } from './rules/endingnote';
 
 /** The ending note's endpoints (docs/endingnote.md, "API"). */
@@ -24,12 +24,12 @@ export const sectionView = z
     id: 'EndingNoteSection',
     examples: [
       {
-        section: 'basic',
+        section: 'self',
         visibility: 'private',
         version: 3,
         updatedAt: '2026-11-25T09:30:00.000Z',
         values: { full_name: 'Yamada Taro' },
-        completion: { filled: 1, total: 8 },
+        completion: { filled: 1, total: 6 },
       },
     ],
   });
@@ -58,7 +58,7 @@ const readers = z.object({ readers: z.array(reader) });
 const noteParams = z.object({ userId: z.string() });
 const sectionParams = noteParams.extend({ section: z.string() });
 
-export const endingnoteEndpoints = {
+export const endingnoteEndpoints = named({
   readNote: endpoint({
     method: 'GET',
     path: '/v1/endingnote/:userId',
@@ -152,8 +152,11 @@ export const endingnoteEndpoints = {
       format: z.enum(['json', 'html'], { error: 'invalid_choice' }).default('json'),
     }),
     responses: {
-      200: fileBody('The note as a file: JSON to keep, HTML to print (by `format`)'),
+      200: fileBody('The note as a file: JSON to keep, HTML to print (by `format`)', [
+        'application/json',
+        'text/html',
+      ]),
       404: errorBody,
     },
   }),
-};
+});

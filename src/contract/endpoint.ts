@@ -5,7 +5,8 @@ import type { Timestamp } from './common';
  * One HTTP endpoint of the API as both sides see it: the server registers and validates it
  * (server/http/contractRoutes.ts), the browser calls it (src/services/http/callEndpoint.ts)
  * and GET /v1/openapi.json documents it. Requests travel in snake_case, answers in
- * camelCase (design.md §4); the schemas say each exactly as it is on the wire.
+ * camelCase (docs/architecture.md "Wire conventions"); the schemas say each exactly as it is
+ * on the wire.
  */
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -20,6 +21,8 @@ export type Caller = 'member' | 'optional' | 'public';
 export type Responses = Record<number, z.ZodType>;
 
 export interface Endpoint {
+  /** Its name in its area's map (`named`): the API document's stable `operationId`. */
+  operationId?: string;
   method: Method;
   /** Fastify's pattern: `/v1/endingnote/:userId`. */
   path: string;
@@ -71,8 +74,33 @@ export type ErrorBody = z.infer<typeof errorBody>;
  */
 export const noBody = z.null().meta({ description: 'No body' }) as unknown as z.ZodType<void>;
 
-/** An answer that is a file to keep or print rather than a JSON value. */
-export const fileBody = (description: string) => z.unknown().meta({ description });
+const MEDIA_TYPES = new WeakMap<z.ZodType, readonly string[]>();
+
+/**
+ * An answer that is a file or a page rather than a JSON value, in the media types it may
+ * have (the API document names each; a JSON one among them is chosen by `Accept`).
+ */
+export function fileBody(description: string, mediaTypes: readonly [string, ...string[]]) {
+  const schema = z.unknown().meta({ description });
+  MEDIA_TYPES.set(schema, mediaTypes);
+  return schema;
+}
+
+/** The media types of a `fileBody` answer; undefined for a JSON answer. */
+export const mediaTypesOf = (schema: z.ZodType): readonly string[] | undefined =>
+  MEDIA_TYPES.get(schema);
+
+/**
+ * An area's endpoints, each given its key as its `operationId`, so that a partner's generated
+ * client has the names both sides of the contract use.
+ */
+export function named<const M extends Record<string, Endpoint>>(
+  endpoints: M,
+): { [K in keyof M]: M[K] & { operationId: K } } {
+  return Object.fromEntries(
+    Object.entries(endpoints).map(([name, endpoint]) => [name, { ...endpoint, operationId: name }]),
+  ) as { [K in keyof M]: M[K] & { operationId: K } };
+}
 
 /**
  * Declares an endpoint and adds the statuses any such endpoint may answer: 401 for a member's

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timestamp, userId } from './common';
-import { endpoint, errorBody, fileBody, noBody } from './endpoint';
+import { endpoint, errorBody, fileBody, noBody, named } from './endpoint';
 import {
   albumPhotoCreateSchema,
   albumPhotoUpdateSchema,
@@ -220,7 +220,7 @@ export const updatePageBody = (options?: DateOptions) =>
     examples: [{ animal_kind: sample.animalKind, searchable: true }],
   });
 
-export const memorialEndpoints = {
+export const memorialEndpoints = named({
   createPage: endpoint({
     method: 'POST',
     path: '/v1/memorial_page',
@@ -501,6 +501,6 @@ export const memorialEndpoints = {
     tag: PAGES,
     caller: 'public',
     params: pageParams,
-    responses: { 200: fileBody('The preview as JPEG'), 404: errorBody },
+    responses: { 200: fileBody('The preview as JPEG', ['image/jpeg']), 404: errorBody },
   }),
-};
+});

@@ -3,7 +3,7 @@ import type { CamelKeys } from './endpoint';
 import type { externalRegistrationSchema, providerRequestSchema } from './rules/account';
 
 /**
- * What a registration sends (spec §3), in its three variants: built by the registration
+ * What a registration sends, in its three variants: built by the registration
  * statechart, sent by the account API (`src/services/api/auth.ts`); inferred from the wire's
  * schemas, camelCase as the browser writes it.
  */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timestamp, userId } from './common';
-import { endpoint, errorBody, noBody } from './endpoint';
+import { endpoint, errorBody, noBody, named } from './endpoint';
 import { SEX_CODES } from './rules/account';
 import {
   pagingSchema,
@@ -247,7 +247,7 @@ const notificationParams = z.object({
   notification_id: z.uuid({ error: 'notification_id_invalid' }),
 });
 
-export const socialEndpoints = {
+export const socialEndpoints = named({
   listConnections: endpoint({
     method: 'GET',
     path: '/v1/connection/connections',
@@ -412,4 +412,4 @@ export const socialEndpoints = {
     body: profileUpdateBody(),
     responses: { 200: profileView, 404: errorBody },
   }),
-};
+});

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { timestamp } from './common';
-import { endpoint } from './endpoint';
+import { endpoint, named } from './endpoint';
 
 /** Served only with TEST_CLOCK_CONTROL=true, which production refuses (docs/operations.md). */
-export const testToolEndpoints = {
+export const testToolEndpoints = named({
   advanceClock: endpoint({
     method: 'POST',
     path: '/v1/test/clock',
@@ -21,4 +21,4 @@ export const testToolEndpoints = {
       .meta({ examples: [{ advance_ms: 604_800_000 }] }),
     responses: { 200: z.object({ now: timestamp }) },
   }),
-};
+});

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { timestamp, userId } from './common';
-import { endpoint, errorBody, noBody } from './endpoint';
+import { endpoint, errorBody, noBody, named } from './endpoint';
 import { letterClaimSchema, letterInputSchema } from './rules/timecapsule';
 import sample from './examples.json';
 
 /**
- * Time-capsule letters' endpoints (docs/timecapsule.md, "API"): the spec's three lists, and
- * compose, read, edit, delete and claim. Times are UTC ISO-8601, shown in Japan time.
+ * Time-capsule letters' endpoints (docs/timecapsule.md, "API"): three lists (waiting,
+ * managed, received), and compose, read, edit, delete and claim. Times are UTC ISO-8601, shown in Japan time.
  */
 
 const TAG = 'Time-capsule letters';
@@ -77,7 +77,7 @@ export const receivedLetter = z
 
 export const letterPhoto = z.object({
   name: z.string(),
-  /** A signed GET URL that expires (design §5). */
+  /** A signed GET URL that expires within 15 minutes. */
   url: z.string(),
 });
 
@@ -176,7 +176,7 @@ const letterBody = letterInputSchema.meta({
 /** A malformed id names no letter the caller may know of: 404, like any other unknown id. */
 const letterParams = z.object({ letterId: z.string() });
 
-export const timecapsuleEndpoints = {
+export const timecapsuleEndpoints = named({
   listAdminLetters: endpoint({
     method: 'GET',
     path: `${BASE}/get_admin_letters`,
@@ -250,4 +250,4 @@ export const timecapsuleEndpoints = {
     params: letterParams,
     responses: { 204: noBody, 404: errorBody, 409: errorBody },
   }),
-};
+});

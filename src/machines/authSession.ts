@@ -3,10 +3,10 @@ import type { AuthSession, SessionUpdate, SessionUser } from '../contract/sessio
 import type { TokenRefreshInput, TokenRefreshOutput, tokenRefreshMachine } from './tokenRefresh';
 
 /**
- * The auth session (spec §3 "Auth session", §4): `loading` while the session is fetched,
+ * The auth session: `loading` while the session is fetched,
  * then `authenticated` or `unauthenticated`. It is refetched on tab focus and when another
- * tab changed it (the spec's optional polling is not used); `UPDATE` posts new session
- * data. It owns the token refresh (design §8): `REFRESH` runs one tokenRefresh at a time and
+ * tab changed it (no polling); `UPDATE` posts new session
+ * data. It owns the token refresh, single-flight: `REFRESH` runs one tokenRefresh at a time and
  * every caller hears the one outcome it emits (`refreshed` / `refreshFailed`).
  *
  * Every `UPDATE` settles: it waits in a queue while the session loads, refetches, refreshes

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 
 /**
- * The client's state slices (spec §3) and their restore at start (spec §4): user,
+ * The client's state slices and their restore at start: user,
  * memorialAdmin and unreadNotification are persisted under one root key; the UI waits for
  * the restore, at most RESTORE_TIMEOUT_MS. A global RESET returns every slice to its initial
  * value and clears what was persisted.

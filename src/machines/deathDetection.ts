@@ -2,7 +2,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { SuspectedUser } from '../contract/deathDetection';
 
 /**
- * The header's death-detection flow (spec §4): after load it asks for a death-suspected user.
+ * The header's death-detection flow: after load it asks for a death-suspected user.
  * The current user's own suspicion is cancelled at once (signing in proves they are alive).
  * For a member the current user administers, the app web view reads the current user's
  * identity verification status: active leads to the death-detection modal (whose action
@@ -37,7 +37,7 @@ export type DeathDetectionEvent =
   | { type: 'REVERIFY' }
   | { type: 'LATER' };
 
-/** The answer of the identity verification status read (spec §3). */
+/** The answer of the identity verification status read. */
 export interface IdentityStatusAnswer {
   authStatus: string;
   /** Why a REVOKED status is revoked: the certificate expired, or it was revoked. */
@@ -206,7 +206,7 @@ export const deathDetectionMachine = setup({
           // REVOKED because it expired, or a status this client does not know yet.
           { target: 'expiredModal' },
         ],
-        // Spec §8: a failed status read is logged only.
+        // A failed status read is logged only: the flow goes on without it.
         onError: {
           target: 'done',
           actions: {

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 
 /**
- * /identity-verification (spec §3 status INITIAL, PROGRESS, ACTIVE, REVOKED; transitions as
+ * /identity-verification (status INITIAL, PROGRESS, ACTIVE, REVOKED; transitions as
  * the server defines them, docs/death-detection.md). `loadStatus` reads the member's status
  * and asks the app, through the bridge's check status, whether it is there (`appPresent`).
  * In the app, a member who is not ACTIVE starts the certificate registration: the server's

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 
 /**
- * Accepting an invitation link (spec §3 invitation state, §4): the invitation exists only
+ * Accepting an invitation link: the invitation exists only
  * when both shareToken and invitingUserId are set. It is validated first; a signed-out
  * visitor keeps it through login or registration; then the invitee is connected to the
  * inviting member, made an admin of the inviter's memorial page when setAdmin is true, and

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { createPageSchema } from '../contract/rules/memorial';
 
 /**
- * Creating a memory (spec §3 creating-memory state: type, user, pet): the member chooses
+ * Creating a memory (its state: type, user, pet): the member chooses
  * whose memorial page it is — their own (`self`, made at registration, so it simply opens),
  * another person's (`other`, the otherAdmin mode) or a pet's (`pet`) — fills in the profile,
  * and the page is created with the member as its admin (POST /v1/memorial_page).

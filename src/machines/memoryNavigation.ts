@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 
 /**
- * The "memory" menu entry (spec §2 "Navigation rules"): with no logged-in user it goes to
+ * The "memory" menu entry: with no logged-in user it goes to
  * /login; it needs a token and the user's own memorial page id, otherwise nothing happens;
  * it loads album, history and admins of that page and opens the sparse-page top
  * (/memory/top/me) when the album is empty and there is at most one history entry and at most

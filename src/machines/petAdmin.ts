@@ -1,7 +1,7 @@
 import { assign, setup } from 'xstate';
 
 /**
- * The pet-admin setting (spec §3, §4, §9): a link to become an admin of a pet's memorial
+ * The pet-admin setting: a link to become an admin of a pet's memorial
  * page sets targetMemorialPageEncodedId; the setting is active only while not completed and
  * before expiresAt, 24 hours after it was set. A registration in `pet` mode completes it
  * (the server makes the new member an admin of that page); completion or the expiry ends it.

@@ -3,7 +3,7 @@ import type { RegistrationRequest } from '../contract/registrationRequest';
 import type { ValidationCode } from '../contract/rules/account';
 
 /**
- * Registration (spec §1, §4, §5): variants standard, inflow (partner link, needs
+ * Registration: variants standard, inflow (partner link, needs
  * its inflowId) and external provider (a social sign-in the server verified); modes `pet`
  * and `otherAdmin` from the query. Steps input → confirm → submitting → mailSent; the link
  * in the mail opens the activation, which runs in the same chart (activating → activated).
@@ -156,7 +156,7 @@ export const PROVIDER_QUERY_KEYS = [
 ] as const;
 
 /**
- * What the registration URL says (spec §1, §2; docs/client-auth.md):
+ * What the registration URL says (docs/client-auth.md):
  * - `inflow=True` or an `inflowId`: the partner-inflow variant (it needs the inflowId);
  * - `provider`, `providerUserId` and `assertion` (set by the server after a first social
  *   sign-in) with `email` and `name` to prefill: the external-provider variant;

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 
 /**
- * The "timecapsule" menu entry (spec §2): the unsent letters load as soon as the menu is
+ * The "timecapsule" menu entry: the unsent letters load as soon as the menu is
  * shown; a click while they load does nothing; with none it opens /timecapsule, otherwise
  * /timecapsule/list. A visitor who is not logged in goes to /login (the letters are a
  * member's own; the session sends SIGNED_IN and SIGNED_OUT). When the letters cannot be read, the start page opens: it is where a member

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 
 /**
- * One token refresh (spec §4 "Token handling"). The refresh token never reaches page script:
+ * One token refresh. The refresh token never reaches page script:
  * the session layer spends the one in the httpOnly cookie and stores its successor there,
  * answering the new access token. It first reads the cookie: when another tab has refreshed
  * already (the cookie's access token is not the one in hand), spending the cookie's token

@@ -1,7 +1,7 @@
 import { assign, emit, setup } from 'xstate';
 
 /**
- * The unsaved-changes guard (spec §2 navigation rules): while a form holds unsaved changes,
+ * The unsaved-changes guard: while a form holds unsaved changes,
  * leaving the page is aborted and the unsaved-warning dialog opens; confirming proceeds to
  * the target (a full page load when the target is a hash URL), cancelling stays on the page
  * with everything typed intact. The dialog's opening and closing are emitted as

@@ -43,7 +43,7 @@ function loadScreen(
 }
 
 /**
- * Every route of the spec (`routeTable.ts`) inside the app frame (header, menus, footer). The
+ * Every route (`routeTable.ts`) inside the app frame (header, menus, footer). The
  * browser's router (`router.tsx`) and the server's render (`src/entry-server.tsx`) both use
  * these.
  */

@@ -1,4 +1,4 @@
-/** Design tokens (design.md §7, spec §9): the only place colours, fonts and sizes are defined. */
+/** Design tokens: the only place colours, fonts and sizes are defined. */
 export const breakpoints = {
   xxs: 360,
   xs: 660,
@@ -117,7 +117,7 @@ export interface ShinobuTheme {
   below: (name: keyof typeof breakpoints) => string;
   /** Media query for "at least" a breakpoint. */
   above: (name: keyof typeof breakpoints) => string;
-  /** Media query for a short screen (spec §9: below 820 px of height). */
+  /** Media query for a short screen (below 820 px of height). */
   short: string;
 }
 

@@ -1,3 +1,4 @@
+import { dataExports } from '../../server/db/schema';
 import type { TestRequest } from '../support/testApp';
 import type { Principal, World } from './authorizationWorld';
 
@@ -53,6 +54,31 @@ const json = (method: TestRequest['method'], url: string, body?: unknown) => () 
 });
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+
+/** A ready archive of the owner's (its file is never read: only links are made). */
+const readyExports = new WeakMap<World, Promise<string>>();
+function readyExportOf(w: World): Promise<string> {
+  let id = readyExports.get(w);
+  if (!id) {
+    const now = w.t.clock.now();
+    id = w.t.ctx.database.db
+      .insert(dataExports)
+      .values({
+        userId: w.owner.id,
+        status: 'ready',
+        objectName: 'data-exports/MatrixArchiveOfTheOwner.zip',
+        byteSize: 1,
+        createdAt: now,
+        updatedAt: now,
+        readyAt: now,
+        expiresAt: new Date(now.getTime() + 24 * 60 * 60 * 1000),
+      })
+      .returning({ id: dataExports.id })
+      .then(([row]) => row!.id);
+    readyExports.set(w, id);
+  }
+  return id;
+}
 const note = (w: World) => `/v1/endingnote/${w.owner.id}`;
 const pageUrl = (w: World) => `/v1/memorial_page/${w.pageId}`;
 const album = (w: World) => `/v1/album/memorial_page_id/${w.pageId}/album`;
@@ -620,6 +646,23 @@ export const ROWS: Record<string, Row> = {
   'DELETE /v1/device_tokens': {
     request: json('DELETE', '/v1/device_tokens', { token: 'device-token' }),
     expect: members(204),
+  },
+
+  // The archive of all of a member's data: each member's own; the download link is the key.
+  'POST /v1/data_exports': {
+    request: json('POST', '/v1/data_exports', {}),
+    expect: members(202),
+    fresh: true,
+  },
+  'GET /v1/data_exports': { request: json('GET', '/v1/data_exports'), expect: members(200) },
+  'POST /v1/data_exports/:exportId/download_link': {
+    request: async (w) =>
+      json('POST', `/v1/data_exports/${await readyExportOf(w)}/download_link`)(),
+    expect: ownerOnly(201),
+  },
+  'GET /v1/data_exports/download': {
+    request: json('GET', '/v1/data_exports/download?token=not-a-download-token'),
+    expect: everyone(400),
   },
 
   // The check-in mail's link: the token is the key, whoever holds it.

@@ -77,6 +77,12 @@ const CHANGES: Change[] = [
     succeeds: 202,
   },
   {
+    name: 'an archive of all the member’s data (the request)',
+    method: 'POST',
+    prepare: async () => ({ url: '/v1/data_exports', body: {} }),
+    succeeds: 202,
+  },
+  {
     name: 'the account (deletion)',
     method: 'DELETE',
     prepare: async () => ({ url: '/v1/user', body: {} }),

@@ -17,7 +17,8 @@ import {
 import { seedDueLetters } from './letterDeliverySeed';
 
 const LETTERS = 6_000;
-const PORTS = [4261, 4262];
+// Ports no process test takes: npm test runs the process tests beside the API suite.
+const PORTS = [4281, 4282];
 const HOUR = 60 * 60 * 1000;
 /** The letters are due in an hour; the servers' clocks run two hours ahead. */
 const CLOCK_OFFSET_MS = 2 * HOUR;

@@ -10,7 +10,7 @@ import { cookieKeepingFetch } from './httpClientHarness';
 import { loginFrom, newClient, registerActive } from './accountsSupport';
 
 /**
- * The login screen's texts (spec §8) for what the real server answers: the session client
+ * The login screen's texts for what the real server answers: the session client
  * the screen uses signs in against the server on a real port, and the code it reports is
  * turned into text as the screen does (SIGN_IN_FAILURE_TEXT, then the Fluent bundle).
  * The per-client limit is lowered so that 429 comes after the 423 (strangers' guesses from

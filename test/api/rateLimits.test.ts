@@ -37,6 +37,7 @@ const GROUPS: Record<string, Call[]> = {
     { method: 'POST', url: '/v1/password_reset' },
     { method: 'POST', url: '/v1/mypage/email' },
     { method: 'POST', url: '/v1/time_capsule_letter' },
+    { method: 'POST', url: '/v1/data_exports' },
   ],
   upload: [{ method: 'PUT', url: '/files/uploads/anything.png' }],
   search: [{ method: 'GET', url: '/v1/user_search?q=a' }],

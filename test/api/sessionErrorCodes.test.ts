@@ -14,7 +14,7 @@ import { registerActive } from './accountsSupport';
 import { cookieKeepingFetch } from './httpClientHarness';
 
 /**
- * The session codes of spec §8, each read as a structured line (pino, field `code`) from
+ * The session protocol's codes, each read as a structured line (pino, field `code`) from
  * the server's own log output, captured where pino writes it (as test/api/endingnoteLogs
  * does): a synchronous write to file descriptor 1, or process.stdout under the runner.
  */
@@ -61,7 +61,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('session codes of spec §8 in the log', () => {
+describe('session protocol codes in the log', () => {
   it('NO_SECRET: a server started without AUTH_SECRET says so; one with it does not', async () => {
     // The app of this file was started without AUTH_SECRET (tests keep it in DATA_DIR).
     expect(withCode('NO_SECRET')).toEqual([expect.objectContaining({ level: 40 })]);

@@ -1,5 +1,5 @@
 /**
- * Model-based tests from a machine's graph (design.md §3, §8).
+ * Model-based tests from a machine's graph: every state and every transition is walked.
  *
  * `describeModel` generates, with `xstate/graph`, a path to every reachable state and one
  * more path for every transition out of it, then replays each path on a real actor of the

@@ -168,7 +168,7 @@ const executors = {
       body: { is_valid: isValid },
     });
   },
-  // Any failure of the validation is an invalid link (spec §7): the screen ends as the chart.
+  // Any failure of the validation is an invalid link: the screen ends as the chart.
   'xstate.error.actor.validateShareToken': outcome('validateShareToken', 503),
   'xstate.done.actor.connectToInvitingUser': outcome('connectToInvitingUser', 200),
   'xstate.error.actor.connectToInvitingUser': outcome('connectToInvitingUser', 404),

@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * Every user-visible string lives in src/i18n/ja/translation.ftl (design.md §7). This test
+ * Every user-visible string lives in src/i18n/ja/translation.ftl. This test
  * reads every .ts/.tsx file under src/ outside src/i18n and fails on any Japanese character,
  * naming file, line and text.
  *

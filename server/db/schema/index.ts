@@ -12,3 +12,4 @@ export * from './memorial';
 export * from './deathDetection';
 export * from './mail';
 export * from './uploads';
+export * from './dataExports';

@@ -8,6 +8,7 @@ import type { AccountDeps } from './accountDeps';
 import { normalizeEmail } from './accountDeps';
 import { revokeAllOfUser } from './refreshTokens';
 import { hashSecretToken, newSecretToken } from './secretTokens';
+import { withdrawExports } from '../dataExport/requests';
 
 /** The changes that need a fresh proof and are told to the member by mail. */
 export const SENSITIVE_CHANGES = [
@@ -17,6 +18,7 @@ export const SENSITIVE_CHANGES = [
   'email',
   'password',
   'account_deleted',
+  'data_export',
 ] as const;
 export type SensitiveChange = (typeof SENSITIVE_CHANGES)[number];
 
@@ -27,6 +29,7 @@ const CHANGE_NAMES: Record<SensitiveChange, string> = {
   email: 'ログイン用のメールアドレス',
   password: 'パスワード',
   account_deleted: 'アカウントの解約',
+  data_export: 'すべてのデータの書き出し（ZIP ファイルの作成）のお申し込み',
 };
 
 /** A report link works this long: long enough for a member who reads mail rarely. */
@@ -47,7 +50,9 @@ export function changeNoticeMail(
   const undo =
     change === 'email'
       ? '報告すると、メールアドレスは元のこのアドレスに戻り、すべての端末でログアウトします。'
-      : '報告すると、すべての端末でログアウトします。';
+      : change === 'data_export'
+        ? '報告すると、書き出したデータは削除されてダウンロードできなくなり、すべての端末でログアウトします。'
+        : '報告すると、すべての端末でログアウトします。';
   return {
     to,
     subject: '【しのぶ】アカウントの大切な設定が変更されました',
@@ -185,6 +190,7 @@ export async function reportChange(
   }
   const change = SENSITIVE_CHANGES.find((known) => known === notice.change)!;
   await revokeAllOfUser(deps.db, notice.userId, deps.clock);
+  if (change === 'data_export') await withdrawExports(deps.db, notice.userId, now);
   const [member] = await deps.db
     .select({ email: users.email })
     .from(users)

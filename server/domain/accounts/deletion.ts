@@ -8,6 +8,7 @@ import {
   memorialPages,
   users,
 } from '../../db/schema';
+import { withdrawExports } from '../dataExport/requests';
 import { releaseUploads } from '../uploads/uploads';
 import type { AccountDeps } from './accountDeps';
 import { revokeAllOfUser } from './refreshTokens';
@@ -59,6 +60,8 @@ export async function deleteAccount(deps: AccountDeps, userId: string): Promise<
     await tx.delete(accountTokens).where(eq(accountTokens.userId, userId));
     await tx.delete(externalIdentities).where(eq(externalIdentities.userId, userId));
     await revokeAllOfUser(tx, userId, deps.clock);
+    // Archives of all the member's data go too: the job deletes their files.
+    await withdrawExports(tx, userId, now);
     await tx
       .update(users)
       .set({

@@ -13,7 +13,7 @@ import {
 import { forbidden, notFound, unauthenticated } from '../errors';
 
 export type MemberRole = 'admin' | 'viewer';
-/** The spec's modes: admins edit, everyone else who may see the page views. */
+/** Two modes: admins edit, everyone else who may see the page views. */
 export type PageMode = 'admin_edit' | 'admin_view';
 
 export interface PageRow {

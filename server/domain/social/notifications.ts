@@ -42,6 +42,10 @@ export interface NotificationPayloads {
   death_confirmed: { userId: string; memorialPageId: string; name: string };
   /** A member whose death was confirmed proved they are alive and restored their account. */
   death_restored: { userId: string; memorialPageId: string; name: string };
+  /** This member asked for an archive of all their data. */
+  data_export_requested: { exportId: string };
+  /** The archive this member asked for can be downloaded. */
+  data_export_ready: { exportId: string };
 }
 
 /**

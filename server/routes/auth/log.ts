@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authEndpoints } from '../../../src/contract/auth';
 import { endpointRoute } from '../../http/endpoints';
 
-/** POST /api/auth/_log — the session client reports its own errors (auth codes of spec §8). */
+/** POST /api/auth/_log — the session client reports its own errors (the session protocol's codes, such as CLIENT_FETCH_ERROR). */
 export async function authLogRoute(app: FastifyInstance): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().route({
     ...endpointRoute(authEndpoints.clientLog),

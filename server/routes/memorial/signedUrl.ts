@@ -17,7 +17,7 @@ export const SIGNED_URL_CALLS_PER_MEMBER = 300;
 const SIGNED_URL_WINDOW_MS = 15 * 60 * 1000;
 
 /**
- * GET /v1/signed_url?image_name=&method= — the spec sends it without a bearer token, since
+ * GET /v1/signed_url?image_name=&method= — it may come without a bearer token, since
  * registration uploads an icon before an account exists; a token, when sent, makes the
  * caller the upload's owner and the reader it is authorised as.
  *

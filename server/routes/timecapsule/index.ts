@@ -28,7 +28,10 @@ function letterIdOf(params: { letterId: string }): string {
   return params.letterId;
 }
 
-/** Time-capsule letters: the spec's three lists, plus compose, read, edit, delete and claim. */
+/**
+ * Time-capsule letters: three lists (waiting, managed, received), plus compose, read, edit,
+ * delete and claim.
+ */
 export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   // onRequest, before body validation: a caller without a token learns nothing (401, not 422).

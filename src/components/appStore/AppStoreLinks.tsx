@@ -39,7 +39,7 @@ const Code = styled.img`
 `;
 
 /**
- * Where a plain browser is pointed to the app (spec §2): each store's link with its QR code.
+ * Where a plain browser is pointed to the app: each store's link with its QR code.
  * The QR images are static files generated once for the default store addresses
  * (docs/native-bridge.md, "Store links and QR codes").
  */

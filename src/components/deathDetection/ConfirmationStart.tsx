@@ -12,7 +12,7 @@ const Actions = styled.div`
 
 /**
  * Where a death confirmation starts (the death modal, a case page): the action inside the
- * app, the store links elsewhere (spec §6: the action is offered only in the app web view).
+ * app, the store links elsewhere (the action needs the app's signing, so it is offered only in its web view).
  */
 export function ConfirmationStart({ inApp, onStart }: { inApp: boolean; onStart: () => void }) {
   const t = useT();

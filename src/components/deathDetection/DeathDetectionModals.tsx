@@ -43,7 +43,7 @@ const FLOW_MODALS = [
 ] as const;
 
 /**
- * Spec §4 with both reads of spec §7: the death-suspected user answers the member's own case
+ * Both reads, one after the other: the death-suspected user answers the member's own case
  * first; otherwise the administrator read names a member still awaiting the caller's
  * confirmation (it leaves out cases they already confirmed and cases in grace).
  */
@@ -80,7 +80,7 @@ function fromAnswer(answer: Awaited<ReturnType<typeof fetchDeathSuspectedUser>>)
 }
 
 /**
- * The header area's death-detection flow for a signed-in member (spec §4): runs the
+ * The header area's death-detection flow for a signed-in member: runs the
  * deathDetection statechart once per member and shows its two modals. Inside the app it also
  * registers this device's push token.
  */
@@ -208,7 +208,7 @@ export function DeathDetectionModals({ userId }: { userId: string }) {
           onStart={() => actor.send({ type: 'START_CONFIRMATION' })}
         />
       </Modal>
-      {/* No onClose: closes only through its two actions (spec §4). */}
+      {/* No onClose: closes only through its two actions: the member must answer. */}
       {state && state.state !== 'deathModal' && (
         <Modal open title={t(`${state.words}-modal-title`)}>
           <p>{t(`${state.words}-modal-body`, { name })}</p>

@@ -4,13 +4,12 @@ import { useT } from '../../i18n/useT';
 import { ButtonLink } from '../ui/Button';
 import { entries } from './menu';
 
-/** Within this distance of the page bottom the banner steps aside for the footer (spec §9). */
+/** Within this distance of the page bottom the banner steps aside for the footer. */
 export const BANNER_BOTTOM_GAP_PX = 50;
 
 /**
- * Where the banner is never shown: the spec names one configured page without saying which;
- * the login and registration entry pages already are what the banner offers
- * (docs/app-shell.md).
+ * Where the banner is never shown: the login and registration entry pages already are what
+ * the banner offers (docs/app-shell.md).
  */
 export const BANNER_HIDDEN_PATHS: readonly string[] = ['/login', '/register-top'];
 

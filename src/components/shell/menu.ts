@@ -1,7 +1,7 @@
 import type { ExternalLinkName } from '../externalLinks';
 
 /**
- * The menu entries of header, burger menu, footer and tab bar (spec §2 "Menu entries").
+ * The menu entries of header, burger menu, footer and tab bar.
  * A `route` entry is an in-app link, an `external` one opens a new tab, and a `rule` entry
  * runs its navigation statechart (src/machines/*Navigation.ts) to decide where to go.
  */

@@ -42,7 +42,7 @@ export interface AvatarProps {
   image: string | null | undefined;
   /** Who is shown, for the image's alternative text. */
   name: string;
-  /** Width and height in px; `smallSize` applies on small screens (spec §2: 44 / 40). */
+  /** Width and height in px; `smallSize` applies on small screens (44 / 40 in the header). */
   size?: number;
   smallSize?: number;
   /** true: certificated mark, false: uncertificated mark, undefined: no mark. */

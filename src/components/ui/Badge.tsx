@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 
-/** Above this the badge shows the cap followed by a plus sign (spec §9). */
+/** Above this the badge shows the cap followed by a plus sign (99+). */
 export const BADGE_CAP = 99;
 
 /** The text of an unread badge: null (no badge) at 0, the number up to the cap, then "99+". */

@@ -4,7 +4,7 @@ import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { useBodyScrollLock, useFocusTrap } from './useFocusTrap';
 
-/** A horizontal swipe at least this long closes a closable modal (spec §9). */
+/** A horizontal swipe at least this long closes a closable modal. */
 export const SWIPE_CLOSE_PX = 50;
 
 const Backdrop = styled.div`

@@ -1,6 +1,6 @@
 import { onFirstUse } from './onFirstUse';
 
-/** How long ago something happened, in the largest unit the spec allows (spec §2 "Layout"). */
+/** How long ago something happened, in the largest whole unit, up to days. */
 export type ElapsedUnit = 'seconds' | 'minutes' | 'hours' | 'days';
 
 const SECOND = 1000;

@@ -1,5 +1,5 @@
 /**
- * Toasts (spec §9: bottom-right, closing after 3000 ms, above everything). react-toastify is
+ * Toasts (bottom-right, closing after 3000 ms, above everything). react-toastify is
  * loaded on the first toast, so that it stays out of the entry bundle.
  */
 export type ToastKind = 'success' | 'error' | 'info';

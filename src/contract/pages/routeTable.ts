@@ -13,7 +13,7 @@ export interface ScreenRoute {
 }
 
 /**
- * Every route of the spec and the screen that draws it (`src/screens/<screen>.tsx`, a module
+ * Every route of the app and the screen that draws it (`src/screens/<screen>.tsx`, a module
  * exporting `Component`) and names it in its title. Plain data, with no import, because two
  * sides read it: the router (`routes.tsx`), which loads each screen lazily, and the server
  * (server/pages/clientRoutes.ts), which matches a page's path as the router will.

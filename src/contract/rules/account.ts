@@ -34,7 +34,7 @@ export const BIRTHDATE_MIN = '1900-01-01';
 export const SEX_CODES = [1, 2, 3, 9] as const;
 export type SexCode = (typeof SEX_CODES)[number];
 
-/** Hiragana block U+3040–U+309F only, as the spec states (no katakana, no spaces, no U+30FC). */
+/** Hiragana block U+3040–U+309F only (no katakana, no spaces, no U+30FC). */
 const HIRAGANA_ONLY = /^[\u3040-\u309f]+$/u;
 /** Pragmatic syntax check: one @, no spaces, a dot in the domain. Delivery proves the rest. */
 const EMAIL_SYNTAX = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/u;

@@ -48,6 +48,8 @@ export const NOTIFICATION_KINDS = [
   'death_confirmed',
   'death_administrator_named',
   'death_restored',
+  'data_export_requested',
+  'data_export_ready',
 ] as const;
 export type NotificationKindValue = (typeof NOTIFICATION_KINDS)[number];
 

@@ -25,7 +25,7 @@ import { inspectOption } from '../../services/clientState/inspector';
 /** The status, and whether the app answers the bridge's check status (absent: a plain browser). */
 async function loadStatus(): Promise<LoadedStatus> {
   const identity = await fetchIdentityStatus();
-  // Outside the app this fails at once and logs "native error" (spec §8).
+  // Outside the app this fails at once and logs "native error" (no app answers the bridge).
   const appPresent = await bridge.call('checkStatus', {}).then(
     () => true,
     () => false,

@@ -16,7 +16,7 @@ import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { coded, CodedFailure } from '../deathAdministration/apiFailure';
 import { inspectOption } from '../../services/clientState/inspector';
 
-/** The member's own access token: the spec's link call carries it in its body. */
+/** The member's own access token: the link call carries it in its body. */
 async function linkWithOwnToken(request: IntegrationLinkRequest) {
   const accessToken = await connectedSession.accessToken();
   if (!accessToken) throw new CodedFailure('invalid_token');

@@ -37,7 +37,7 @@ function MemorializedNotice({ since, byProvider }: { since: string | null; byPro
   );
 }
 
-/** /login — email and password sign-in (spec §2, §5, §8). */
+/** /login — email and password sign-in. */
 export function Component() {
   const t = useT();
   const [search] = useSearchParams();

@@ -8,7 +8,7 @@ import { Actions, AuthCard, AuthPage } from './authFormParts';
 
 /**
  * /logout — asks once, then signs out: the user, the access token and the refresh token
- * are cleared here and the refresh family is revoked on the server (spec §4).
+ * are cleared here and the refresh family is revoked on the server.
  */
 export function Component() {
   const t = useT();

@@ -60,7 +60,7 @@ export function SocialSignIn({ callbackUrl }: { callbackUrl: string }) {
     queryFn: sessionApi.fetchProviders,
   });
   const [search] = useSearchParams();
-  // Spec §8: providers that cannot be fetched are logged and lead to the error page (which
+  // Providers that cannot be fetched are logged and lead to the error page (which
   // shows the unexpected-error text on /login); once there, it is not left again.
   useEffect(() => {
     if (!providers.isError) return;

@@ -12,7 +12,7 @@ function isLocalPath(candidate: string | null | undefined): candidate is string 
 }
 
 /**
- * The page first asked for (spec §2: postLoginRedirectUrl), else the `callbackUrl` the
+ * The page first asked for (postLoginRedirectUrl), else the `callbackUrl` the
  * session layer passed along, else the dashboard; never the login screen itself.
  */
 export function afterLoginTarget(

@@ -1,6 +1,6 @@
 import type { SignInErrorCode } from '../../services/api/session';
 
-/** The Fluent id of each sign-in failure (spec §8); anything else is the unexpected error. */
+/** The Fluent id of each sign-in failure code; anything else is the unexpected error. */
 export const SIGN_IN_FAILURE_TEXT: Record<SignInErrorCode, string> = {
   invalid_credentials: 'login-error-invalid_credentials',
   too_many_attempts: 'login-error-too_many_attempts',

@@ -40,7 +40,7 @@ interface Step {
 }
 
 /**
- * /memory/top/me: the member's own page while it is still sparse (spec §2). It guides,
+ * /memory/top/me: the member's own page while it is still sparse. It guides,
  * calmly and one at a time, to the first photo, the first history entry and the first
  * invited admin, each done on the page itself.
  */

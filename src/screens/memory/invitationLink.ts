@@ -4,7 +4,7 @@ import type { ShareToken } from '../../services/api/memorial';
 export const INVITATION_PATH = '/memory/invitation';
 
 /**
- * The link an admin shares: it carries shareToken and invitingUserId (spec §3 invitation),
+ * The link an admin shares: it carries shareToken and invitingUserId (the invitation),
  * setAdmin, and `pet` for an admin link of a pet's page, so that a signed-out invitee can
  * register in pet mode with the token as the pet-admin target.
  */
@@ -18,6 +18,6 @@ export function invitationUrl(origin: string, share: ShareToken, isPet: boolean)
   return `${origin}${INVITATION_PATH}?${query}`;
 }
 
-/** LINE's share page for a URL (spec §10: the line-share URL). */
+/** LINE's share page for a URL (social-plugins.line.me's share URL). */
 export const lineShareUrl = (url: string) =>
   `https://social-plugins.line.me/lineit/share?url=${encodeURIComponent(url)}`;

@@ -14,6 +14,7 @@ import { useFreshProof } from '../login/useFreshProof';
 import { ItemList, NextStep } from '../dashboard/homeParts';
 import { Page, Panel } from '../../components/ui/pageLayout';
 import { EmailChangeForm, PasswordChangeForm } from './CredentialForms';
+import { DataExportPanel } from './DataExportPanel';
 import { MemberProfileForm } from './MemberProfileForm';
 
 const POLICY_LINKS = [
@@ -81,7 +82,10 @@ function AccountDeletion() {
   );
 }
 
-/** /mypage: profile, e-mail and password, theme, search visibility, sign-out, deletion. */
+/**
+ * /mypage: profile, e-mail and password, theme, search visibility, taking all one's data,
+ * sign-out, deletion.
+ */
 export function Component() {
   const t = useT();
   const profile = useQuery({ queryKey: homeKeys.profile, queryFn: fetchProfile });
@@ -132,6 +136,7 @@ export function Component() {
         <CalendarSelect />
         <SearchVisibility searchable={profile.data.searchable} />
       </Panel>
+      <DataExportPanel />
       <Panel aria-labelledby="mypage-account">
         <h2 id="mypage-account">{t('mypage-account-heading')}</h2>
         <NextStep>

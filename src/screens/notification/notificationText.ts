@@ -15,6 +15,9 @@ export function targetOf(item: NotificationItem): string {
       return '/connection';
     case 'death_administrator_named':
       return '/death-administration';
+    case 'data_export_requested':
+    case 'data_export_ready':
+      return '/mypage';
     case 'letter_delivered':
       return typeof item.payload.letterId === 'string'
         ? letterPath(item.payload.letterId)

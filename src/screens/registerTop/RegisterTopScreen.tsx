@@ -15,7 +15,7 @@ import { PROVIDER_QUERY_KEYS } from '../../machines/registration';
 import { liveRegistrationMachine } from './registrationSetup';
 import { inspectOption } from '../../services/clientState/inspector';
 
-/** /register-top — registration: input, confirm, submitting, mail sent (spec §2, §4). */
+/** /register-top — registration: input, confirm, submitting, mail sent. */
 export function Component() {
   const t = useT();
   const [search, setSearch] = useSearchParams();

@@ -29,7 +29,7 @@ interface RegistrationFieldsProps {
   onIcon: (icon: ChosenIcon | null) => void;
 }
 
-/** The input step: every field of the registration payload (spec §3), errors per field. */
+/** The input step: every field of the registration payload, errors per field. */
 export function RegistrationFields({
   form,
   errors,

@@ -23,7 +23,7 @@ export interface ChosenIcon {
 }
 
 /**
- * The registration's optional profile picture (spec §3 `userIconUrl`): uploaded at once
+ * The registration's optional profile picture (`userIconUrl`): uploaded at once
  * through the checked-image path without an account (the registration claims it), with its
  * progress and a cancel; a refusal is said under the field and the rest of the form stays.
  */

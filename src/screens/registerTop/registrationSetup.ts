@@ -16,7 +16,7 @@ const activations = new Map<string, Promise<void>>();
 export const liveRegistrationMachine = registrationMachine.provide({
   ...registrationRules,
   actors: {
-    // A new member: the dashboard welcomes them until they dismiss it (spec §9 isFirstTimeUser).
+    // A new member: the dashboard welcomes them until they dismiss it (isFirstTimeUser).
     register: fromPromise(async ({ input }: { input: RegistrationRequest }) => {
       const answer = await auth.register(input);
       firstVisit.start();

@@ -137,7 +137,7 @@ export async function fetchIntegrationLinks(): Promise<IntegrationLink[]> {
 }
 
 /**
- * The member consents to be known by an integration as `fposUserId`: the spec's call carries
+ * The member consents to be known by an integration as `fposUserId`: the call carries
  * the member's own access token in its body.
  */
 export async function linkIntegration(link: CallOf<typeof death.linkIntegration>['body']) {

@@ -33,7 +33,7 @@ export interface InvitationCredential {
 
 export { memorialKeys } from '../../contract/pages/memorialKeys';
 
-/** Album, history and admin lists may answer an object with `detail` instead of [] (spec §7). */
+/** Album, history and admin lists may answer an object with `detail` instead of [] when empty or refused; both read as an empty list. */
 function listOf<T>(answer: T[]): T[] {
   return Array.isArray(answer) ? answer : [];
 }
@@ -169,7 +169,7 @@ export async function createShareToken(
   return callEndpoint(memorial.createShareToken, { body: { memorialPageId, setAdmin } });
 }
 
-/** `{isValid}`; any failure of the call means false (spec §7). */
+/** `{isValid}`; any failure of the call means false: an invitation that cannot be checked is not accepted. */
 export async function validateShareToken(credential: InvitationCredential): Promise<boolean> {
   try {
     const data = await callEndpoint(memorial.validateShareToken, { body: credential });

@@ -57,7 +57,7 @@ export interface SignInCredentials {
   unlockToken?: string;
 }
 
-/** The protocol's sign-in result (spec §3): error, status, ok, url. */
+/** The protocol's sign-in result: error, status, ok, url. */
 export interface SignInResult {
   ok: boolean;
   status: number;
@@ -209,7 +209,7 @@ export function createSessionApi({
     },
 
     /**
-     * A session error of the client (spec §8 codes: CLIENT_FETCH_ERROR, CLIENT_SESSION_ERROR,
+     * A session error of the client (codes CLIENT_FETCH_ERROR, CLIENT_SESSION_ERROR,
      * SIGNOUT_ERROR): on the console, and to POST /api/auth/_log, which logs it with its
      * `code`. A SessionError's status and the server's code go along (a 404 of a missing
      * session-layer route arrives as MISSING_NEXTAUTH_API_ROUTE_ERROR). Never rejects.

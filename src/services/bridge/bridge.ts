@@ -36,7 +36,7 @@ export interface BridgeEnvironment {
   document: Document;
   createId: () => string;
   timeoutsMs?: Partial<Record<BridgeCallType, number>>;
-  /** Where "native error" is reported (spec §8); the console by default. */
+  /** Where "native error" is reported; the console by default. */
   logError?: (message: string, error: BridgeError) => void;
 }
 

@@ -22,7 +22,7 @@ export function isAppWebView(): boolean {
 }
 
 /**
- * Base sign with an optional failure callback (spec §8): the callback runs with the
+ * Base sign with an optional failure callback: the callback runs with the
  * BridgeError when the app cannot sign (absent, refused, cancelled, timed out); the promise
  * then resolves with null, so a caller without a callback simply gets no signature.
  */

@@ -9,7 +9,7 @@ export const BRIDGE_PROTOCOL = 'shinobu-bridge';
 /** Raised when a message shape changes incompatibly; the app refuses versions it does not know. */
 export const BRIDGE_VERSION = 1;
 
-/** Device and certificate status of the app (spec §3 enumerations). */
+/** Device and certificate status of the app, as the app names them. */
 export type DeviceStatus = 'INITIAL' | 'PROGRESS' | 'ACTIVE' | 'REVOKED';
 export const DEVICE_STATUSES: readonly DeviceStatus[] = [
   'INITIAL',

@@ -6,7 +6,7 @@ import { lazyGet } from '../http/lazy';
  * the HTTP client loaded with the first call, so that the entry route stays without axios.
  */
 
-/** Album, history and admin lists answer an object with `detail` instead of [] (spec §7). */
+/** Album, history and admin lists answer an object with `detail` instead of [] when empty or refused; both read as an empty list. */
 export function listOrEmpty(answer: unknown): unknown[] {
   return Array.isArray(answer) ? answer : [];
 }

@@ -1,5 +1,5 @@
 /**
- * The wire's casing rule (design.md §4): requests go out in snake_case, answers are read in
+ * The wire's casing rule: requests go out in snake_case, answers are read in
  * camelCase. Only plain objects and arrays are walked; strings, FormData, URLSearchParams,
  * Blobs and dates travel as they are.
  */

@@ -64,8 +64,8 @@ function sendsBodyAsIs(data: unknown): boolean {
 }
 
 /**
- * Queued calls of a refresh that failed reject as CanceledError (axios-auth-refresh, design
- * §8): they are not failures to show the user, the session outcome already speaks for them.
+ * Queued calls of a refresh that failed reject as CanceledError (axios-auth-refresh):
+ * they are not failures to show the user, the session outcome already speaks for them.
  */
 export function isQuietHttpError(error: unknown): boolean {
   return axios.isCancel(error);
@@ -150,7 +150,7 @@ export function createHttpClients({
     },
     {
       // deduplicateRefresh: false retries every call whose 401 arrives during the refresh
-      // (with true they are rejected, design §8); the session keeps the refresh single-flight.
+      // (with true they are rejected); the session keeps the refresh single-flight.
       deduplicateRefresh: false,
       shouldRefresh: (error) =>
         error.response?.status === 401 &&

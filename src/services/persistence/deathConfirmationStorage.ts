@@ -4,7 +4,7 @@ import type {
   DeathConfirmationSubject,
 } from '../../machines/deathConfirmation';
 
-/** localStorage keys of spec §3 and §9. */
+/** localStorage keys of the death confirmation's reminders. */
 export const STEPS_MODAL_SHOWN_KEY = 'lastDeathConfirmationStepsModalShowDate';
 export const CONFIRMATION_DATA_KEY = 'deathConfirmationData';
 export const CONFIRMATION_COMPLETION_KEY = 'deathConfirmationCompletionData';

@@ -1,5 +1,5 @@
 /**
- * The spec's local-storage keys of a new member (§9): `isFirstTimeUser`, set when they
+ * The local-storage keys of a new member: `isFirstTimeUser`, set when they
  * register or activate and ended when they dismiss the welcome (or delete the account), and
  * `memorial_page_id`, the signed-in member's own memorial page id.
  */

@@ -56,7 +56,7 @@ export function SessionProvider({
   );
 
   useEffect(() => {
-    // Spec §4: a stored user id that is not a string logs out at start.
+    // A stored user id that is not a string logs out at start.
     if (storedUserIdIsInvalid(localStorage.getItem(PERSIST_ROOT_KEY))) {
       actor.send({ type: 'SIGN_OUT' });
     }

@@ -88,7 +88,7 @@ const settled = (actor: AuthSessionActor) =>
 /**
  * What the HTTP client asks of the session (src/services/http): the token, the one shared
  * refresh, and what an authorisation failure does — sign out, and go to /login except when
- * the failing call's path contains /memory/ (memorial pages are open to visitors, spec §2).
+ * the failing call's path contains /memory/ (memorial pages are open to visitors).
  */
 export function httpSessionOf(actor: AuthSessionActor, goToLogin: () => void): HttpSession {
   return {

@@ -1,5 +1,5 @@
 /**
- * Spec §4/§5: the stored user id must be a string; one that is not logs the user out at
+ * The stored user id must be a string; one that is not logs the user out at
  * start. The persisted-state restore drops such a user; this reads the raw stored value,
  * before anything rewrites it, to tell "nothing stored" from "something wrong stored".
  */

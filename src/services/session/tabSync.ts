@@ -1,6 +1,6 @@
 /**
- * Session changes between tabs of the same browser (spec §4: refetched "on change from
- * another tab"): a BroadcastChannel where there is one, else the `storage` event of a
+ * Session changes between tabs of the same browser (the session is refetched
+ * when another tab changes it): a BroadcastChannel where there is one, else the `storage` event of a
  * localStorage key (older web views). Messages carry no session data, only "look again".
  */
 const CHANNEL = 'shinobu-session';

@@ -11,7 +11,7 @@ import { useSession } from './useSession';
 export type FreshProof = <T>(run: (currentPassword?: string) => Promise<T>) => Promise<T>;
 
 /**
- * Account deletion for the my page (spec §4, §8): DELETE /v1/user, then the user and the
+ * Account deletion for the my page: DELETE /v1/user, then the user and the
  * tokens are cleared (sign-out), the isFirstTimeUser flag removed and the client state reset
  * (nothing of the deleted member stays persisted on the device). A failure shows
  * the deletion failure text (account-delete-failed) and keeps everything as it was. Resolves

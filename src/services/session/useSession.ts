@@ -4,7 +4,7 @@ import { SessionContext, type SessionValue } from './SessionContext';
 export type { SessionStatus, SessionValue } from './SessionContext';
 
 /**
- * The signed-in user and the session actions (spec §3 "Auth session"): status
+ * The signed-in user and the session actions: status
  * `loading | authenticated | unauthenticated`, the user (or null), a getter of the current
  * access token, `update`, `signIn` and `signOut`. Needs `<SessionProvider>` above.
  */

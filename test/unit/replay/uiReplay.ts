@@ -1,5 +1,5 @@
 /**
- * The model-based paths of a flow replayed against its screen (design.md §8): the
+ * The model-based paths of a flow replayed against its screen: the
  * same paths `describeModel` runs on the bare machine (`xstate/graph`, every state and every
  * transition), but every event is done the way a member or the server would do it, by the
  * flow's executor, and every state the path reaches is checked by what the member sees.

@@ -1,0 +1,31 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { DATA_EXPORT_STATUSES } from '../../../src/contract/rules/dataExport';
+import { users } from './core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true });
+
+/** Mirrors migrations/0100_data_exports.sql: a member's archive of all their data. */
+export const dataExports = pgTable(
+  'data_exports',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: DATA_EXPORT_STATUSES }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    objectName: text('object_name'),
+    byteSize: bigint('byte_size', { mode: 'number' }),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    readyAt: ts('ready_at'),
+    expiresAt: ts('expires_at'),
+    linkHash: text('link_hash').unique(),
+    linkExpiresAt: ts('link_expires_at'),
+    linkUsedAt: ts('link_used_at'),
+  },
+  (table) => [index('data_exports_user_idx').on(table.userId, table.createdAt)],
+);

@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { dataExportEndpoints as exports } from '../../src/contract/dataExport';
+import { tokyoToday } from '../../src/contract/rules/tokyoDate';
+import type { AppContext } from '../context';
+import {
+  createDownloadLink,
+  listExports,
+  requestExport,
+  takeDownload,
+} from '../domain/dataExport/requests';
+import { currentUserId, requireUser } from '../http/authenticate';
+import { endpointRoute } from '../http/endpoints';
+import { limitedAs } from '../http/rateLimits';
+import { noticeOfChange, proveFreshly } from './accounts/freshProof';
+
+/** /v1/data_exports — a member's archive of all their data (docs/data-export.md). */
+export async function dataExportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const db = ctx.database.db;
+  const member = { preHandler: requireUser(ctx) };
+
+  const requestRoute = endpointRoute(exports.requestExport);
+  routes.route({
+    ...requestRoute,
+    ...member,
+    // It sends a mail (the notice), so it counts with the other calls that do.
+    config: { ...requestRoute.config, ...limitedAs('mail') },
+    handler: async (request, reply) => {
+      const proven = await proveFreshly(ctx, request);
+      const created = await requestExport(db, ctx.clock, proven.userId);
+      await noticeOfChange(ctx, proven, 'data_export');
+      return reply.status(202).send(created);
+    },
+  });
+
+  routes.route({
+    ...endpointRoute(exports.listExports),
+    ...member,
+    handler: async (request) => ({
+      exports: await listExports(db, ctx.clock, currentUserId(request)),
+    }),
+  });
+
+  routes.route({
+    ...endpointRoute(exports.createDownloadLink),
+    ...member,
+    handler: async (request, reply) => {
+      const link = await createDownloadLink(
+        db,
+        ctx.clock,
+        currentUserId(request),
+        request.params.exportId.toLowerCase(),
+        ctx.config.publicUrl,
+      );
+      return reply.status(201).send(link);
+    },
+  });
+
+  routes.route({
+    ...endpointRoute(exports.download),
+    handler: async (request, reply) => {
+      const archive = await takeDownload(db, ctx.store, ctx.clock, request.query.token);
+      const day = tokyoToday(archive.createdAt).replaceAll('-', '');
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="shinobu-data-${day}.zip"`)
+        .header('content-length', archive.byteSize)
+        .type('application/zip')
+        .send(archive.body);
+    },
+  });
+}
