@@ -130,7 +130,7 @@ test('a visitor asking for a member-only page is sent to /login by the server, a
   const login = await (
     await context.request.get('/login', { headers: { accept: 'text/html' } })
   ).text();
-  expect(login).toContain('<div id="root"></div>');
+  expect(login).toContain('<div id="root"><p role="status">読み込んでいます…</p></div>');
   expect(login).not.toContain('shinobu-page-data');
   await context.close();
 });

@@ -192,7 +192,7 @@ test('a visitor gets a public page rendered with its title and share preview; a 
   const hidden = await (
     await request.get(page.privatePath, { headers: { accept: 'text/html' } })
   ).text();
-  expect(hidden).toContain('<div id="root"></div>');
+  expect(hidden).toContain('<div id="root"><p role="status">読み込んでいます…</p></div>');
   expect(hidden).not.toContain('shinobu-page-data');
   expect(hidden).not.toContain('og:');
   expect(hidden).not.toContain('Tama');

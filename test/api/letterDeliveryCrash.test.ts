@@ -18,8 +18,9 @@ import {
 import { seedDueLetters } from './letterDeliverySeed';
 
 const LETTERS = 2_000;
-// A port no process test takes: npm test runs the process tests beside the API suite.
-const PORT = 4280;
+// A port no process test takes, and another for each database: npm test runs the process
+// tests and the API suite on PGlite and on PostgreSQL side by side.
+const PORT = testDatabaseKind() === 'postgres' ? 4290 : 4280;
 const HOUR = 60 * 60 * 1000;
 /** The letters are due in an hour; the servers' clocks run two hours ahead. */
 const CLOCK_OFFSET_MS = 2 * HOUR;

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database';
 import { migrate } from '../../server/db/migrate';
-import { createPostgresDatabase } from '../support/testDatabase';
+import { createPostgresDatabase, testDatabaseKind } from '../support/testDatabase';
 import {
   expectDeliveredExactlyOnce,
   loggedDeliveries,
@@ -17,8 +17,9 @@ import {
 import { seedDueLetters } from './letterDeliverySeed';
 
 const LETTERS = 6_000;
-// Ports no process test takes: npm test runs the process tests beside the API suite.
-const PORTS = [4281, 4282];
+// Ports no process test takes, and others for each database's run of the suite: npm test runs
+// the process tests and the API suite on PGlite and on PostgreSQL side by side.
+const PORTS = testDatabaseKind() === 'postgres' ? [4291, 4292] : [4281, 4282];
 const HOUR = 60 * 60 * 1000;
 /** The letters are due in an hour; the servers' clocks run two hours ahead. */
 const CLOCK_OFFSET_MS = 2 * HOUR;
