@@ -67,7 +67,13 @@ test('a member links an external service, is reported by it, and unlinks', async
 
   // Linked again from a new link: the service's report reaches the member, who is told it
   // is cancelled.
+  // Every page's header reads the member's own case once it has loaded, and cancels one it
+  // finds: that read on this page comes before the report, so that the dashboard's finds it.
+  const caseRead = page.waitForResponse((response) =>
+    response.url().endsWith('/v1/fpos/death_suspected_user'),
+  );
   await page.goto(await integrationLinkUrl(context.request, fposUserId));
+  await caseRead;
   await page.getByRole('button', { name: '連携する', exact: true }).click();
   await expect(page.getByRole('status')).toHaveText(`「${E2E_FPOS.clientId}」と連携しました。`);
   expect((await report()).status()).toBe(202);
