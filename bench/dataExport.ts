@@ -12,7 +12,7 @@ import path from 'node:path';
 import { openDatabase } from '../server/db/database';
 import { migrate } from '../server/db/migrate';
 import { albumPhotos, dataExports } from '../server/db/schema';
-import { systemClock } from '../server/domain/clock';
+import { systemClock } from '../server/clock';
 import { runDataExports } from '../server/domain/dataExport/requests';
 import { createSealer } from '../server/domain/endingnote/sealing';
 import { localStoreAt } from '../server/storage/copyObjects';

@@ -16,7 +16,7 @@ import { loadConfig } from '../server/config';
 import { openDatabase, type Database } from '../server/db/database';
 import { migrate } from '../server/db/migrate';
 import { issueAccessToken } from '../server/domain/accessTokens';
-import { systemClock } from '../server/domain/clock';
+import { systemClock } from '../server/clock';
 import { deliverAllDueLetters } from '../server/domain/timecapsule/delivery';
 import { japaneseTexts } from '../server/pages/translations';
 import { seedLetters, seedMembers } from '../test/api/letterDeliverySeed';

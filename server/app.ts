@@ -9,7 +9,7 @@ import type { Endpoint } from '../src/contract/endpoint';
 import type { Config, TrustProxy } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
-import { adjustableClock, systemClock, type Clock } from './domain/clock';
+import { adjustableClock, systemClock, type Clock } from './clock';
 import { installApiDocument } from './http/apiDocument';
 import {
   compiledAnswerSerializer,

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import type { Clock } from './domain/clock';
+import type { Clock } from './clock';
 import type { SessionCheck } from './http/sessionCheck';
 import type { Mailer } from './mail/mailer';
 import type { SharedRedis } from './lib/sharedRedis';

@@ -1,6 +1,6 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Clock } from './clock';
+import type { Clock } from '../clock';
 
 /** Access tokens are short-lived JWTs (at most 15 minutes, so that a leaked one is soon useless). */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;

@@ -33,3 +33,16 @@ export const currentPasswordField = {
 export const memberName = z
   .object({ userId, lastName: z.string(), firstName: z.string() })
   .meta({ id: 'MemberName' });
+
+/**
+ * The query of a paged list: how many items (1–100, 24 by default) and the `nextCursor` of
+ * the page before, opaque to the client.
+ */
+export const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(24),
+  cursor: z.string().max(2000).optional(),
+});
+
+/** A page of a list: its items and the cursor of the next page, null on the last. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp, userId } from './common';
+import { pageOf, pageQuery, timestamp, userId } from './common';
 import { endpoint, errorBody, fileBody, noBody, named } from './endpoint';
 import {
   albumPhotoCreateSchema,
@@ -280,6 +280,17 @@ export const memorialEndpoints = named({
     params: pageParams,
     responses: { 200: album, 401: errorBody, 404: errorBody },
   }),
+  listAlbumPaged: endpoint({
+    method: 'GET',
+    path: '/v1/album/memorial_page_id/:id/album/paged',
+    summary:
+      'The album a page at a time, in display order; 400 `cursor_invalid` for a cursor of another list (ETag; 304 when unchanged)',
+    tag: ALBUM,
+    caller: 'optional',
+    params: pageParams,
+    query: pageQuery,
+    responses: { 200: pageOf(albumPhoto), 400: errorBody, 401: errorBody, 404: errorBody },
+  }),
   addPhoto: endpoint({
     method: 'POST',
     path: '/v1/album/memorial_page_id/:id/album',
@@ -339,6 +350,17 @@ export const memorialEndpoints = named({
     caller: 'member',
     params: photoParams,
     responses: { 204: noBody, 403: errorBody, 404: errorBody },
+  }),
+  listHistoryPaged: endpoint({
+    method: 'GET',
+    path: '/v1/history/get_histories_by_memorial_page_id/:id/paged',
+    summary:
+      'The history timeline a page at a time, in the order of the whole list; 400 `cursor_invalid` for a cursor of another list (ETag; 304 when unchanged)',
+    tag: HISTORY,
+    caller: 'optional',
+    params: pageParams,
+    query: pageQuery,
+    responses: { 200: pageOf(historyEntry), 400: errorBody, 401: errorBody, 404: errorBody },
   }),
   listHistory: endpoint({
     method: 'GET',

@@ -347,6 +347,10 @@ export const ROWS: Record<string, Row> = {
       )(),
     expect: page(403, 200),
   },
+  'GET /v1/album/memorial_page_id/:id/album/paged': {
+    request: (w) => json('GET', `${album(w)}/paged?limit=5`)(),
+    expect: page(200),
+  },
   'GET /v1/album/memorial_page_id/:id/album': {
     request: (w) => json('GET', album(w))(),
     expect: page(200),
@@ -367,6 +371,11 @@ export const ROWS: Record<string, Row> = {
   'DELETE /v1/album/memorial_page_id/:id/album/:photoId': {
     request: (w) => json('DELETE', `${album(w)}/${UNKNOWN}`)(),
     expect: page(403, 404),
+  },
+  'GET /v1/history/get_histories_by_memorial_page_id/:id/paged': {
+    request: (w) =>
+      json('GET', `/v1/history/get_histories_by_memorial_page_id/${w.pageId}/paged?limit=5`)(),
+    expect: page(200),
   },
   'GET /v1/history/get_histories_by_memorial_page_id/:id': {
     request: (w) => json('GET', `/v1/history/get_histories_by_memorial_page_id/${w.pageId}`)(),

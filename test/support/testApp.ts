@@ -6,7 +6,7 @@ import { buildApp, type RouteEntry } from '../../server/app';
 import type { ContractDrift } from '../../server/http/endpoints';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
-import { manualClock } from '../../server/domain/clock';
+import { manualClock } from '../../server/clock';
 import { outboxDepsOf } from '../../server/jobs/mailOutbox';
 import type { OutgoingMail } from '../../server/mail/mailer';
 import { sendAllPendingMails } from '../../server/mail/outbox';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import type { ObjectStore } from '../../storage/objectStore';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 import type { LoginThrottle } from './loginThrottle';
 import type { Translate } from '../../../src/contract/rules/endingnote';
 

@@ -10,7 +10,7 @@ import { dataExports } from '../../db/schema';
 import type { ObjectStore } from '../../storage/objectStore';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { isUniqueViolation } from '../accounts/registration';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 import { DomainError, notFound } from '../errors';
 import type { EndingNoteDeps } from '../endingnote/sections';
 import { notify } from '../social/notifications';

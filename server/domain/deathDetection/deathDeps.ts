@@ -3,7 +3,7 @@ import type { DeathDetectionConfig } from '../../config';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/database';
 import { memoizePerOwner } from '../../lib/memoizePerOwner';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 import { parseTrustAnchors } from '../../x509/certificates';
 import { createPushSender, type PushSender } from './push';
 import { fileRevocationChecker, type RevocationChecker } from './revocation';

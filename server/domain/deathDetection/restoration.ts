@@ -20,7 +20,7 @@ import {
 import { enqueueMail, enqueueMails, withdrawMailsAbout } from '../../mail/outbox';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { verifyPassword } from '../accounts/passwords';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 import { DomainError } from '../errors';
 import { notify } from '../social/notifications';
 import { recordAudit } from './audit';

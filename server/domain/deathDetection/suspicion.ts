@@ -14,7 +14,7 @@ import {
   type SignalSource,
 } from '../../db/schema';
 import { enqueueMails, withdrawMailsAbout } from '../../mail/outbox';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 import { notify } from '../social/notifications';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deathDeps';

@@ -10,7 +10,7 @@ import { memoizePerOwner } from '../../lib/memoizePerOwner';
 import { areConnected } from '../connections';
 import { certificatedSql } from '../deathDetection/settings';
 import { isUuid, requireAdmin } from './access';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 import type { MemorialDeps } from './memorialDeps';
 import { viewUrl } from '../../storage/viewUrls';
 import { mayViewMemberIcons } from '../uploads/viewing';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ServedOf } from '../../../src/contract/endpoint';
 import type { albumPhoto, albumPhotoView, memorialEndpoints } from '../../../src/contract/memorial';
@@ -10,6 +10,7 @@ import type {
 import type { Db } from '../../db/database';
 import { albumPhotos } from '../../db/schema';
 import { invalid } from '../errors';
+import { afterKey, decodeCursor, keyParts, pageFrom } from '../listPages';
 import type { MemorialDeps } from './memorialDeps';
 import { claimItemImage, deleteItemOfPage, imageUrls, itemOfPage } from './pageItems';
 
@@ -48,8 +49,46 @@ export async function listAlbum(deps: MemorialDeps, pageId: string): Promise<Alb
     .select()
     .from(albumPhotos)
     .where(eq(albumPhotos.memorialPageId, pageId))
-    .orderBy(asc(albumPhotos.position), asc(albumPhotos.createdAt));
+    .orderBy(asc(albumPhotos.position), asc(albumPhotos.createdAt), asc(albumPhotos.id));
   return Promise.all(rows.map((row) => toListPhoto(deps, row)));
+}
+
+const ALBUM_KEY = [keyParts.integer, keyParts.timestamp, keyParts.uuid];
+
+/** One page of the album in the same order as the whole list. */
+export async function listAlbumPage(
+  deps: MemorialDeps,
+  pageId: string,
+  limit: number,
+  cursor: string | undefined,
+) {
+  const after = decodeCursor('album', pageId, ALBUM_KEY, cursor);
+  const rows = await deps.db
+    .select({ row: albumPhotos, createdAt: sql<string>`${albumPhotos.createdAt}::text` })
+    .from(albumPhotos)
+    .where(
+      and(
+        eq(albumPhotos.memorialPageId, pageId),
+        after
+          ? afterKey(
+              [sql`${albumPhotos.position}`, sql`${albumPhotos.createdAt}`, sql`${albumPhotos.id}`],
+              ['integer', 'timestamptz', 'uuid'],
+              after,
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(albumPhotos.position), asc(albumPhotos.createdAt), asc(albumPhotos.id))
+    .limit(limit + 1);
+  const items = await Promise.all(rows.slice(0, limit).map(({ row }) => toListPhoto(deps, row)));
+  return pageFrom(
+    rows,
+    limit,
+    'album',
+    pageId,
+    (r) => [String(r.row.position), r.createdAt, r.row.id],
+    items,
+  );
 }
 
 /** Adds the member's own checked upload at the end of the album. */

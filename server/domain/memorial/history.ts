@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   historyCreateSchema,
@@ -9,6 +9,7 @@ import type { ServedOf } from '../../../src/contract/endpoint';
 import type { historyEntry, historyEntryView } from '../../../src/contract/memorial';
 import type { Db } from '../../db/database';
 import { historyEntries } from '../../db/schema';
+import { afterKey, decodeCursor, keyParts, pageFrom } from '../listPages';
 import type { MemorialDeps } from './memorialDeps';
 import {
   claimItemImage,
@@ -52,8 +53,50 @@ export async function listHistory(deps: MemorialDeps, pageId: string): Promise<H
     .select()
     .from(historyEntries)
     .where(eq(historyEntries.memorialPageId, pageId))
-    .orderBy(asc(historyEntries.occurredOn), asc(historyEntries.createdAt));
+    .orderBy(asc(historyEntries.occurredOn), asc(historyEntries.createdAt), asc(historyEntries.id));
   return Promise.all(rows.map((row) => toListEntry(deps, row)));
+}
+
+const HISTORY_KEY = [keyParts.date, keyParts.timestamp, keyParts.uuid];
+
+/** One page of the timeline in the same order as the whole list. */
+export async function listHistoryPage(
+  deps: MemorialDeps,
+  pageId: string,
+  limit: number,
+  cursor: string | undefined,
+) {
+  const after = decodeCursor('history', pageId, HISTORY_KEY, cursor);
+  const rows = await deps.db
+    .select({ row: historyEntries, createdAt: sql<string>`${historyEntries.createdAt}::text` })
+    .from(historyEntries)
+    .where(
+      and(
+        eq(historyEntries.memorialPageId, pageId),
+        after
+          ? afterKey(
+              [
+                sql`${historyEntries.occurredOn}`,
+                sql`${historyEntries.createdAt}`,
+                sql`${historyEntries.id}`,
+              ],
+              ['date', 'timestamptz', 'uuid'],
+              after,
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(historyEntries.occurredOn), asc(historyEntries.createdAt), asc(historyEntries.id))
+    .limit(limit + 1);
+  const items = await Promise.all(rows.slice(0, limit).map(({ row }) => toListEntry(deps, row)));
+  return pageFrom(
+    rows,
+    limit,
+    'history',
+    pageId,
+    (r) => [r.row.occurredOn, r.createdAt, r.row.id],
+    items,
+  );
 }
 
 /** The member's own upload claimed for the entry: its names, as an entry keeps them. */

@@ -11,7 +11,7 @@ import {
   users,
 } from '../../db/schema';
 import type { Translate } from '../../../src/contract/rules/endingnote';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import type { NotificationPayloads } from '../social/notifications';
 import { letterMail } from './mail';

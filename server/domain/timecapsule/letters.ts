@@ -10,7 +10,7 @@ import {
 } from '../../db/schema';
 import { DomainError, invalid, notFound, type FieldError } from '../errors';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
 import { parseJapanDateTime, type LetterInput } from '../../../src/contract/rules/timecapsule';
 import type { Served } from '../../../src/contract/endpoint';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { letterDeliveries, mailOutbox, mailReports, timeCapsuleLetters } from '../../db/schema';
 import { hashSecretToken } from '../accounts/secretTokens';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 
 export interface ReportedMail {
   mailId: string;

@@ -9,7 +9,7 @@ import {
 } from '../../db/schema';
 import { notFound } from '../errors';
 import type { ObjectStore } from '../../storage/objectStore';
-import type { Clock } from '../clock';
+import type { Clock } from '../../clock';
 import type { Served } from '../../../src/contract/endpoint';
 import type {
   AdminView as WireAdminView,

@@ -7,6 +7,7 @@ import {
   addPhoto,
   deletePhoto,
   listAlbum,
+  listAlbumPage,
   reorderAlbum,
   updatePhoto,
 } from '../../domain/memorial/album';
@@ -30,6 +31,19 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
       const version = `album.${access.page.id}.${access.listsVersion}.${urlWindowOf(deps.clock)}`;
       return versionedAnswer(request, reply, version, () => albumAnswer(deps, access));
+    },
+  });
+
+  routes.route({
+    ...endpointRoute(endpoints.listAlbumPaged),
+    preHandler,
+    handler: async (request, reply) => {
+      const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
+      const { limit, cursor } = request.query;
+      const version = `album.${access.page.id}.${access.listsVersion}.${urlWindowOf(deps.clock)}.${limit}.${encodeURIComponent(cursor ?? '')}`;
+      return versionedAnswer(request, reply, version, () =>
+        listAlbumPage(deps, access.page.id, limit, cursor),
+      );
     },
   });
 

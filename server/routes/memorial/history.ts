@@ -6,6 +6,7 @@ import { requireAdmin, requireVisiblePage } from '../../domain/memorial/access';
 import {
   addHistoryEntry,
   deleteHistoryEntry,
+  listHistoryPage,
   updateHistoryEntry,
 } from '../../domain/memorial/history';
 import { historyAnswer } from '../../domain/memorial/pageReads';
@@ -28,6 +29,19 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
       const version = `history.${access.page.id}.${access.listsVersion}.${urlWindowOf(deps.clock)}`;
       return versionedAnswer(request, reply, version, () => historyAnswer(deps, access));
+    },
+  });
+
+  routes.route({
+    ...endpointRoute(endpoints.listHistoryPaged),
+    preHandler,
+    handler: async (request, reply) => {
+      const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
+      const { limit, cursor } = request.query;
+      const version = `history.${access.page.id}.${access.listsVersion}.${urlWindowOf(deps.clock)}.${limit}.${encodeURIComponent(cursor ?? '')}`;
+      return versionedAnswer(request, reply, version, () =>
+        listHistoryPage(deps, access.page.id, limit, cursor),
+      );
     },
   });
 
