@@ -1059,6 +1059,7 @@ death-case-cancelled-heading = 取り消されたお知らせ
 death-case-mails-withdrawn = 送らずに取りやめたメール:{ $count } 通
 death-case-cancelled-by-sign_in = { $reported } からのご逝去の可能性のお知らせは、{ $when } に { $name } さんご本人がログインされたため、取り消されました。{ $name } さんはお元気です。届いたお知らせと報告は、下のとおり残っています。
 death-case-cancelled-by-cancel = { $reported } からのご逝去の可能性のお知らせは、{ $when } に { $name } さんご本人のご利用が確かめられたため、取り消されました。{ $name } さんはお元気です。届いたお知らせと報告は、下のとおり残っています。
+death-case-cancelled-by-restored = { $reported } からのご逝去の可能性のお知らせは、{ $when } に { $name } さんご本人がアカウントを元に戻されたため、取り消されました。{ $name } さんはお元気です。届いたお知らせと報告は、下のとおり残っています。
 death-case-confirmation = { $name } さんが { $when } に確認(ご逝去日 { $date })
 death-case-audit-heading = 記録
 death-case-audit-none = 記録はまだありません。
