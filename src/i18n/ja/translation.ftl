@@ -448,6 +448,7 @@ notification-kind-death_suspected = { $name } さんについて、ご逝去の�
 notification-kind-death_cancelled = { $name } さんのご無事が確かめられ、ご逝去の可能性についてのお知らせは取り消されました。
 notification-kind-death_suspected-cancelled = (取り消し済み) { $name } さんについての、ご逝去の可能性のお知らせは取り消されました。ご本人のご無事が確かめられています。
 notification-kind-death_confirmed = { $name } さんのご逝去が確認されました。
+notification-kind-death_confirmed-cancelled = (取り消し済み) { $name } さんのご逝去の確認は、ご本人がアカウントを元に戻されたため取り消されました。{ $name } さんはお元気です。
 notification-kind-data_export_requested = すべてのデータの書き出しを受け付けました。準備ができましたら、お知らせします。
 notification-kind-data_export_ready = すべてのデータの書き出しの準備ができました。マイページからダウンロードできます。
 notification-kind-unknown = 新しいお知らせがあります。
