@@ -177,6 +177,11 @@ test('journey: a member released by mistake signs in, restores the account from 
       '山田 花子 さんご本人から、お元気であるとのご連絡があり、ご逝去の確認は取り消されました。',
     ),
   ).toBeVisible();
+  await expect(
+    watcherPage.getByText(
+      '(取り消し済み) 山田 花子 さんのご逝去の確認は、ご本人がアカウントを元に戻されたため取り消されました。山田 花子 さんはお元気です。',
+    ),
+  ).toBeVisible();
   await expectFitsAndAccessible(watcherPage);
   await watcherPage.goto(`/death-administration/${own.userId}`);
   await expect(watcherPage.getByText('お変わりありません', { exact: true })).toBeVisible();
