@@ -177,12 +177,24 @@ test('journey: a member released by mistake signs in, restores the account from 
       '山田 花子 さんご本人から、お元気であるとのご連絡があり、ご逝去の確認は取り消されました。',
     ),
   ).toBeVisible();
+  await expect(
+    watcherPage.getByText(
+      '(取り消し済み) 山田 花子 さんのご逝去の確認は、ご本人がアカウントを元に戻されたため取り消されました。山田 花子 さんはお元気です。',
+    ),
+  ).toBeVisible();
   await expectFitsAndAccessible(watcherPage);
   await watcherPage.goto(`/death-administration/${own.userId}`);
   await expect(watcherPage.getByText('お変わりありません', { exact: true })).toBeVisible();
   await expect(
     watcherPage.getByText(/ご本人によるアカウントの復元\(ご逝去の確認の取り消し\)/),
   ).toBeVisible();
+  // The case page tells it as a restoration, gently, and keeps the 見守り役's report.
+  await expect(
+    watcherPage.getByText(
+      /^.+ からのご逝去の可能性のお知らせは、.+ に 山田 花子 さんご本人がアカウントを元に戻されたため、取り消されました。山田 花子 さんはお元気です。届いたお知らせと報告は、下のとおり残っています。$/,
+    ),
+  ).toBeVisible();
+  await expect(watcherPage.getByRole('heading', { name: '見守り役の確認' })).toBeVisible();
   await expectFitsAndAccessible(watcherPage);
   await keepScreenshot(watcherPage, 'account-restored-watcher-mobile');
 

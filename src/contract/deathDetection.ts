@@ -106,16 +106,17 @@ export const deathCase = z
       }),
     ),
     /**
-     * While no case is open (`alive`): the last case the member cancelled (their sign-in or
-     * the cancel call), with its signals, so the administrator keeps seeing what she reported.
+     * While no case is open (`alive`): the last case the member cancelled (their sign-in, the
+     * cancel call, or restoring their account after a release), with its signals (and
+     * `confirmations` keeps its reports), so the administrator keeps seeing what she reported.
      */
     lastCancelled: z
       .object({
         suspectedAt: timestamp,
         cancelledAt: timestamp,
-        cancelledBy: z.enum(['sign_in', 'cancel']),
+        cancelledBy: z.enum(['sign_in', 'cancel', 'restored']),
         signals: z.array(deathCaseSignal),
-        /** Mails about the death that had not gone yet and were withdrawn by the cancellation. */
+        /** Mails about the death that had not gone yet and were withdrawn by the cancellation or restoration. */
         mailsWithdrawn: z.int(),
       })
       .nullable(),

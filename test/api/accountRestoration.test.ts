@@ -212,6 +212,14 @@ describe('restoring an account whose death was confirmed by mistake', () => {
 
     // The administrator and the friend told of the death are told (in-app and mail); nobody else.
     expect(await notificationKinds(watcher)).toContain('death_restored');
+    // The earlier alarms about the member read as withdrawn.
+    const notices = (await get(watcher, '/v1/notification/user_notifications')).json().items as {
+      kind: string;
+      payload: { cancelledAt?: string };
+    }[];
+    const alarms = notices.filter((n) => ['death_suspected', 'death_confirmed'].includes(n.kind));
+    expect(alarms.map((n) => n.kind).sort()).toEqual(['death_confirmed', 'death_suspected']);
+    expect(alarms.every((n) => typeof n.payload.cancelledAt === 'string')).toBe(true);
     expect(await notificationKinds(friend)).toContain('death_restored');
     expect(await notificationKinds(stranger)).not.toContain('death_restored');
     for (const told of [watcher, friend]) {

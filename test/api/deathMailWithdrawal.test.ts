@@ -189,5 +189,16 @@ describe('mails about a death that is cancelled', () => {
     );
     const detail = (log as unknown as { rows: { detail: { mailsWithdrawn: number } }[] }).rows[0]!;
     expect(detail.detail.mailsWithdrawn).toBe(1);
+
+    // The case page tells it as a restoration, with the count and the 見守り役's confirmation.
+    const page = await t.request({
+      method: 'GET',
+      url: `/v1/fpos/death_case/${member.id}`,
+      token: await tokenOf(t, watcher),
+    });
+    expect(page.json().lastCancelled).toMatchObject({ cancelledBy: 'restored', mailsWithdrawn: 1 });
+    expect(page.json().confirmations).toEqual([
+      expect.objectContaining({ administratorUserId: watcher.id }),
+    ]);
   });
 });

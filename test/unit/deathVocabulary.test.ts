@@ -3,15 +3,26 @@
  * The death journey speaks one vocabulary (docs/death-detection.md, "Vocabulary"): the person
  * a member chose to confirm their death is the 見守り役, never the 管理者 (that word is a
  * memorial page's admin, and a letter's), and what the family reads names the death gently.
- * Scoped by the message ids of the death journey, and over the mails of the death domain.
+ * Scoped by the message ids of the death journey, and over every mail text the server sends.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const FTL = readFileSync(path.resolve('src/i18n/ja/translation.ftl'), 'utf8');
-const MAILS_FILE = 'server/domain/deathDetection/mails.ts';
-const MAILS = readFileSync(path.resolve(MAILS_FILE), 'utf8');
+const SERVER_DOMAIN = path.resolve('server/domain');
+
+/**
+ * Every mail text: each domain's mails.ts and the change notices scanned whole; the data
+ * export's README only on its death lines, since its 管理者 elsewhere is a memorial page's.
+ */
+const MAIL_TEXTS: { file: string; lines: (line: string) => boolean }[] = [
+  ...readdirSync(SERVER_DOMAIN, { recursive: true, encoding: 'utf8' })
+    .filter((file) => path.basename(file) === 'mails.ts')
+    .map((file) => ({ file: path.join('server/domain', file), lines: () => true })),
+  { file: 'server/domain/accounts/changeNotices.ts', lines: () => true },
+  { file: 'server/domain/dataExport/build.ts', lines: (line) => line.includes('death_') },
+];
 
 /** Every message the member, the 見守り役 or the family reads along the death journey. */
 const DEATH_JOURNEY_PREFIXES = [
@@ -69,14 +80,28 @@ describe('the death journey vocabulary', () => {
     expect(offences).toEqual([]);
   });
 
+  it('scans every mail text file', () => {
+    const files = MAIL_TEXTS.map(({ file }) => file);
+    expect(files).toContain(path.join('server/domain', 'deathDetection', 'mails.ts'));
+    expect(files).toContain(path.join('server/domain', 'accounts', 'mails.ts'));
+    expect(readFileSync(path.resolve('server/domain/deathDetection/mails.ts'), 'utf8')).toContain(
+      '見守り役',
+    );
+  });
+
   it('uses the same words in the mails', () => {
-    const offences = MAILS.split('\n').flatMap((line, index) =>
-      FORBIDDEN.filter(({ word }) => line.includes(word)).map(
-        ({ word, why }) => `${MAILS_FILE}:${index + 1}: ${word} (${why})`,
-      ),
+    const offences = MAIL_TEXTS.flatMap(({ file, lines }) =>
+      readFileSync(path.resolve(file), 'utf8')
+        .split('\n')
+        .flatMap((line, index) =>
+          lines(line)
+            ? FORBIDDEN.filter(({ word }) => line.includes(word)).map(
+                ({ word, why }) => `${file}:${index + 1}: ${word} (${why})`,
+              )
+            : [],
+        ),
     );
     expect(offences).toEqual([]);
-    expect(MAILS).toContain('見守り役');
   });
 
   it('keeps 管理者 where it means a memorial page admin', () => {

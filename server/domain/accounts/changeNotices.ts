@@ -23,7 +23,7 @@ export const SENSITIVE_CHANGES = [
 export type SensitiveChange = (typeof SENSITIVE_CHANGES)[number];
 
 const CHANGE_NAMES: Record<SensitiveChange, string> = {
-  death_settings: '死亡確認の管理者、または死亡確認に必要な人数',
+  death_settings: '見守り役と確認の設定（見守り役、またはご逝去の確認に必要な人数）',
   note_readers: 'エンディングノートを読める方',
   note_visibility: 'エンディングノートの項目の公開範囲',
   email: 'ログイン用のメールアドレス',

@@ -20,7 +20,7 @@ const README_HEAD = `しのぶ（Shinobu）に登録されている、あなた�
   letters/received.json      あなたに届いた手紙
   letters/<ID>/              手紙の写真
   ending_note.json           エンディングノート（読める形にしてあります）
-  death_settings.json        死亡確認の設定、管理者、記録
+  death_settings.json        見守り役と確認の設定、見守りの記録
   death_documents/           あなたについてのご逝去の報告に添えられた書類
   integration_links.json     連携しているサービス
   notifications.json         お知らせ

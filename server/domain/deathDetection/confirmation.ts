@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
 import { tokyoToday } from '../../../src/contract/rules/account';
@@ -287,12 +287,17 @@ async function lastCancelledCaseOf(db: Db, userId: string) {
   return row;
 }
 
-/** How many unsent mails the case's cancellation withdrew (its audit entry records it). */
+/** How many unsent mails the case's cancellation or restoration withdrew (its audit entry records it). */
 async function mailsWithdrawnBy(db: Db, caseId: string): Promise<number> {
   const [entry] = await db
     .select({ detail: deathAuditLog.detail })
     .from(deathAuditLog)
-    .where(and(eq(deathAuditLog.caseId, caseId), eq(deathAuditLog.action, 'suspicion_cancelled')));
+    .where(
+      and(
+        eq(deathAuditLog.caseId, caseId),
+        inArray(deathAuditLog.action, ['suspicion_cancelled', 'restored']),
+      ),
+    );
   const count = entry?.detail?.mailsWithdrawn;
   return typeof count === 'number' ? count : 0;
 }
@@ -317,7 +322,11 @@ export async function deathCaseView(deps: DeathDeps, callerId: string, userId: s
   const rule = await ruleOf(deps.db, userId);
   const current = await currentCaseOf(deps.db, userId);
   const signals = current ? await signalsOf(deps.db, current.id) : [];
-  const confirmations = current
+  // The administrator keeps seeing the last report and its outcome after the member cancels it
+  // or restores their account.
+  const cancelled = current ? undefined : await lastCancelledCaseOf(deps.db, userId);
+  const shown = current ?? cancelled;
+  const confirmations = shown
     ? await deps.db
         .select({
           administratorUserId: deathConfirmations.administratorUserId,
@@ -329,12 +338,10 @@ export async function deathCaseView(deps: DeathDeps, callerId: string, userId: s
         })
         .from(deathConfirmations)
         .innerJoin(users, eq(users.id, deathConfirmations.administratorUserId))
-        .where(eq(deathConfirmations.caseId, current.id))
+        .where(eq(deathConfirmations.caseId, shown.id))
         .orderBy(asc(deathConfirmations.createdAt))
     : [];
   const state: DeathState = current ? (current.state as DeathState) : 'alive';
-  // The administrator keeps seeing the last report and its outcome after the member cancels it.
-  const cancelled = current ? undefined : await lastCancelledCaseOf(deps.db, userId);
   return {
     ...member,
     state,
@@ -351,7 +358,9 @@ export async function deathCaseView(deps: DeathDeps, callerId: string, userId: s
           suspectedAt: cancelled.openedAt,
           cancelledAt: cancelled.closedAt!,
           cancelledBy:
-            cancelled.closedBy === 'sign_in' ? ('sign_in' as const) : ('cancel' as const),
+            cancelled.closedBy === 'sign_in' || cancelled.closedBy === 'restored'
+              ? (cancelled.closedBy as 'sign_in' | 'restored')
+              : ('cancel' as const),
           signals: await signalsOf(deps.db, cancelled.id),
           mailsWithdrawn: await mailsWithdrawnBy(deps.db, cancelled.id),
         }

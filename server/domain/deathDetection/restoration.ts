@@ -31,6 +31,7 @@ import {
   restoredMailToMember,
 } from './restorationMails';
 import { administratorsOf } from './settings';
+import { markSuspicionNoticesCancelled } from './suspicion';
 import type {
   accountRestoration,
   restorationLinkState,
@@ -293,6 +294,8 @@ export async function restoreAccount(
     const releasedAt = closed.releasedAt!;
     const delivered = await deliveredSince(tx, userId, releasedAt);
     const told = await tellTheyAreAlive(tx, deps, userId, delivered.notified, now);
+    // The earlier alarms read as withdrawn, as a cancelled suspicion's do.
+    await markSuspicionNoticesCancelled(tx, userId, now, ['death_suspected', 'death_confirmed']);
     await recordAudit(tx, {
       userId,
       caseId,

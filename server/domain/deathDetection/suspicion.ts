@@ -184,7 +184,12 @@ async function pushSuspicion(deps: DeathDeps, userId: string) {
  * The notices of a cancelled case follow it: every `death_suspected` notification about the
  * member (theirs and their administrators') says it was cancelled and stops counting as unread.
  */
-async function markSuspicionNoticesCancelled(tx: Db, userId: string, now: Date) {
+export async function markSuspicionNoticesCancelled(
+  tx: Db,
+  userId: string,
+  now: Date,
+  kinds: ('death_suspected' | 'death_confirmed')[] = ['death_suspected'],
+) {
   await tx
     .update(notifications)
     .set({
@@ -193,7 +198,7 @@ async function markSuspicionNoticesCancelled(tx: Db, userId: string, now: Date) 
     })
     .where(
       and(
-        eq(notifications.kind, 'death_suspected'),
+        inArray(notifications.kind, kinds),
         sql`${notifications.payload} ->> 'userId' = ${userId}`,
         sql`not (${notifications.payload} ? 'cancelledAt')`,
       ),

@@ -33,7 +33,10 @@ export function textOf(t: ReturnType<typeof useT>, item: NotificationItem): stri
     Object.entries(item.payload).filter(([, value]) => typeof value === 'string'),
   ) as Record<string, FluentVariable>;
   // A suspicion whose case was cancelled says so: it is no longer an open alarm.
-  if (item.kind === 'death_suspected' && typeof item.payload.cancelledAt === 'string')
-    return t('notification-kind-death_suspected-cancelled', args);
+  if (
+    (item.kind === 'death_suspected' || item.kind === 'death_confirmed') &&
+    typeof item.payload.cancelledAt === 'string'
+  )
+    return t(`notification-kind-${item.kind}-cancelled`, args);
   return t(`notification-kind-${item.kind}`, args);
 }
