@@ -674,6 +674,12 @@ export const ROWS: Record<string, Row> = {
     expect: everyone(400),
   },
 
+  // Who can see what of one's own: each member reads only their own overview.
+  'GET /v1/mypage/visibility': {
+    request: json('GET', '/v1/mypage/visibility'),
+    expect: members(200),
+  },
+
   // The check-in mail's link: the token is the key, whoever holds it.
   'GET /v1/fpos/check_in/:token': {
     request: json('GET', '/v1/fpos/check_in/not-a-check-in-token-000'),
