@@ -669,6 +669,15 @@ export const ROWS: Record<string, Row> = {
       json('POST', `/v1/data_exports/${await readyExportOf(w)}/download_link`)(),
     expect: ownerOnly(201),
   },
+  // A memorial page's keepsake: its admins only; a living member's page has none yet.
+  'POST /v1/memorial_page/:id/keepsakes': {
+    request: (w) => json('POST', `${pageUrl(w)}/keepsakes`)(),
+    expect: page(403, 409),
+  },
+  'GET /v1/memorial_page/:id/keepsakes': {
+    request: (w) => json('GET', `${pageUrl(w)}/keepsakes`)(),
+    expect: page(403, 200),
+  },
   'GET /v1/data_exports/download': {
     request: json('GET', '/v1/data_exports/download?token=not-a-download-token'),
     expect: everyone(400),

@@ -836,6 +836,28 @@ data-export-kept-until = { $at } まで保管しています。
 data-export-download = ダウンロードする
 data-export-download-failed = ダウンロードを始められませんでした。時間をおいてもう一度お試しください。
 
+## The keepsake of a memorial page: its book (book.html) and the page's panel
+keepsake-title = { $name } の思い出
+keepsake-person = { $lastName } { $firstName }
+keepsake-portrait = { $name } の写真
+keepsake-made-at = { $date } にしのぶ(Shinobu)から書き出しました
+keepsake-anniversaries = 年忌法要
+keepsake-history = ヒストリー
+keepsake-history-photo = { $date } の写真
+keepsake-album = アルバム
+keepsake-album-photo = アルバムの写真 { $number }
+keepsake-condolences = 記帳と献花
+keepsake-flowers = 献花 { $count } 件
+keepsake-heading = 記念に残す
+keepsake-explained = アルバムの写真(元の画質のまま)、ヒストリー、記帳と献花を、ひとつの ZIP ファイルにまとめます。印刷すると小さな本になるページ(book.html)も入っており、しのぶにつながらなくても開けます。準備には少しお時間をいただきます。ファイルは7日間保管されます。
+keepsake-not-yet = このページの記念のファイルは、ご逝去の後に作れるようになります。
+keepsake-request = 記念のファイルを作る
+keepsake-accepted = 受け付けました。準備ができましたら、ここからダウンロードできます。
+keepsake-request-failed = 受け付けられませんでした。時間をおいてもう一度お試しください。
+keepsake-load-error = 記念のファイルの状況を読み込めませんでした。時間をおいてもう一度お試しください。
+keepsake-list-label = これまでに作った記念のファイル
+keepsake-requested = { $at } に { $name } さんが作成:
+
 ## Who can see what (/mypage/visibility)
 page-title-visibility = 公開範囲の一覧
 mypage-visibility = 公開範囲の一覧を見る
