@@ -1,11 +1,11 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { verifyAccessToken } from '../domain/accessTokens';
 import type { AppContext } from '../context';
 import { unauthenticated } from './errors';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The signed-in member, set by `requireUser`. */
+    /** The signed-in member, set by `authenticateByContract`. */
     userId?: string;
     /** When that member signed in (their token's `auth_time`), set with `userId`. */
     authTime?: Date;
@@ -40,16 +40,27 @@ export function optionalUser(ctx: AppContext) {
   };
 }
 
-/** preHandler for every member-only call: 401 without a valid bearer token. */
-export function requireUser(ctx: AppContext) {
+/**
+ * Who may call each route, as its contract's endpoint says (`caller`): a member-only route
+ * answers 401 without a valid bearer once the rate limits have counted the call, before its
+ * body is read (a caller without a token learns nothing of what the body should be); an optional one knows the member if one calls. The
+ * one place the API decides who is calling; routes outside the contract check for themselves.
+ */
+export function authenticateByContract(app: FastifyInstance, ctx: AppContext): void {
   const readUser = optionalUser(ctx);
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    await readUser(request);
-    if (!request.userId) throw unauthenticated();
-  };
+  // preParsing: after the rate limits (onRequest), before the body is read and validated.
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const caller = request.routeOptions.config.endpoint?.caller;
+    if (caller === 'member' || caller === 'optional') {
+      // A route's own rate limit may have read the member already (its key is per member).
+      if (request.userId === undefined) await readUser(request);
+      if (caller === 'member' && !request.userId) throw unauthenticated();
+    }
+    return payload;
+  });
 }
 
-/** The signed-in member's id inside a handler guarded by requireUser. */
+/** The signed-in member's id inside the handler of a member-only route. */
 export function currentUserId(request: FastifyRequest): string {
   if (!request.userId) throw unauthenticated();
   return request.userId;

@@ -10,7 +10,7 @@ import {
   takeDownload,
 } from '../domain/dataExport/requests';
 import { keepsakesOfPage, requestKeepsake } from '../domain/dataExport/keepsakes';
-import { currentUserId, requireUser } from '../http/authenticate';
+import { currentUserId } from '../http/authenticate';
 import { endpointRoute } from '../http/endpoints';
 import { limitedAs } from '../http/rateLimits';
 import { noticeOfChange, proveFreshly } from './accounts/freshProof';
@@ -22,12 +22,10 @@ import { noticeOfChange, proveFreshly } from './accounts/freshProof';
 export async function dataExportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.database.db;
-  const member = { preHandler: requireUser(ctx) };
 
   const requestRoute = endpointRoute(exports.requestExport);
   routes.route({
     ...requestRoute,
-    ...member,
     // It sends a mail (the notice), so it counts with the other calls that do.
     config: { ...requestRoute.config, ...limitedAs('mail') },
     handler: async (request, reply) => {
@@ -40,7 +38,6 @@ export async function dataExportRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(exports.listExports),
-    ...member,
     handler: async (request) => ({
       exports: await listExports(db, ctx.clock, currentUserId(request)),
     }),
@@ -48,7 +45,6 @@ export async function dataExportRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(exports.createDownloadLink),
-    ...member,
     handler: async (request, reply) => {
       const link = await createDownloadLink(
         db,
@@ -63,7 +59,6 @@ export async function dataExportRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(exports.requestKeepsake),
-    ...member,
     handler: async (request, reply) => {
       const created = await requestKeepsake(
         db,
@@ -77,7 +72,6 @@ export async function dataExportRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(exports.listKeepsakes),
-    ...member,
     handler: async (request) =>
       keepsakesOfPage(db, ctx.clock, request.params.id.toLowerCase(), currentUserId(request)),
   });

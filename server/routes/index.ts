@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
+import { authenticateByContract } from '../http/authenticate';
 import { accountRoutes } from './accounts';
 import { deathDetectionRoutes } from './deathDetection';
 import { authLogRoute } from './auth/log';
@@ -15,7 +16,7 @@ import { visibilityRoutes } from './visibility';
  * `/api/auth/*` the session layer. Add one line per area.
  */
 export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  void ctx;
+  authenticateByContract(app, ctx);
   await app.register(authLogRoute);
   await app.register(async (scope) => accountRoutes(scope, ctx));
   await app.register(async (scope) => endingNoteRoutes(scope, ctx));

@@ -10,7 +10,7 @@ import {
 import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { serverPasswordSchema } from '../../domain/accounts/passwords';
 import { reportChange } from '../../domain/accounts/changeNotices';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { currentUserId } from '../../http/authenticate';
 import { endpointRoute, withServerBody } from '../../http/endpoints';
 import { limitedAs } from '../../http/rateLimits';
 import { sessionKit } from '../auth/sessionKit';
@@ -27,7 +27,6 @@ export async function credentialRoutes(
 
   routes.route({
     ...withServerBody(endpoints.changePassword, passwordChangeBody(serverPasswordSchema)),
-    preHandler: requireUser(ctx),
     handler: async (request, reply) => {
       const userId = currentUserId(request);
       const pair = await changePassword(deps, {
@@ -49,7 +48,6 @@ export async function credentialRoutes(
   routes.route({
     ...requestEmailChangeRoute,
     // An account without a password proves itself by a recent sign-in instead.
-    preHandler: requireUser(ctx),
     config: { ...requestEmailChangeRoute.config, ...limitedAs('mail') },
     handler: async (request, reply) => {
       await requestEmailChange(deps, {

@@ -29,7 +29,7 @@ import {
 import { userDetail } from '../../domain/accounts/userDetail';
 import { issueAccessToken } from '../../domain/accessTokens';
 import type { AppContext } from '../../context';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { currentUserId } from '../../http/authenticate';
 import { endpointRoute, withServerBody } from '../../http/endpoints';
 import { ApiError, notFound } from '../../http/errors';
 import { limitedAs } from '../../http/rateLimits';
@@ -221,7 +221,6 @@ export async function accountV1Routes(
 
   routes.route({
     ...endpointRoute(endpoints.logOutEverywhere),
-    preHandler: requireUser(ctx),
     handler: async (request, reply) => {
       await revokeAllOfUser(deps.db, currentUserId(request), deps.clock);
       return reply.status(204).send();
@@ -230,7 +229,6 @@ export async function accountV1Routes(
 
   routes.route({
     ...endpointRoute(endpoints.readUser),
-    preHandler: requireUser(ctx),
     handler: async (request) => {
       const detail = UUID_PATTERN.test(request.params.userId)
         ? await userDetail(deps, request.params.userId)
@@ -242,7 +240,6 @@ export async function accountV1Routes(
 
   routes.route({
     ...endpointRoute(endpoints.deleteAccount),
-    preHandler: requireUser(ctx),
     handler: async (request, reply) => {
       const proven = await proveFreshly(ctx, request);
       await deleteAccount(deps, proven.userId);

@@ -30,7 +30,7 @@ import {
   cancelSuspicion,
   deathSuspectedUser,
 } from '../../domain/deathDetection/suspicion';
-import { currentUserId, requireUser, verifiedAccessToken } from '../../http/authenticate';
+import { currentUserId, verifiedAccessToken } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { DomainError } from '../../domain/errors';
 import { notFound } from '../../http/errors';
@@ -44,7 +44,6 @@ const sameMembers = (a: string[], b: string[]) =>
 export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const deps = deathDepsOf(ctx);
-  const preHandler = requireUser(ctx);
   const limitedAsDeathReport = (route: { config: object }) => ({
     ...route.config,
     ...limitedAs('deathReport'),
@@ -52,7 +51,6 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.route({
     ...endpointRoute(death.readDeathSettings),
-    preHandler,
     handler: async (request) => getDeathSettings(deps, currentUserId(request)),
   });
 
@@ -60,7 +58,6 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
   // the check-in period alone does not.
   api.route({
     ...endpointRoute(death.saveDeathSettings),
-    preHandler,
     handler: async (request) => {
       const userId = currentUserId(request);
       const before = await getDeathSettings(deps, userId);
@@ -80,13 +77,11 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.route({
     ...endpointRoute(death.listAdministeredUsers),
-    preHandler,
     handler: async (request) => ({ items: await administeredUsers(deps, currentUserId(request)) }),
   });
 
   api.route({
     ...endpointRoute(death.readDeathSuspectedUser),
-    preHandler,
     handler: async (request) => {
       const found = await deathSuspectedUser(deps, currentUserId(request));
       return (
@@ -103,7 +98,6 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.route({
     ...endpointRoute(death.readAdministeredUserWithSuspectedDeath),
-    preHandler,
     handler: async (request) => ({
       userId: await administeredUserWithSuspectedDeath(deps, currentUserId(request)),
     }),
@@ -112,7 +106,6 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
   // Only the member themself clears their suspicion; anyone else's id is unknown to them.
   api.route({
     ...endpointRoute(death.cancelSuspicion),
-    preHandler,
     handler: async (request) => {
       const userId = currentUserId(request);
       if (request.body.death_suspected_user_id !== userId) throw notFound('user');
@@ -124,7 +117,6 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
   // Accepting being named shows the member that the administrator knows and agrees.
   api.route({
     ...endpointRoute(death.acceptAdministration),
-    preHandler,
     handler: async (request) =>
       acceptAdministration(deps, currentUserId(request), request.params.user_id),
   });
@@ -133,7 +125,6 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
   api.route({
     ...reportRoute,
     config: limitedAsDeathReport(reportRoute),
-    preHandler,
     handler: async (request, reply) => {
       const callerId = currentUserId(request);
       const document = request.body.document_image_name;
@@ -155,13 +146,11 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.route({
     ...endpointRoute(death.readDeathCase),
-    preHandler,
     handler: async (request) => deathCaseView(deps, currentUserId(request), request.params.user_id),
   });
 
   api.route({
     ...endpointRoute(death.readDeathAuditLog),
-    preHandler,
     handler: async (request) => {
       const callerId = currentUserId(request);
       const userId = request.params.user_id;
@@ -174,7 +163,6 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.route({
     ...endpointRoute(death.requestConfirmationSign),
-    preHandler,
     handler: async (request, reply) =>
       reply.status(201).send(await createSignRequest(deps, currentUserId(request), request.body)),
   });
@@ -183,7 +171,6 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
   api.route({
     ...confirmRoute,
     config: limitedAsDeathReport(confirmRoute),
-    preHandler,
     handler: async (request, reply) =>
       reply.status(201).send(await confirmDeath(deps, currentUserId(request), request.body)),
   });
@@ -202,7 +189,6 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.route({
     ...endpointRoute(death.listIntegrationLinks),
-    preHandler,
     handler: async (request) => ({
       items: await integrationLinksOf(deps, currentUserId(request)),
     }),
@@ -210,7 +196,6 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.route({
     ...endpointRoute(death.unlinkIntegration),
-    preHandler,
     handler: async (request, reply) => {
       await unlinkIntegration(deps, currentUserId(request), request.params.client_id);
       return reply.status(204).send();

@@ -10,38 +10,33 @@ import {
   registerCertificate,
   startRegistration,
 } from '../../domain/deathDetection/identity';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { currentUserId } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 
 /** Identity verification through the app's certificate, and push device tokens. */
 export async function identityRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const deps = deathDepsOf(ctx);
-  const preHandler = requireUser(ctx);
 
   api.route({
     ...endpointRoute(death.identityStatus),
-    preHandler,
     handler: async (request) => identityStatus(deps, currentUserId(request)),
   });
 
   api.route({
     ...endpointRoute(death.identityChallenge),
-    preHandler,
     handler: async (request, reply) =>
       reply.status(201).send(await startRegistration(deps, currentUserId(request))),
   });
 
   api.route({
     ...endpointRoute(death.registerCertificate),
-    preHandler,
     handler: async (request, reply) =>
       reply.status(201).send(await registerCertificate(deps, currentUserId(request), request.body)),
   });
 
   api.route({
     ...endpointRoute(death.isCertificated),
-    preHandler,
     handler: async (request) => ({
       userId: request.params.user_id,
       certificated: await isCertificated(deps, currentUserId(request), request.params.user_id),
@@ -50,7 +45,6 @@ export async function identityRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   api.route({
     ...endpointRoute(death.registerDeviceToken),
-    preHandler,
     handler: async (request, reply) => {
       await registerDeviceToken(deps, currentUserId(request), request.body);
       return reply.status(204).send();
@@ -59,7 +53,6 @@ export async function identityRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   api.route({
     ...endpointRoute(death.deleteDeviceToken),
-    preHandler,
     handler: async (request, reply) => {
       await deleteDeviceToken(deps, currentUserId(request), request.body.token);
       return reply.status(204).send();

@@ -14,7 +14,7 @@ import {
   setSectionVisibility,
   type EndingNoteDeps,
 } from '../../domain/endingnote/sections';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { currentUserId } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
 import { noticeOfChange, proveFreshly } from '../accounts/freshProof';
@@ -42,24 +42,20 @@ function requireOwner(ownerUserId: string, callerUserId: string): void {
 export async function endingNoteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const deps = noteDeps(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const member = { preHandler: requireUser(ctx) };
 
   routes.route({
     ...endpointRoute(endingnoteEndpoints.readNote),
-    ...member,
     handler: (request) => readNote(deps, ownerOf(request.params), currentUserId(request)),
   });
 
   routes.route({
     ...endpointRoute(endingnoteEndpoints.readSection),
-    ...member,
     handler: (request) =>
       readSection(deps, ownerOf(request.params), request.params.section, currentUserId(request)),
   });
 
   routes.route({
     ...endpointRoute(endingnoteEndpoints.saveSection),
-    ...member,
     handler: async (request) => {
       const owner = ownerOf(request.params);
       requireOwner(owner, currentUserId(request));
@@ -69,7 +65,6 @@ export async function endingNoteRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(endingnoteEndpoints.setSectionVisibility),
-    ...member,
     handler: async (request) => {
       const owner = ownerOf(request.params);
       requireOwner(owner, currentUserId(request));
@@ -88,7 +83,6 @@ export async function endingNoteRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(endingnoteEndpoints.listReaders),
-    ...member,
     handler: async (request) => {
       const owner = ownerOf(request.params);
       requireOwner(owner, currentUserId(request));
@@ -98,7 +92,6 @@ export async function endingNoteRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(endingnoteEndpoints.replaceReaders),
-    ...member,
     handler: async (request) => {
       const owner = ownerOf(request.params);
       requireOwner(owner, currentUserId(request));
@@ -111,7 +104,6 @@ export async function endingNoteRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(endingnoteEndpoints.exportNote),
-    ...member,
     handler: async (request, reply) => {
       const owner = ownerOf(request.params);
       requireOwner(owner, currentUserId(request));

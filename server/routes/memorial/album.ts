@@ -12,7 +12,6 @@ import {
   updatePhoto,
 } from '../../domain/memorial/album';
 import { albumAnswer } from '../../domain/memorial/pageReads';
-import { optionalUser } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { versionedAnswer } from '../../http/versionedAnswer';
 import { urlWindowOf } from '../../storage/viewUrls';
@@ -22,11 +21,9 @@ import { callerOf, memorialDeps } from './context';
 export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const deps = memorialDeps(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const preHandler = optionalUser(ctx);
 
   routes.route({
     ...endpointRoute(endpoints.listAlbum),
-    preHandler,
     handler: async (request, reply) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
       const version = `album.${access.page.id}.${access.listsVersion}.${urlWindowOf(deps.clock)}`;
@@ -36,7 +33,6 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   routes.route({
     ...endpointRoute(endpoints.listAlbumPaged),
-    preHandler,
     handler: async (request, reply) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
       const { limit, cursor } = request.query;
@@ -49,7 +45,6 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   routes.route({
     ...endpointRoute(endpoints.addPhoto),
-    preHandler,
     handler: async (request, reply) => {
       const { page, userId } = await requireAdmin(deps.db, request.params.id, callerOf(request));
       return reply.status(201).send(await addPhoto(deps, page.id, userId, request.body));
@@ -58,7 +53,6 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   routes.route({
     ...endpointRoute(endpoints.reorderAlbum),
-    preHandler,
     handler: async (request) => {
       const { page } = await requireAdmin(deps.db, request.params.id, callerOf(request));
       await reorderAlbum(deps, page.id, request.body);
@@ -68,7 +62,6 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   routes.route({
     ...endpointRoute(endpoints.updatePhoto),
-    preHandler,
     handler: async (request) => {
       const { page } = await requireAdmin(deps.db, request.params.id, callerOf(request));
       return await updatePhoto(deps, page.id, request.params.photoId, request.body);
@@ -77,7 +70,6 @@ export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   routes.route({
     ...endpointRoute(endpoints.deletePhoto),
-    preHandler,
     handler: async (request, reply) => {
       const { page } = await requireAdmin(deps.db, request.params.id, callerOf(request));
       await deletePhoto(deps, page.id, request.params.photoId);

@@ -9,7 +9,7 @@ export const memorialDeps = (ctx: AppContext): MemorialDeps => ({
   clock: ctx.clock,
 });
 
-/** The signed-in member, or undefined (the routes run optionalUser first). */
+/** The signed-in member, or undefined (the contract's caller check reads them first). */
 export const callerOf = (request: FastifyRequest): string | undefined => request.userId;
 
 /** The signed-in member; 401 otherwise. */

@@ -10,7 +10,6 @@ import {
   updateHistoryEntry,
 } from '../../domain/memorial/history';
 import { historyAnswer } from '../../domain/memorial/pageReads';
-import { optionalUser } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { versionedAnswer } from '../../http/versionedAnswer';
 import { urlWindowOf } from '../../storage/viewUrls';
@@ -20,11 +19,9 @@ import { callerOf, memorialDeps } from './context';
 export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const deps = memorialDeps(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const preHandler = optionalUser(ctx);
 
   routes.route({
     ...endpointRoute(endpoints.listHistory),
-    preHandler,
     handler: async (request, reply) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
       const version = `history.${access.page.id}.${access.listsVersion}.${urlWindowOf(deps.clock)}`;
@@ -34,7 +31,6 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   routes.route({
     ...endpointRoute(endpoints.listHistoryPaged),
-    preHandler,
     handler: async (request, reply) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
       const { limit, cursor } = request.query;
@@ -47,7 +43,6 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   routes.route({
     ...endpointRoute(endpoints.addHistory),
-    preHandler,
     handler: async (request, reply) => {
       const { page, userId } = await requireAdmin(deps.db, request.params.id, callerOf(request));
       return reply.status(201).send(await addHistoryEntry(deps, page.id, userId, request.body));
@@ -56,7 +51,6 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   routes.route({
     ...endpointRoute(endpoints.updateHistory),
-    preHandler,
     handler: async (request) => {
       const { page, userId } = await requireAdmin(deps.db, request.params.id, callerOf(request));
       return await updateHistoryEntry(deps, page.id, request.params.entryId, userId, request.body);
@@ -65,7 +59,6 @@ export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   routes.route({
     ...endpointRoute(endpoints.deleteHistory),
-    preHandler,
     handler: async (request, reply) => {
       const { page } = await requireAdmin(deps.db, request.params.id, callerOf(request));
       await deleteHistoryEntry(deps, page.id, request.params.entryId);

@@ -11,7 +11,6 @@ import {
   isValidInvitation,
   type Invitation,
 } from '../../domain/memorial/invitations';
-import { optionalUser } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { callerOf, memorialDeps, signedInCaller } from './context';
 
@@ -27,11 +26,9 @@ const invitationOf = (body: { token: string; inviting_user_id: string }): Invita
 export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const deps = memorialDeps(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const preHandler = optionalUser(ctx);
 
   routes.route({
     ...endpointRoute(endpoints.createShareToken),
-    preHandler,
     handler: async (request, reply) => {
       const { body } = request;
       const { page, userId } = await requireAdmin(
@@ -47,7 +44,6 @@ export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): P
   // The spec: "isValid; any failure means false" — so a malformed body is simply not valid.
   routes.route({
     ...endpointRoute(endpoints.validateShareToken),
-    preHandler,
     handler: async (request) => {
       const parsed = invitationSchema.safeParse(request.body);
       const isValid =
@@ -59,7 +55,6 @@ export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(endpoints.expireShareToken),
-    preHandler,
     handler: async (request, reply) => {
       await expireShareToken(deps, invitationOf(request.body), callerOf(request));
       return reply.status(204).send();
@@ -69,7 +64,6 @@ export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): P
   // The spec: "body is the memorial page id" — the answer is the bare id as JSON.
   routes.route({
     ...endpointRoute(endpoints.pageOfInvitation),
-    preHandler,
     handler: async (request, reply) => {
       const pageId = await invitationPageId(deps, invitationOf(request.body), callerOf(request));
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(pageId));
@@ -78,7 +72,6 @@ export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(endpoints.acceptInvitation),
-    preHandler,
     handler: async (request, reply) => {
       await connectToInvitingUser(deps, invitationOf(request.body), signedInCaller(request));
       return reply.status(204).send();

@@ -9,7 +9,6 @@ import {
   listCondolences,
   offerFlower,
 } from '../../domain/memorial/mourning';
-import { optionalUser } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { callerOf, memorialDeps } from './context';
 
@@ -17,11 +16,9 @@ import { callerOf, memorialDeps } from './context';
 export async function mourningRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const deps = memorialDeps(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const preHandler = optionalUser(ctx);
 
   routes.route({
     ...endpointRoute(endpoints.listCondolences),
-    preHandler,
     handler: async (request) => {
       const userId = callerOf(request);
       const access = await requireVisiblePage(deps.db, request.params.id, userId);
@@ -31,7 +28,6 @@ export async function mourningRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   routes.route({
     ...endpointRoute(endpoints.addCondolence),
-    preHandler,
     handler: async (request, reply) => {
       const access = await requireParticipant(deps.db, request.params.id, callerOf(request));
       const created = await addCondolence(deps, access, access.userId, request.body.body);
@@ -41,7 +37,6 @@ export async function mourningRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   routes.route({
     ...endpointRoute(endpoints.decideCondolence),
-    preHandler,
     handler: async (request) => {
       const { page, userId } = await requireAdmin(deps.db, request.params.id, callerOf(request));
       return await decideCondolence(
@@ -56,7 +51,6 @@ export async function mourningRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   routes.route({
     ...endpointRoute(endpoints.offerFlower),
-    preHandler,
     handler: async (request) => {
       const { page, userId } = await requireParticipant(
         deps.db,

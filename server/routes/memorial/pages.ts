@@ -11,7 +11,6 @@ import { requireAdmin, requireVisiblePage } from '../../domain/memorial/access';
 import { addAdmin } from '../../domain/memorial/admins';
 import { adminsAnswer, pageAnswer } from '../../domain/memorial/pageReads';
 import { createPage, pageView, updatePage } from '../../domain/memorial/pages';
-import { optionalUser } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { callerOf, memorialDeps, signedInCaller } from './context';
 
@@ -20,14 +19,12 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
   const deps = memorialDeps(ctx);
   const today = () => tokyoToday(ctx.clock.now());
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const preHandler = optionalUser(ctx);
 
   // The profile's dates are checked against the server's clock, not the contract's.
   const create = endpointRoute(endpoints.createPage);
   routes.route({
     ...create,
     schema: { ...create.schema, body: createPageBody({ today }) },
-    preHandler,
     handler: async (request, reply) => {
       const userId = signedInCaller(request);
       const pageId = await createPage(deps, userId, request.body);
@@ -38,7 +35,6 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
 
   routes.route({
     ...endpointRoute(endpoints.readPage),
-    preHandler,
     handler: async (request) => {
       const access = await requireVisiblePage(deps.db, request.params.id, callerOf(request));
       return await pageAnswer(deps, access);
@@ -49,7 +45,6 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
   routes.route({
     ...update,
     schema: { ...update.schema, body: updatePageBody({ today }) },
-    preHandler,
     handler: async (request) => {
       const userId = callerOf(request);
       const access = await requireAdmin(deps.db, request.params.id, userId);
@@ -60,7 +55,6 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
 
   routes.route({
     ...endpointRoute(endpoints.listAdmins),
-    preHandler,
     handler: async (request) => {
       const caller = callerOf(request);
       const access = await requireVisiblePage(deps.db, request.params.id, caller);
@@ -70,7 +64,6 @@ export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext):
 
   routes.route({
     ...endpointRoute(endpoints.addAdmin),
-    preHandler,
     handler: async (request) => {
       const { id, adminUserId } = request.params;
       await addAdmin(deps, id, adminUserId, signedInCaller(request));

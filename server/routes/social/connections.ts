@@ -12,7 +12,7 @@ import {
   sendRequest,
   setRelationship,
 } from '../../domain/social/connections';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { currentUserId } from '../../http/authenticate';
 import { withCertificated, withIconUrls, withWireMembers } from '../../domain/social/memberCards';
 import { endpointRoute } from '../../http/endpoints';
 
@@ -29,17 +29,14 @@ export async function connectionsAnswer(ctx: AppContext, userId: string) {
 export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.database.db;
-  const member = { preHandler: requireUser(ctx) };
 
   routes.route({
     ...endpointRoute(social.listConnections),
-    ...member,
     handler: (request) => connectionsAnswer(ctx, currentUserId(request)),
   });
 
   routes.route({
     ...endpointRoute(social.setRelationship),
-    ...member,
     handler: async (request, reply) => {
       await setRelationship(
         db,
@@ -53,7 +50,6 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(social.removeConnection),
-    ...member,
     handler: async (request, reply) => {
       await removeConnection(db, currentUserId(request), request.params.user_id);
       return reply.status(204).send();
@@ -62,7 +58,6 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(social.listRequests),
-    ...member,
     handler: async (request) => {
       const { received, sent } = await listRequests(db, currentUserId(request));
       const wire = (items: typeof received) =>
@@ -73,7 +68,6 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(social.sendRequest),
-    ...member,
     handler: async (request, reply) => {
       const outcome = await sendRequest(
         db,
@@ -88,7 +82,6 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(social.acceptRequest),
-    ...member,
     handler: async (request, reply) => {
       await acceptRequest(
         db,
@@ -103,7 +96,6 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(social.declineRequest),
-    ...member,
     handler: async (request, reply) => {
       await declineRequest(db, currentUserId(request), request.params.request_id, ctx.clock.now());
       return reply.status(204).send();
@@ -112,7 +104,6 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
 
   routes.route({
     ...endpointRoute(social.cancelRequest),
-    ...member,
     handler: async (request, reply) => {
       await cancelRequest(db, currentUserId(request), request.params.request_id, ctx.clock.now());
       return reply.status(204).send();

@@ -5,7 +5,7 @@ import { profileUpdateBody, socialEndpoints as social } from '../../../src/contr
 import type { AppContext } from '../../context';
 import { dashboard, mourning } from '../../domain/social/home';
 import { readProfile, updateProfile, type Profile } from '../../domain/social/profile';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { currentUserId } from '../../http/authenticate';
 import { withWireMembers } from '../../domain/social/memberCards';
 import { endpointRoute, withServerBody } from '../../http/endpoints';
 
@@ -13,12 +13,10 @@ import { endpointRoute, withServerBody } from '../../http/endpoints';
 export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.database.db;
-  const member = { preHandler: requireUser(ctx) };
   const signed = (name: string | null) => (name ? ctx.store.signedUrl(name, 'GET') : null);
 
   routes.route({
     ...endpointRoute(social.readDashboard),
-    ...member,
     handler: async (request) => {
       const summary = await dashboard(db, currentUserId(request), ctx.clock.now());
       const connectionsNews = await withWireMembers(
@@ -33,7 +31,6 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   routes.route({
     ...endpointRoute(social.readMourning),
-    ...member,
     handler: async (request) => {
       const tab = await mourning(db, currentUserId(request), ctx.clock.now());
       const pages = await Promise.all(
@@ -54,7 +51,6 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   routes.route({
     ...endpointRoute(social.readProfile),
-    ...member,
     handler: async (request) => wireProfile(await readProfile(db, currentUserId(request))),
   });
 
@@ -64,7 +60,6 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       social.updateProfile,
       profileUpdateBody({ today: () => tokyoToday(ctx.clock.now()) }),
     ),
-    ...member,
     handler: async (request) =>
       wireProfile(
         await updateProfile(

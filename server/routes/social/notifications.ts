@@ -8,7 +8,7 @@ import {
   markRead,
   unreadCount,
 } from '../../domain/social/notifications';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { currentUserId } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
 
@@ -16,11 +16,9 @@ import { notFound } from '../../http/errors';
 export async function notificationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.database.db;
-  const member = { preHandler: requireUser(ctx) };
 
   routes.route({
     ...endpointRoute(social.listNotifications),
-    ...member,
     handler: async (request) => {
       const { page, per_page: perPage } = request.query;
       const { items, hasMore } = await listNotifications(db, currentUserId(request), {
@@ -34,13 +32,11 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext):
   // The header and the tab bar poll this every few seconds: one indexed count, no join.
   routes.route({
     ...endpointRoute(social.unreadCount),
-    ...member,
     handler: async (request) => ({ count: await unreadCount(db, currentUserId(request)) }),
   });
 
   routes.route({
     ...endpointRoute(social.markRead),
-    ...member,
     handler: async (request, reply) => {
       const found = await markRead(
         db,
@@ -55,7 +51,6 @@ export async function notificationRoutes(app: FastifyInstance, ctx: AppContext):
 
   routes.route({
     ...endpointRoute(social.markAllRead),
-    ...member,
     handler: async (request) => ({
       marked: await markAllRead(db, currentUserId(request), ctx.clock.now()),
     }),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { socialEndpoints as social } from '../../../src/contract/social';
 import type { AppContext } from '../../context';
 import { searchMembers, type SearchCursor } from '../../domain/social/search';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { currentUserId } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { invalid } from '../../http/errors';
 import { withCertificated, withIconUrls } from '../../domain/social/memberCards';
@@ -34,7 +34,6 @@ export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promi
   const search = endpointRoute(social.searchMembers);
   app.withTypeProvider<ZodTypeProvider>().route({
     ...search,
-    preHandler: requireUser(ctx),
     config: { ...search.config, ...limitedAs('search') },
     handler: async (request) => {
       const { q, cursor, per_page: perPage } = request.query;

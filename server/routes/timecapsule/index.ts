@@ -15,7 +15,7 @@ import {
   type GuestAddressLimit,
 } from '../../domain/timecapsule/letters';
 import { readLetter } from '../../domain/timecapsule/reading';
-import { currentUserId, requireUser } from '../../http/authenticate';
+import { currentUserId } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
 import { versionedAnswer } from '../../http/versionedAnswer';
@@ -34,8 +34,6 @@ function letterIdOf(params: { letterId: string }): string {
  */
 export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  // onRequest, before body validation: a caller without a token learns nothing (401, not 422).
-  const member = { onRequest: requireUser(ctx) };
   const db = ctx.database.db;
 
   const lists = [
@@ -48,7 +46,6 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
   for (const [list, read, name] of lists) {
     routes.route({
       ...endpointRoute(list),
-      ...member,
       handler: async (request, reply) => {
         const userId = currentUserId(request);
         const version = `letters.${name}.${userId}.${await letterListsVersion(db, userId)}`;
@@ -73,7 +70,6 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
   const create = endpointRoute(letters.createLetter);
   routes.route({
     ...create,
-    ...member,
     config: { ...create.config, ...limitedAs('mail') },
     handler: async (request, reply) => {
       const id = await createLetter(
@@ -89,7 +85,6 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
 
   routes.route({
     ...endpointRoute(letters.claimLetter),
-    ...member,
     handler: async (request) => ({
       timeCapsuleLetterId: await claimGuestLetter(db, currentUserId(request), request.body.token),
     }),
@@ -97,14 +92,12 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
 
   routes.route({
     ...endpointRoute(letters.readLetter),
-    ...member,
     handler: (request) =>
       readLetter(db, ctx.clock, ctx.store, currentUserId(request), letterIdOf(request.params)),
   });
 
   routes.route({
     ...endpointRoute(letters.updateLetter),
-    ...member,
     handler: async (request) => {
       const id = letterIdOf(request.params);
       await updateLetter(
@@ -122,7 +115,6 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
 
   routes.route({
     ...endpointRoute(letters.deleteLetter),
-    ...member,
     handler: async (request, reply) => {
       await deleteLetter(db, ctx.store, currentUserId(request), letterIdOf(request.params));
       return reply.status(204).send();
