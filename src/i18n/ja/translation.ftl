@@ -194,7 +194,7 @@ unsaved-leave = 保存せずに移動する
 ## App shell (header, burger menu, footer, tab bar, banner)
 header-logo-label = 偲ぶ トップページ
 header-menu-label = メインメニュー
-header-notifications = お知らせ（未読 { $count } 件）
+header-notifications = お知らせ、未読 { $count } 件
 burger-open = メニューを開く
 burger-close = メニューを閉じる
 burger-label = メニュー
