@@ -46,21 +46,18 @@ export type AccountRestorationEvent =
   | { type: 'SUBMIT' }
   | { type: 'RETRY' };
 
-/** An API error's `code`, or `fallback`: machines keep codes, screens word them in Japanese. */
-const codeOf = (error: unknown, fallback: string): string => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[a-z_]+$/.test(code) ? code : fallback;
-};
+/** An API error's `code` (machines keep codes, screens word them in Japanese), if it has one. */
+const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
 /** The error of an actor's failure, as a guard's parameter. */
 const errorOf = ({ event }: { event: { error?: unknown } }) => event.error;
 
 const isRefusal = (error: unknown) =>
-  (RESTORATION_REFUSALS as readonly string[]).includes(codeOf(error, ''));
+  (RESTORATION_REFUSALS as readonly unknown[]).includes(codeOf(error));
 
-/** The link asks for the password: not proven by the provider, and the member has one. */
+/** The link (read by now) asks for the password: not proven by the provider, and the member has one. */
 const needsPassword = (context: AccountRestorationContext) =>
-  context.link !== null && !context.link.proven && context.link.hasPassword;
+  !context.link!.proven && context.link!.hasPassword;
 
 /** The default of an effect until the app provides it: it fails, naming itself and the machine. */
 const notProvided = <TOutput, TInput>(actor: string) =>
@@ -92,12 +89,11 @@ export const accountRestorationMachine = setup({
     isRefusal: (_, error: unknown) => isRefusal(error),
     /** The password sent was wrong (a proven link sends none: that answer is a failure). */
     passwordIncorrect: ({ context }, error: unknown) =>
-      needsPassword(context) && codeOf(error, '') === 'password_incorrect',
+      needsPassword(context) && codeOf(error) === 'password_incorrect',
     /** The link asks for the password and none was typed. */
     passwordMissing: ({ context }) => needsPassword(context) && context.password === '',
     /** Proven, or with a password to send: a link only a provider can prove has nothing yet. */
-    canSend: ({ context }) =>
-      context.link !== null && (context.link.proven || context.link.hasPassword),
+    canSend: ({ context }) => context.link!.proven || context.link!.hasPassword,
   },
 }).createMachine({
   id: 'accountRestoration',
@@ -156,7 +152,7 @@ export const accountRestorationMachine = setup({
           actions: assign({
             assertion: null,
             proofFailure: ({ event }) =>
-              codeOf(event.error, '') === 'restoration_identity_mismatch'
+              codeOf(event.error) === 'restoration_identity_mismatch'
                 ? ('restoration_identity_mismatch' as const)
                 : ('proof_failed' as const),
           }),
@@ -173,7 +169,7 @@ export const accountRestorationMachine = setup({
           {
             guard: { type: 'isRefusal', params: errorOf },
             target: 'refused',
-            actions: assign({ failure: ({ event }) => codeOf(event.error, RESTORATION_FAILED) }),
+            actions: assign({ failure: ({ event }) => codeOf(event.error) as string }),
           },
           { target: 'unreachable', actions: assign({ failure: RESTORATION_FAILED }) },
         ],
@@ -218,7 +214,7 @@ export const accountRestorationMachine = setup({
           {
             guard: { type: 'isRefusal', params: errorOf },
             target: 'refused',
-            actions: assign({ failure: ({ event }) => codeOf(event.error, RESTORATION_FAILED) }),
+            actions: assign({ failure: ({ event }) => codeOf(event.error) as string }),
           },
           { target: 'ready', actions: assign({ failure: RESTORATION_FAILED }) },
         ],

@@ -15,10 +15,15 @@ import {
 import { describeModel, type StepInfo } from './modelTest';
 
 const errorCode = (step: StepInfo) =>
-  (step.event as { error?: { code?: string } } | undefined)?.error?.code;
+  (step.event as { error?: { code?: string } | null } | undefined)?.error?.code;
+
+/** Where the screen is told to take the assertion out of the address, each time. */
+const dropped: { token: string }[] = [];
 
 describeModel('accountRestoration', {
-  machine: accountRestorationMachine,
+  machine: accountRestorationMachine.provide({
+    actions: { dropAssertionFromAddress: (_, params) => void dropped.push(params) },
+  }),
   events: accountRestorationEvents,
   serializeState: serializeRestoration as never,
   states: {
@@ -40,6 +45,7 @@ describeModel('accountRestoration', {
       expect(Object.keys(snapshot.children)).toEqual(['proveLink']);
       // The assertion is spent on the proof and taken out of the address at once.
       expect(step.actions).toContain('dropAssertionFromAddress');
+      expect(dropped.pop()).toEqual({ token: TOKEN });
       expect(step.invoked).toEqual([
         { src: 'proveLink', input: { token: TOKEN, assertion: ASSERTION } },
       ]);

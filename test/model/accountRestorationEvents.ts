@@ -96,6 +96,8 @@ export const accountRestorationEvents = ((snapshot: { value: unknown }) => {
         failed('readLink', coded('restoration_link_invalid')),
         failed('readLink', coded('nothing_to_restore')),
         failed('readLink', offline),
+        // A rejection that carries nothing.
+        failed('readLink', null),
       ];
     case 'unreachable':
       return [{ type: 'RETRY' }];

@@ -93,7 +93,7 @@ const answer =
       await world.server.answer(CALLS[call], { status: 200, body: output });
       return;
     }
-    const code = (event as unknown as { error: { code?: string } }).error.code;
+    const code = (event as unknown as { error: { code?: string } | null }).error?.code;
     await world.server.answer(
       CALLS[call],
       code === undefined
@@ -150,7 +150,7 @@ const reading =
   };
 
 /** The error the last step's refusal carries, if any. */
-const codeOf = (event: unknown) => (event as { error?: { code?: string } }).error?.code;
+const codeOf = (event: unknown) => (event as { error?: { code?: string } | null }).error?.code;
 
 const views: Record<string, ViewAssertion<World>> = {
   opening: async (world) => {
