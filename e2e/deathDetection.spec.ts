@@ -1,7 +1,7 @@
 import { expect, test } from './support/fixtures';
 import type { Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support/axe';
-import { accessTokenOf, signUpAndSignIn } from './support/members';
+import { accessTokenOf, signInAs, signUpAndSignIn } from './support/members';
 import { advanceServerClock, bearer, DAY_MS, suspectedMemberOf } from './support/deathCases';
 import { installNativeHost, type NativeHostControl } from './support/nativeHost';
 import { keepScreenshot, VIEWPORTS } from './support/screens';
@@ -158,6 +158,111 @@ test('plain browser at phone width: store links, no QR codes, instead of the act
   await expectNoSeriousA11yViolations(page);
   await keepScreenshot(page, 'death-identity-browser-mobile');
   await memberApi.dispose();
+  await context.close();
+});
+
+/** A phone's own browser: its user agent, touch without a mouse, 360 px, no app around the page. */
+const PHONE_BROWSER = {
+  viewport: VIEWPORTS.mobile,
+  userAgent:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+  isMobile: true,
+  hasTouch: true,
+  bypassCSP: true,
+};
+
+/**
+ * A new load of the app, once the header's flow has had both its reads answered (the
+ * suspected user, then the administered member) and the page has drawn what followed.
+ */
+async function loadAfterTheFlowReads(page: Page, path: string) {
+  const reads = [
+    page.waitForResponse((answer) => answer.url().endsWith('/v1/fpos/death_suspected_user')),
+    page.waitForResponse((answer) =>
+      answer.url().endsWith('/v1/fpos/administered_user_with_suspected_death'),
+    ),
+  ];
+  await page.goto(path);
+  for (const read of reads) await (await read).finished();
+  await page.evaluate(
+    () => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))),
+  );
+}
+
+test('plain phone browser: right after her own report the 見守り役 sees no notice modal and no QR code; a desktop keeps them', async ({
+  browser,
+  playwright,
+}) => {
+  const context = await browser.newContext(PHONE_BROWSER);
+  const administrator = await signUpAndSignIn(context.request);
+  // A week after being named: she could confirm, so the case page offers the app.
+  const { memberApi, memberId } = await suspectedMemberOf(
+    context.request,
+    administrator,
+    playwright,
+    { report: false },
+  );
+  const page = await context.newPage();
+  await page.goto(`/death-administration/${memberId}`);
+  await expect(page.getByRole('heading', { name: '山田 花子 さんの見守りの状況' })).toBeVisible();
+  await page.getByLabel(/報告の理由/).fill('入院先の病院から連絡がありました');
+  await page.getByRole('button', { name: '報告する' }).click();
+  await expect(page.getByText('ご逝去の可能性のお知らせがあります(確認待ち)')).toBeVisible();
+  // The case page says what comes next: the app, by its store links alone; nothing to scan
+  // with the phone she is holding, and no modal over what she just read.
+  await expect(page.getByText(/スマートフォンアプリでのみ行えます/)).toBeVisible();
+  await expect(page.getByRole('link', { name: /App Storeでアプリを入手/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Google Playでアプリを入手/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'App StoreのQRコード' })).toBeHidden();
+  await expect(page.getByRole('img', { name: 'Google PlayのQRコード' })).toBeHidden();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await keepScreenshot(page, 'death-case-reported-browser-mobile');
+
+  // The header's flow runs again on every load that day: no 「お知らせが届いています」 for her.
+  await loadAfterTheFlowReads(page, '/dashboard');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByText(/お知らせが届いています/)).toHaveCount(0);
+  await loadAfterTheFlowReads(page, `/death-administration/${memberId}`);
+  await expect(page.getByText('ご逝去の可能性のお知らせがあります(確認待ち)')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  // Held sideways, the phone is wider than 600 px: still a phone, still no QR code.
+  await page.setViewportSize({ width: VIEWPORTS.mobile.height, height: VIEWPORTS.mobile.width });
+  await expect(page.getByRole('link', { name: /App Storeでアプリを入手/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'App StoreのQRコード' })).toBeHidden();
+  await expect(page.getByRole('img', { name: 'Google PlayのQRコード' })).toBeHidden();
+
+  // The next day in this browser, the notice is due again: the modal, store links, no QR code.
+  await page.setViewportSize(VIEWPORTS.mobile);
+  await page.evaluate(() =>
+    localStorage.setItem('lastDeathConfirmationStepsModalShowDate', '2000-01-01'),
+  );
+  await loadAfterTheFlowReads(page, '/dashboard');
+  const modal = page.getByRole('dialog', { name: 'ご逝去の可能性についてのお知らせ' });
+  await expect(modal).toBeVisible();
+  await expect(modal.getByRole('link', { name: /App Storeでアプリを入手/ })).toBeVisible();
+  await expect(modal.getByRole('img', { name: 'App StoreのQRコード' })).toBeHidden();
+  await expect(modal.getByRole('button', { name: 'ご逝去の確認を始める' })).toHaveCount(0);
+
+  // On a computer (another browser, not the one she reported in), the notice shows with the QR
+  // codes to scan with her phone.
+  const desktop = await browser.newContext({ viewport: VIEWPORTS.desktop, bypassCSP: true });
+  await signInAs(desktop.request, administrator);
+  const desktopPage = await desktop.newPage();
+  await desktopPage.goto('/dashboard');
+  const desktopModal = desktopPage.getByRole('dialog', {
+    name: 'ご逝去の可能性についてのお知らせ',
+  });
+  await expect(desktopModal).toBeVisible();
+  await expect(desktopModal.getByRole('img', { name: 'App StoreのQRコード' })).toBeVisible();
+  await expect(desktopModal.getByRole('img', { name: 'Google PlayのQRコード' })).toBeVisible();
+  await expect(desktopModal.getByRole('button', { name: 'ご逝去の確認を始める' })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(desktopPage);
+  await keepScreenshot(desktopPage, 'death-modal-browser-desktop');
+  await memberApi.dispose();
+  await desktop.close();
   await context.close();
 });
 

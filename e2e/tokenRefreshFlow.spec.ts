@@ -165,7 +165,7 @@ for (const path of paths) {
 
     await advanceServerClock(context, EXPIRED_MS);
     // The member opens the notifications: the list call is refused as expired.
-    await page.getByRole('link', { name: /^お知らせ（未読/ }).click();
+    await page.getByRole('link', { name: /^お知らせ、未読/ }).click();
     await replayInBrowser(page, path, executors, views);
     await context.close();
   });

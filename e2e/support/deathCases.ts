@@ -57,7 +57,7 @@ export async function writeLetterForAfterDeath(
 /**
  * A member (山田 花子, registered through the API) who names the signed-in administrator of
  * `api` as the one who may confirm their death, writes them a letter for after their death,
- * and is then reported as possibly deceased by that administrator.
+ * and is then reported as possibly deceased by that administrator (unless `report` is false).
  */
 export async function suspectedMemberOf(
   api: APIRequestContext,
@@ -65,9 +65,12 @@ export async function suspectedMemberOf(
   playwright: { request: { newContext: (o: { baseURL?: string }) => Promise<APIRequestContext> } },
   {
     confirmable = true,
+    report = true,
     beforeReport,
   }: {
     confirmable?: boolean;
+    /** False: the administrator has not reported yet (she reports on the case page). */
+    report?: boolean;
     /** Runs just before the report, with the member (e.g. to sign them in somewhere). */
     beforeReport?: (member: E2eMember) => Promise<void>;
   } = {},
@@ -96,6 +99,7 @@ export async function suspectedMemberOf(
 
   // An administrator may confirm a death only a week after being named.
   if (confirmable) await advanceServerClock(api, 7 * DAY_MS + 60_000);
+  if (!report) return { memberApi, member, memberId: own.userId, adminId: admin.userId, title };
   await beforeReport?.(member);
   const adminNow = await accessTokenOf(api, administrator);
   const reported = await api.post('/v1/fpos/report_death_suspected', {

@@ -212,6 +212,7 @@ export const restorationLinkState = z
     proven: z.boolean(),
   })
   .meta({ id: 'RestorationLinkState' });
+export type RestorationLinkState = z.infer<typeof restorationLinkState>;
 
 const memberParams = z.object({ user_id: z.uuid({ error: 'user_id_invalid' }) });
 const clientParams = z.object({ client_id: z.string().min(1).max(100) });

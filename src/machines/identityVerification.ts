@@ -58,6 +58,7 @@ export const identityVerificationMachine = setup({
     appAbsent: (_, status: LoadedStatus) => !status.appPresent,
     isProgress: (_, status: LoadedStatus) => status.authStatus === 'PROGRESS',
     isRevoked: (_, status: LoadedStatus) => status.authStatus === 'REVOKED',
+    appPresent: ({ context }) => context.status!.appPresent,
     isAppAbsentError: ({ event }) => (event as { error?: unknown }).error instanceof AppAbsentError,
   },
 }).createMachine({
@@ -102,8 +103,11 @@ export const identityVerificationMachine = setup({
     /** A registration was started (a challenge is open) but no certificate arrived yet. */
     PROGRESS: { on: { START: 'registering' } },
     REVOKED: { on: { START: 'registering' } },
-    /** A new device may register again: the new certificate replaces the old one. */
-    ACTIVE: { on: { START: 'registering' } },
+    /**
+     * A new device may register again, inside the app (a plain browser is offered nothing):
+     * the new certificate replaces the old one.
+     */
+    ACTIVE: { on: { START: { guard: 'appPresent', target: 'registering' } } },
     needsApp: {},
     registering: {
       invoke: {

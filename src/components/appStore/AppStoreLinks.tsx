@@ -28,12 +28,15 @@ const Store = styled.li`
   }
 `;
 
-/** A QR code is for a phone to scan another screen: a phone-sized screen shows only the link. */
+/**
+ * A QR code is for a phone to scan another screen: a phone-sized screen, or a touch screen
+ * without a mouse (a phone held sideways, a tablet), shows only the link.
+ */
 const Code = styled.img`
   width: 112px;
   height: 112px;
   background: #ffffff;
-  @media (max-width: 599px) {
+  @media (max-width: 599px), (pointer: coarse) and (hover: none) {
     display: none;
   }
 `;

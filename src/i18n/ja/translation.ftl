@@ -194,7 +194,7 @@ unsaved-leave = 保存せずに移動する
 ## App shell (header, burger menu, footer, tab bar, banner)
 header-logo-label = 偲ぶ トップページ
 header-menu-label = メインメニュー
-header-notifications = お知らせ（未読 { $count } 件）
+header-notifications = お知らせ、未読 { $count } 件
 burger-open = メニューを開く
 burger-close = メニューを閉じる
 burger-label = メニュー
@@ -1185,6 +1185,7 @@ restore-error-password_incorrect = パスワードが正しくありません。
 restore-error-restoration_link_invalid = このリンクは使えません。すでに使われたか、有効期限(24時間)が過ぎています。もう一度ログインしていただくと、新しいリンクをお送りします。
 restore-error-nothing_to_restore = このアカウントはすでに元に戻っています。ログインしてお使いください。
 restore-error-failed = 元に戻せませんでした。通信状況を確かめて、もう一度お試しください。
+restore-retry = もう一度試す
 restore-done-title = アカウントを元に戻しました
 restore-done = おかえりなさい。ご逝去の確認は取り消されました。見守り役の方と、ご逝去のお知らせを受け取った方に、お元気であることをお伝えしました。
 restore-stopped = まだ届けられていなかった手紙({ $count } 通)は届けず、これまでどおりお預かりしています。

@@ -1,17 +1,20 @@
-import { AxiosError } from 'axios';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { fromPromise } from 'xstate';
 import { Button } from '../../components/ui/Button';
 import { formatTokyoInstantDate } from '../../components/ui/calendarDate';
 import { useT } from '../../i18n/useT';
+import { accountRestorationMachine } from '../../machines/accountRestoration';
 import {
   fetchRestorationLink,
   proveRestoration,
   restoreAccount,
   restoreWithProviderUrl,
   type AccountRestoration,
-  type RestorationLinkState,
 } from '../../services/api/deathDetection';
+import { inspectOption } from '../../services/clientState/inspector';
+import { coded } from '../deathAdministration/apiFailure';
 import { providerLabelId } from '../login/SocialSignIn';
 import {
   Actions,
@@ -22,25 +25,11 @@ import {
   PasswordField,
 } from '../login/authFormParts';
 
-/** The refusals the screen words; anything else (the network) asks to try again. */
-const KNOWN_FAILURES = new Set([
-  'restoration_link_invalid',
-  'nothing_to_restore',
-  'restoration_identity_mismatch',
-]);
-
-type ErrorData = { code?: string; errors?: { field: string; code: string }[] } | undefined;
-const dataOf = (caught: unknown) =>
-  (caught instanceof AxiosError ? caught.response?.data : undefined) as ErrorData;
-const failureOf = (caught: unknown) => {
-  const code = dataOf(caught)?.code;
-  return code && KNOWN_FAILURES.has(code) ? `restore-error-${code}` : 'restore-error-failed';
-};
-
 /**
  * /restore-account?token= — from the mail sent when a member whose death was confirmed signed
- * in. The link is checked at once: a used or expired one says so and asks for nothing. Then
- * the password, or a new sign-in with the member's provider (which comes back here with
+ * in; the accountRestoration statechart drives it (docs/machines/accountRestoration.md). The
+ * link is checked at once: a used or expired one says so and asks for nothing. Then the
+ * password, or a new sign-in with the member's provider (which comes back here with
  * `assertion`, proves the link, and is taken out of the address), restores the account; then
  * what had already been delivered is listed.
  */
@@ -48,99 +37,73 @@ export function Component() {
   const t = useT();
   const navigate = useNavigate();
   const [search] = useSearchParams();
-  const token = search.get('token') ?? '';
-  const [link, setLink] = useState<RestorationLinkState | null>(null);
-  const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string>();
-  const [failure, setFailure] = useState<string | null>(
-    token ? null : 'restore-error-restoration_link_invalid',
+  // The address as the screen opened: the assertion leaves it at once, and that must not
+  // open the flow again.
+  const [opened] = useState(() => ({
+    token: search.get('token') ?? '',
+    assertion: search.get('assertion'),
+    proofFailed: search.get('proof') === 'failed',
+  }));
+  const machine = useMemo(
+    () =>
+      accountRestorationMachine.provide({
+        actors: {
+          proveLink: fromPromise(({ input }) =>
+            coded(() => proveRestoration(input.token, input.assertion)),
+          ),
+          readLink: fromPromise(({ input }) => coded(() => fetchRestorationLink(input.token))),
+          restore: fromPromise(({ input }) =>
+            coded(() => restoreAccount(input.token, input.password)),
+          ),
+        },
+        actions: {
+          dropAssertionFromAddress: (_, { token }) =>
+            void navigate(`/restore-account?${new URLSearchParams({ token })}`, {
+              replace: true,
+            }),
+        },
+      }),
+    [navigate],
   );
-  const [proofFailure, setProofFailure] = useState<string | null>(
-    search.get('proof') === 'failed' ? 'restore-error-proof_failed' : null,
-  );
-  const [sending, setSending] = useState(false);
-  const [restored, setRestored] = useState<AccountRestoration | null>(null);
-
-  // Opened from the mail, or back from the provider: the assertion is spent on the proof and
-  // leaves the address (and the history) at once; then the link says what it needs.
-  // Read once: the address loses it at once, and that must not start the check again.
-  const [assertion] = useState(() => search.get('assertion'));
+  const actor = useActorRef(machine, inspectOption());
   useEffect(() => {
-    if (!token) return;
-    let current = true;
-    void (async () => {
-      if (assertion) {
-        navigate(`/restore-account?${new URLSearchParams({ token })}`, { replace: true });
-        try {
-          const proven = await proveRestoration(token, assertion);
-          if (current) setLink(proven);
-          return;
-        } catch (caught) {
-          if (!current) return;
-          if (dataOf(caught)?.code !== 'restoration_identity_mismatch') {
-            setProofFailure('restore-error-proof_failed');
-          } else setProofFailure('restore-error-restoration_identity_mismatch');
-        }
-      }
-      try {
-        const needs = await fetchRestorationLink(token);
-        if (current) setLink(needs);
-      } catch (caught) {
-        if (current) setFailure(failureOf(caught));
-      }
-    })();
-    return () => {
-      current = false;
-    };
-  }, [token, assertion, navigate]);
+    actor.send({ type: 'OPEN', ...opened });
+  }, [actor, opened]);
+  const snapshot = useSelector(actor, (state) => state);
+  const { link, password, passwordError, failure, proofFailure, restored } = snapshot.context;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const withPassword = !link?.proven;
-    if (withPassword && password === '') {
-      setPasswordError(t('validation-required'));
-      return;
-    }
-    setSending(true);
-    setFailure(null);
-    setPasswordError(undefined);
-    try {
-      setRestored(await restoreAccount(token, withPassword ? password : undefined));
-    } catch (caught) {
-      if (dataOf(caught)?.errors?.some((error) => error.code === 'password_incorrect')) {
-        setPasswordError(t('restore-error-password_incorrect'));
-      } else {
-        setFailure(failureOf(caught));
-      }
-    }
-    setSending(false);
-  };
-
-  if (restored) return <Restored restored={restored} />;
+  if (snapshot.matches('restored') && restored) return <Restored restored={restored} />;
   const providerName = (id: string) => {
     const label = providerLabelId(id);
     return label ? t(label) : id;
   };
   const providers = link?.providers.filter((id) => providerLabelId(id) !== null) ?? [];
   const names = providers.map(providerName).join(t('restore-provider-separator'));
-  // A refusal of the link itself leaves nothing to type; a network failure lets the member retry.
-  const usable = link !== null && (failure === null || failure === 'restore-error-failed');
+  const sending = snapshot.matches('restoring');
+  const usable = link !== null && (snapshot.matches('ready') || sending);
+  const reading =
+    snapshot.matches('opening') || snapshot.matches('proving') || snapshot.matches('checking');
   return (
     <AuthPage>
       <h1>{t('restore-title')}</h1>
       <AuthCard>
-        {failure && <FormMessage>{t(failure)}</FormMessage>}
-        {failure === 'restore-error-nothing_to_restore' && (
+        {failure && <FormMessage>{t(`restore-error-${failure}`)}</FormMessage>}
+        {failure === 'nothing_to_restore' && (
           <Links>
             <Link to="/login">{t('restore-to-login')}</Link>
           </Links>
         )}
-        {token !== '' && link === null && failure === null && (
-          <p role="status">{t('restore-checking')}</p>
+        {snapshot.matches('unreachable') && (
+          <Actions>
+            <Button type="button" onClick={() => actor.send({ type: 'RETRY' })}>
+              {t('restore-retry')}
+            </Button>
+          </Actions>
         )}
+        {reading && <p role="status">{t('restore-checking')}</p>}
         {usable && (
           <>
-            {proofFailure && <FormMessage>{t(proofFailure)}</FormMessage>}
+            {proofFailure && <FormMessage>{t(`restore-error-${proofFailure}`)}</FormMessage>}
             {link.proven ? (
               <FormMessage kind="info">{t('restore-proven')}</FormMessage>
             ) : (
@@ -151,14 +114,26 @@ export function Component() {
               </p>
             )}
             <p>{t('restore-what')}</p>
-            <form onSubmit={submit} noValidate>
+            <form
+              onSubmit={(event) => {
+                event.preventDefault();
+                actor.send({ type: 'SUBMIT' });
+              }}
+              noValidate
+            >
               {!link.proven && link.hasPassword && (
                 <PasswordField
                   id="restore-password"
                   label={t('restore-password')}
                   value={password}
-                  onChange={setPassword}
-                  error={passwordError}
+                  onChange={(value) => actor.send({ type: 'PASSWORD', value })}
+                  error={
+                    passwordError === 'required'
+                      ? t('validation-required')
+                      : passwordError
+                        ? t(`restore-error-${passwordError}`)
+                        : undefined
+                  }
                   autoComplete="current-password"
                   disabled={sending}
                 />
@@ -176,7 +151,7 @@ export function Component() {
                 {link.hasPassword && <p>{t('restore-lead-either', { provider: names })}</p>}
                 <Links>
                   {providers.map((id) => (
-                    <a key={id} href={restoreWithProviderUrl(id, token)}>
+                    <a key={id} href={restoreWithProviderUrl(id, opened.token)}>
                       {t('restore-with-provider', { provider: providerName(id) })}
                     </a>
                   ))}
