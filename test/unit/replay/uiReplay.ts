@@ -12,7 +12,8 @@
  * state has no view assertion or an assertion names no state.
  */
 import type { AnyEventObject, AnyStateMachine, SnapshotFrom } from 'xstate';
-import { describe, expect, it } from 'vitest';
+import { configure, getConfig } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   leafKeysOf,
   leafStateKeys,
@@ -79,6 +80,16 @@ export function describeUiReplay<TMachine extends AnyStateMachine, TWorld>(
   replayedPaths.set(name, paths.length);
 
   describe(`${name} (UI replay)`, () => {
+    // A file's first path loads the screens' lazy modules in its first steps, on a machine
+    // that may be running the other lane and another worker: more than the 1 s Testing
+    // Library waits for by default.
+    let asyncUtilTimeout = 0;
+    beforeAll(() => {
+      asyncUtilTimeout = getConfig().asyncUtilTimeout;
+      configure({ asyncUtilTimeout: REPLAY_WAIT_MS });
+    });
+    afterAll(() => configure({ asyncUtilTimeout }));
+
     it('has a view assertion for every leaf state and none for a state that does not exist', () => {
       expect(
         leafKeys.filter((key) => !(key in spec.views)),
@@ -154,6 +165,9 @@ export function describeUiReplay<TMachine extends AnyStateMachine, TWorld>(
  * busy two-core machine.
  */
 const PATH_TIMEOUT_MS = 90_000;
+
+/** How long a view or an executor waits for the screen to show what it expects. */
+const REPLAY_WAIT_MS = 5_000;
 
 /** Names the step of a long path where an executor or a view failed, in the failure. */
 async function atStep(index: number, event: string, run: () => Promise<void>): Promise<void> {
