@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 interface Totals {
@@ -32,7 +33,12 @@ const FAILED_TAIL_LINES = 60;
 
 const check = (name: string, command: string[]): Step => ({ name, kind: 'check', command });
 
-function vitest(name: string, projects: string[], env: Record<string, string> = {}): Step {
+function vitest(
+  name: string,
+  projects: string[],
+  env: Record<string, string> = {},
+  options: string[] = [],
+): Step {
   const json = path.join(reportDir, `${name}.json`);
   return {
     name,
@@ -42,6 +48,7 @@ function vitest(name: string, projects: string[], env: Record<string, string> = 
       'vitest',
       'run',
       ...projects.flatMap((p) => ['--project', p]),
+      ...options,
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${json}`,
@@ -83,7 +90,10 @@ const lanes: Step[][] = [
     check('typecheck', ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit']),
     check('lint', ['npx', 'eslint', '.']),
     check('format', ['npx', 'prettier', '--check', '.']),
-    vitest('unit', ['unit', 'model']),
+    // A worker per core: vitest's default leaves one core out (one worker on two cores), and
+    // the other lane mostly waits. The process and API steps keep the default: their files
+    // start servers on fixed ports and time them.
+    vitest('unit', ['unit', 'model'], {}, [`--maxWorkers=${availableParallelism()}`]),
     mutation,
     vitest('api-pglite', ['api'], { API_TEST_DATABASE: 'pglite' }),
   ],
