@@ -19,6 +19,7 @@ import { localStoreAt } from '../server/storage/copyObjects';
 import { createMember } from '../test/support/members';
 import { createPostgresDatabase } from '../test/support/testDatabase';
 import type { BenchModule, BenchOptions, BenchRow } from './types';
+import { japaneseTexts } from '../server/pages/translations';
 
 const PHOTOS = 1_000;
 const PHOTO_BYTES = 200 * 1024;
@@ -80,6 +81,7 @@ async function benchBuild(kind: 'pglite' | 'postgres', options: BenchOptions): P
       sealer: createSealer(randomBytes(32).toString('base64')),
       store,
       clock,
+      texts: japaneseTexts,
     });
     const elapsed = performance.now() - started;
     clearInterval(sampler);

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { runDataExports, type DataExportJobDeps } from '../domain/dataExport/requests';
 import { createSealer } from '../domain/endingnote/sealing';
+import { japaneseTexts } from '../pages/translations';
 import { periodic } from './periodic';
 
 /** How often the job looks for archives to build and files to delete. */
@@ -12,12 +13,13 @@ export function dataExportDepsOf(ctx: AppContext): DataExportJobDeps {
     sealer: createSealer(ctx.config.dataEncryptionKey),
     store: ctx.store,
     clock: ctx.clock,
+    texts: japaneseTexts,
   };
 }
 
 /**
- * Builds the archives members asked for (docs/data-export.md) and deletes those past their
- * kept days. Claims use SKIP LOCKED, so any number of instances may run it.
+ * Builds the archives members asked for (docs/data-export.md) and the keepsakes of memorial
+ * pages (docs/keepsake.md), and deletes those past their kept days. Claims use SKIP LOCKED, so any number of instances may run it.
  */
 export function startDataExports(ctx: AppContext, intervalMs = DATA_EXPORT_INTERVAL_MS) {
   const deps = dataExportDepsOf(ctx);

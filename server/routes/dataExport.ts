@@ -9,12 +9,16 @@ import {
   requestExport,
   takeDownload,
 } from '../domain/dataExport/requests';
+import { keepsakesOfPage, requestKeepsake } from '../domain/dataExport/keepsakes';
 import { currentUserId, requireUser } from '../http/authenticate';
 import { endpointRoute } from '../http/endpoints';
 import { limitedAs } from '../http/rateLimits';
 import { noticeOfChange, proveFreshly } from './accounts/freshProof';
 
-/** /v1/data_exports — a member's archive of all their data (docs/data-export.md). */
+/**
+ * /v1/data_exports — a member's archive of all their data (docs/data-export.md) — and the
+ * keepsake of a memorial page its admins take (docs/keepsake.md), built and downloaded alike.
+ */
 export async function dataExportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = ctx.database.db;
@@ -58,13 +62,37 @@ export async function dataExportRoutes(app: FastifyInstance, ctx: AppContext): P
   });
 
   routes.route({
+    ...endpointRoute(exports.requestKeepsake),
+    ...member,
+    handler: async (request, reply) => {
+      const created = await requestKeepsake(
+        db,
+        ctx.clock,
+        request.params.id.toLowerCase(),
+        currentUserId(request),
+      );
+      return reply.status(202).send(created);
+    },
+  });
+
+  routes.route({
+    ...endpointRoute(exports.listKeepsakes),
+    ...member,
+    handler: async (request) =>
+      keepsakesOfPage(db, ctx.clock, request.params.id.toLowerCase(), currentUserId(request)),
+  });
+
+  routes.route({
     ...endpointRoute(exports.download),
     handler: async (request, reply) => {
       const archive = await takeDownload(db, ctx.store, ctx.clock, request.query.token);
       const day = tokyoToday(archive.createdAt).replaceAll('-', '');
       return reply
         .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="shinobu-data-${day}.zip"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="shinobu-${archive.memorialPageId ? 'keepsake' : 'data'}-${day}.zip"`,
+        )
         .header('content-length', archive.byteSize)
         .type('application/zip')
         .send(archive.body);

@@ -8,6 +8,7 @@ import { endingNoteRoutes } from './endingnote';
 import { memorialRoutes } from './memorial';
 import { socialRoutes } from './social';
 import { timeCapsuleRoutes } from './timecapsule';
+import { visibilityRoutes } from './visibility';
 
 /**
  * Every area's routes, each a plugin of its own file. `/v1/*` is the product API and
@@ -23,4 +24,5 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   await app.register(async (scope) => socialRoutes(scope, ctx));
   await app.register(async (scope) => deathDetectionRoutes(scope, ctx));
   await app.register(async (scope) => dataExportRoutes(scope, ctx));
+  await app.register(async (scope) => visibilityRoutes(scope, ctx));
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { currentPasswordField, timestamp } from './common';
+import { currentPasswordField, memberName, timestamp } from './common';
+import { pageParams } from './memorial';
 import { endpoint, errorBody, fileBody, named } from './endpoint';
 import { DATA_EXPORT_STATUSES } from './rules/dataExport';
 
@@ -16,6 +17,11 @@ export const dataExportItem = z
     byteSize: z.number().int().nullable(),
   })
   .meta({ id: 'DataExport' });
+
+/** A keepsake of a memorial page, with the admin who asked for it. */
+export const keepsakeItem = dataExportItem
+  .extend({ requestedBy: memberName })
+  .meta({ id: 'Keepsake' });
 
 const exportParams = z.object({ exportId: z.uuid({ error: 'export_id_invalid' }) });
 
@@ -50,6 +56,31 @@ export const dataExportEndpoints = named({
       201: z.object({ url: z.string(), expiresAt: timestamp }),
       404: errorBody,
       409: errorBody,
+    },
+  }),
+  requestKeepsake: endpoint({
+    method: 'POST',
+    path: '/v1/memorial_page/:id/keepsakes',
+    summary:
+      'An admin asks for the page’s keepsake (photos, history, condolences and a printable book), built in the background',
+    tag: TAG,
+    caller: 'member',
+    params: pageParams,
+    responses: { 202: dataExportItem, 403: errorBody, 404: errorBody, 409: errorBody },
+    rateLimited: true,
+  }),
+  listKeepsakes: endpoint({
+    method: 'GET',
+    path: '/v1/memorial_page/:id/keepsakes',
+    summary:
+      'Whether the page’s keepsake may be made, and those its admins asked for in the last days',
+    tag: TAG,
+    caller: 'member',
+    params: pageParams,
+    responses: {
+      200: z.object({ available: z.boolean(), keepsakes: z.array(keepsakeItem) }),
+      403: errorBody,
+      404: errorBody,
     },
   }),
   download: endpoint({

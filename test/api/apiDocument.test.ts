@@ -54,6 +54,7 @@ const LINT_ALLOWED: Record<string, { why: string; at: string[] }> = {
       '#/paths/~1v1~1memorial_page~1{id}~1condolences',
       '#/paths/~1v1~1memorial_page~1{id}~1condolences~1{condolenceId}',
       '#/paths/~1v1~1memorial_page~1{id}~1flowers',
+      '#/paths/~1v1~1memorial_page~1{id}~1keepsakes',
       '#/paths/~1v1~1memorial_page~1{id}~1share_image.jpg',
     ],
   },

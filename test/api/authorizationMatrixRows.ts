@@ -669,9 +669,24 @@ export const ROWS: Record<string, Row> = {
       json('POST', `/v1/data_exports/${await readyExportOf(w)}/download_link`)(),
     expect: ownerOnly(201),
   },
+  // A memorial page's keepsake: its admins only; a living member's page has none yet.
+  'POST /v1/memorial_page/:id/keepsakes': {
+    request: (w) => json('POST', `${pageUrl(w)}/keepsakes`)(),
+    expect: page(403, 409),
+  },
+  'GET /v1/memorial_page/:id/keepsakes': {
+    request: (w) => json('GET', `${pageUrl(w)}/keepsakes`)(),
+    expect: page(403, 200),
+  },
   'GET /v1/data_exports/download': {
     request: json('GET', '/v1/data_exports/download?token=not-a-download-token'),
     expect: everyone(400),
+  },
+
+  // Who can see what of one's own: each member reads only their own overview.
+  'GET /v1/mypage/visibility': {
+    request: json('GET', '/v1/mypage/visibility'),
+    expect: members(200),
   },
 
   // The check-in mail's link: the token is the key, whoever holds it.

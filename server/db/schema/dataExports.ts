@@ -1,11 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { DATA_EXPORT_STATUSES } from '../../../src/contract/rules/dataExport';
-import { users } from './core';
+import { memorialPages, users } from './core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true });
 
-/** Mirrors migrations/0100_data_exports.sql: a member's archive of all their data. */
+/**
+ * Mirrors migrations/0100_data_exports.sql and 0110_keepsakes.sql: a member's archive of all
+ * their data, or (with `memorialPageId`) a keepsake of a memorial page an admin asked for.
+ */
 export const dataExports = pgTable(
   'data_exports',
   {
@@ -26,6 +29,9 @@ export const dataExports = pgTable(
     linkHash: text('link_hash').unique(),
     linkExpiresAt: ts('link_expires_at'),
     linkUsedAt: ts('link_used_at'),
+    memorialPageId: uuid('memorial_page_id').references(() => memorialPages.id, {
+      onDelete: 'cascade',
+    }),
   },
   (table) => [index('data_exports_user_idx').on(table.userId, table.createdAt)],
 );

@@ -4,8 +4,8 @@ import { ZipFile } from 'yazl';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { ArchiveEntry } from './collect';
 
-/** What each file of the archive is, for the README (in the member's language). */
-const README_HEAD = `しのぶ（Shinobu）に登録されている、あなたのデータの控えです。
+/** What each file of a member's archive is, for its README (in the member's language). */
+export const MEMBER_README = `しのぶ（Shinobu）に登録されている、あなたのデータの控えです。
 
   profile.json               プロフィール（お名前、メールアドレス、ログイン方法など）
   profile_icon/              プロフィールの画像
@@ -29,10 +29,25 @@ JSON ファイルは UTF-8 で書かれています。日時は世界標準時�
 このファイルには大切な個人情報が含まれます。保管する場所にご注意ください。
 `;
 
-function readme(unreadable: string[]): string {
-  if (unreadable.length === 0) return README_HEAD;
+/** What each file of a memorial page's keepsake is, for its README. */
+export const KEEPSAKE_README = `しのぶ（Shinobu）のメモリアルページを、ご家族の記念に残すための控えです。
+
+  book.html          ページを一冊の本のようにまとめたものです。ブラウザで開いて印刷できます
+                     （しのぶにつながっていなくても読めます。A5 の大きさで印刷されます）
+  page.json          ページの内容と、管理者・閲覧者
+  album.json, album/       アルバムの写真の説明と、写真の元のファイル
+  history.json, history/   ヒストリーと、その写真
+  condolences.json   記帳
+  flowers.json       献花
+  そのほかの画像     ページの表紙の写真
+
+JSON ファイルは UTF-8 で書かれています。日時は世界標準時（UTC）で記録しています。
+`;
+
+function readme(head: string, unreadable: string[]): string {
+  if (unreadable.length === 0) return head;
   return (
-    `${README_HEAD}\n次のファイルは、作成の時点で読み込めなかったため含まれていません。` +
+    `${head}\n次のファイルは、作成の時点で読み込めなかったため含まれていません。` +
     `時間をおいて、もう一度書き出しをお申し込みください。\n\n` +
     unreadable.map((path) => `  ${path}\n`).join('')
   );
@@ -49,6 +64,7 @@ export async function buildArchive(
   objectName: string,
   entries: AsyncIterable<ArchiveEntry>,
   at: Date,
+  readmeHead: string,
 ): Promise<number> {
   const zip = new ZipFile();
   // yazl's output is a PassThrough; its types name only the ReadableStream interface.
@@ -67,10 +83,9 @@ export async function buildArchive(
     for await (const entry of entries) {
       if (written.has(entry.path)) continue;
       written.add(entry.path);
-      if ('json' in entry) {
-        zip.addBuffer(Buffer.from(`${JSON.stringify(entry.json, null, 2)}\n`), entry.path, {
-          mtime: at,
-        });
+      if ('json' in entry || 'text' in entry) {
+        const body = 'json' in entry ? `${JSON.stringify(entry.json, null, 2)}\n` : entry.text;
+        zip.addBuffer(Buffer.from(body), entry.path, { mtime: at });
         continue;
       }
       const object = await store.getStream(entry.objectName).catch(() => undefined);
@@ -85,7 +100,7 @@ export async function buildArchive(
         throw error;
       });
     }
-    zip.addBuffer(Buffer.from(readme(unreadable)), 'README.txt', { mtime: at });
+    zip.addBuffer(Buffer.from(readme(readmeHead, unreadable)), 'README.txt', { mtime: at });
     zip.end();
   } catch (error) {
     output.destroy(error as Error);

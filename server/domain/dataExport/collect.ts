@@ -23,10 +23,15 @@ import {
   uploads,
   users,
 } from '../../db/schema';
+import type { Translate } from '../../../src/contract/rules/endingnote';
 import { readNote, type EndingNoteDeps } from '../endingnote/sections';
+import { keepsakeBook, type KeepsakeContent } from './keepsakeBook';
 
-/** One file of the archive: data written as JSON, or a stored object copied as it is. */
-export type ArchiveEntry = { path: string; json: unknown } | { path: string; objectName: string };
+/** One file of the archive: data written as JSON, a text, or a stored object copied as it is. */
+export type ArchiveEntry =
+  | { path: string; json: unknown }
+  | { path: string; text: string }
+  | { path: string; objectName: string };
 
 /** The part of an object name after its folder: the archive keeps the stored extension. */
 const fileName = (prefix: string, objectName: string) =>
@@ -147,8 +152,12 @@ async function connectionsOf(db: Db, userId: string) {
   return { connections: connected, requests };
 }
 
-async function* memorialPage(db: Db, pageId: string): AsyncGenerator<ArchiveEntry> {
-  const folder = `memorial_pages/${pageId}/`;
+/** One memorial page's files in `folder`: the page, album, history, condolences and flowers. */
+async function* memorialPage(
+  db: Db,
+  pageId: string,
+  folder = `memorial_pages/${pageId}/`,
+): AsyncGenerator<ArchiveEntry, KeepsakeContent | undefined> {
   const [page] = await db
     .select({ page: memorialPages, profile: memorialPageProfiles })
     .from(memorialPages)
@@ -165,19 +174,17 @@ async function* memorialPage(db: Db, pageId: string): AsyncGenerator<ArchiveEntr
     .innerJoin(users, eq(users.id, memorialPageMembers.userId))
     .where(eq(memorialPageMembers.memorialPageId, pageId));
   const { photoName } = page.profile;
-  yield {
-    path: `${folder}page.json`,
-    json: {
-      ...page.page,
-      birthDate: page.profile.birthDate,
-      deathDate: page.profile.deathDate,
-      animalKind: page.profile.animalKind,
-      privacy: page.profile.privacy,
-      searchable: page.profile.searchable,
-      photo: photoName ? fileName(folder, photoName) : null,
-      members,
-    },
+  const pageJson = {
+    ...page.page,
+    birthDate: page.profile.birthDate,
+    deathDate: page.profile.deathDate,
+    animalKind: page.profile.animalKind,
+    privacy: page.profile.privacy,
+    searchable: page.profile.searchable,
+    photo: photoName ? fileName(folder, photoName) : null,
+    members,
   };
+  yield { path: `${folder}page.json`, json: pageJson };
   if (photoName) yield { path: fileName(folder, photoName), objectName: photoName };
 
   const album = await db
@@ -185,13 +192,11 @@ async function* memorialPage(db: Db, pageId: string): AsyncGenerator<ArchiveEntr
     .from(albumPhotos)
     .where(eq(albumPhotos.memorialPageId, pageId))
     .orderBy(asc(albumPhotos.position));
-  yield {
-    path: `${folder}album.json`,
-    json: album.map(({ thumbnailName: _thumbnail, imageName, ...photo }) => ({
-      ...photo,
-      file: fileName(`${folder}album/`, imageName),
-    })),
-  };
+  const albumJson = album.map(({ thumbnailName: _thumbnail, imageName, ...photo }) => ({
+    ...photo,
+    file: fileName(`${folder}album/`, imageName),
+  }));
+  yield { path: `${folder}album.json`, json: albumJson };
   for (const photo of album) {
     yield { path: fileName(`${folder}album/`, photo.imageName), objectName: photo.imageName };
   }
@@ -201,48 +206,49 @@ async function* memorialPage(db: Db, pageId: string): AsyncGenerator<ArchiveEntr
     .from(historyEntries)
     .where(eq(historyEntries.memorialPageId, pageId))
     .orderBy(asc(historyEntries.occurredOn));
-  yield {
-    path: `${folder}history.json`,
-    json: history.map(({ thumbnailName: _thumbnail, imageName, ...entry }) => ({
-      ...entry,
-      file: imageName ? fileName(`${folder}history/`, imageName) : null,
-    })),
-  };
+  const historyJson = history.map(({ thumbnailName: _thumbnail, imageName, ...entry }) => ({
+    ...entry,
+    file: imageName ? fileName(`${folder}history/`, imageName) : null,
+  }));
+  yield { path: `${folder}history.json`, json: historyJson };
   for (const entry of history) {
     if (entry.imageName) {
       yield { path: fileName(`${folder}history/`, entry.imageName), objectName: entry.imageName };
     }
   }
 
-  yield {
-    path: `${folder}condolences.json`,
-    json: await db
-      .select({
-        authorUserId: condolences.authorUserId,
-        authorLastName: users.lastName,
-        authorFirstName: users.firstName,
-        body: condolences.body,
-        status: condolences.status,
-        createdAt: condolences.createdAt,
-      })
-      .from(condolences)
-      .innerJoin(users, eq(users.id, condolences.authorUserId))
-      .where(eq(condolences.memorialPageId, pageId))
-      .orderBy(asc(condolences.createdAt)),
-  };
-  yield {
-    path: `${folder}flowers.json`,
-    json: await db
-      .select({
-        userId: flowerOfferings.userId,
-        lastName: users.lastName,
-        firstName: users.firstName,
-        offeredOn: flowerOfferings.offeredOn,
-      })
-      .from(flowerOfferings)
-      .innerJoin(users, eq(users.id, flowerOfferings.userId))
-      .where(eq(flowerOfferings.memorialPageId, pageId))
-      .orderBy(asc(flowerOfferings.offeredOn)),
+  const condolenceRows = await db
+    .select({
+      authorUserId: condolences.authorUserId,
+      authorLastName: users.lastName,
+      authorFirstName: users.firstName,
+      body: condolences.body,
+      status: condolences.status,
+      createdAt: condolences.createdAt,
+    })
+    .from(condolences)
+    .innerJoin(users, eq(users.id, condolences.authorUserId))
+    .where(eq(condolences.memorialPageId, pageId))
+    .orderBy(asc(condolences.createdAt));
+  yield { path: `${folder}condolences.json`, json: condolenceRows };
+  const flowerRows = await db
+    .select({
+      userId: flowerOfferings.userId,
+      lastName: users.lastName,
+      firstName: users.firstName,
+      offeredOn: flowerOfferings.offeredOn,
+    })
+    .from(flowerOfferings)
+    .innerJoin(users, eq(users.id, flowerOfferings.userId))
+    .where(eq(flowerOfferings.memorialPageId, pageId))
+    .orderBy(asc(flowerOfferings.offeredOn));
+  yield { path: `${folder}flowers.json`, json: flowerRows };
+  return {
+    page: pageJson,
+    album: albumJson,
+    history: historyJson,
+    condolences: condolenceRows,
+    flowers: flowerRows,
   };
 }
 
@@ -342,4 +348,19 @@ async function deathSettingsOf(db: Db, userId: string) {
     .where(eq(deathAuditLog.userId, userId))
     .orderBy(asc(deathAuditLog.seq));
   return { settings: settings ?? null, administrators, cases, log };
+}
+
+/**
+ * A memorial page's keepsake: the page's files at the archive's top (the same files the
+ * member archive keeps per page) and `book.html`, the page as a printable book made from the
+ * same data.
+ */
+export async function* collectKeepsake(
+  db: Db,
+  t: Translate,
+  pageId: string,
+  madeAt: Date,
+): AsyncGenerator<ArchiveEntry> {
+  const content = yield* memorialPage(db, pageId, '');
+  if (content) yield { path: 'book.html', text: keepsakeBook(t, content, madeAt) };
 }

@@ -6,7 +6,7 @@ import {
   DATA_EXPORTS_PER_DAY,
 } from '../../../src/contract/rules/dataExport';
 import type { Db } from '../../db/database';
-import { dataExports } from '../../db/schema';
+import { dataExports, users } from '../../db/schema';
 import type { ObjectStore } from '../../storage/objectStore';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { isUniqueViolation } from '../accounts/registration';
@@ -14,8 +14,9 @@ import type { Clock } from '../../clock';
 import { DomainError, notFound } from '../errors';
 import type { EndingNoteDeps } from '../endingnote/sections';
 import { notify } from '../social/notifications';
-import { buildArchive } from './build';
-import { collectMemberData } from './collect';
+import type { Translate } from '../../../src/contract/rules/endingnote';
+import { buildArchive, KEEPSAKE_README, MEMBER_README } from './build';
+import { collectKeepsake, collectMemberData } from './collect';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A build not renewed for this long is taken again (its process is presumed gone). */
@@ -34,6 +35,12 @@ const item = {
   byteSize: dataExports.byteSize,
 };
 
+/** The archives of one subject: the member's own data (no page), or one memorial page. */
+const subjectIs = (memorialPageId: string | null) =>
+  memorialPageId === null
+    ? isNull(dataExports.memorialPageId)
+    : eq(dataExports.memorialPageId, memorialPageId);
+
 const inProgress = () =>
   new DomainError(
     'conflict',
@@ -46,7 +53,12 @@ const inProgress = () =>
  * at a time, at most DATA_EXPORTS_PER_DAY in any 24 hours, both held by the database) and
  * tells the member in their notifications. The job builds the archive.
  */
-export async function requestExport(db: Db, clock: Clock, userId: string) {
+export async function requestExport(
+  db: Db,
+  clock: Clock,
+  userId: string,
+  memorialPageId: string | null = null,
+) {
   const now = clock.now();
   try {
     return await db.transaction(async (tx) => {
@@ -58,6 +70,7 @@ export async function requestExport(db: Db, clock: Clock, userId: string) {
         .where(
           and(
             eq(dataExports.userId, userId),
+            subjectIs(memorialPageId),
             gt(dataExports.createdAt, new Date(now.getTime() - DAY_MS)),
           ),
         )
@@ -76,9 +89,11 @@ export async function requestExport(db: Db, clock: Clock, userId: string) {
       }
       const [created] = await tx
         .insert(dataExports)
-        .values({ userId, status: 'requested', createdAt: now, updatedAt: now })
+        .values({ userId, memorialPageId, status: 'requested', createdAt: now, updatedAt: now })
         .returning(item);
-      await notify(tx, userId, 'data_export_requested', { exportId: created!.id }, now);
+      if (!memorialPageId) {
+        await notify(tx, userId, 'data_export_requested', { exportId: created!.id }, now);
+      }
       return created!;
     });
   } catch (error) {
@@ -87,13 +102,38 @@ export async function requestExport(db: Db, clock: Clock, userId: string) {
   }
 }
 
+const listedSince = (clock: Clock) =>
+  new Date(clock.now().getTime() - (DATA_EXPORT_KEPT_DAYS + 1) * DAY_MS);
+
 /** GET /v1/data_exports: the member's requests of the last kept days, newest first. */
 export async function listExports(db: Db, clock: Clock, userId: string) {
-  const since = new Date(clock.now().getTime() - (DATA_EXPORT_KEPT_DAYS + 1) * DAY_MS);
   return db
     .select(item)
     .from(dataExports)
-    .where(and(eq(dataExports.userId, userId), gt(dataExports.createdAt, since)))
+    .where(
+      and(
+        eq(dataExports.userId, userId),
+        subjectIs(null),
+        gt(dataExports.createdAt, listedSince(clock)),
+      ),
+    )
+    .orderBy(desc(dataExports.createdAt))
+    .limit(20);
+}
+
+/**
+ * GET /v1/memorial_page/:id/keepsakes: the page's keepsakes of the last kept days by any of
+ * its admins, newest first, each naming who asked: the page's record of who took it away.
+ */
+export async function listKeepsakes(db: Db, clock: Clock, memorialPageId: string) {
+  return db
+    .select({
+      ...item,
+      requestedBy: { userId: users.id, lastName: users.lastName, firstName: users.firstName },
+    })
+    .from(dataExports)
+    .innerJoin(users, eq(users.id, dataExports.userId))
+    .where(and(subjectIs(memorialPageId), gt(dataExports.createdAt, listedSince(clock))))
     .orderBy(desc(dataExports.createdAt))
     .limit(20);
 }
@@ -159,11 +199,15 @@ export async function takeDownload(db: Db, store: ObjectStore, clock: Clock, tok
         gt(dataExports.expiresAt, now),
       ),
     )
-    .returning({ objectName: dataExports.objectName, createdAt: dataExports.createdAt });
+    .returning({
+      objectName: dataExports.objectName,
+      createdAt: dataExports.createdAt,
+      memorialPageId: dataExports.memorialPageId,
+    });
   if (!taken?.objectName) throw invalidLink();
   const object = await store.getStream(taken.objectName);
   if (!object) throw invalidLink();
-  return { ...object, createdAt: taken.createdAt };
+  return { ...object, createdAt: taken.createdAt, memorialPageId: taken.memorialPageId };
 }
 
 /**
@@ -185,6 +229,8 @@ export async function withdrawExports(db: Db, userId: string, at: Date): Promise
 export interface DataExportJobDeps extends EndingNoteDeps {
   store: ObjectStore;
   clock: Clock;
+  /** The Japanese texts of a keepsake's book. */
+  texts: () => Promise<Translate>;
 }
 
 /**
@@ -196,7 +242,12 @@ async function claimNext(db: Db, clock: Clock) {
   const now = clock.now();
   return db.transaction(async (tx) => {
     const [next] = await tx
-      .select({ id: dataExports.id, userId: dataExports.userId, attempts: dataExports.attempts })
+      .select({
+        id: dataExports.id,
+        userId: dataExports.userId,
+        memorialPageId: dataExports.memorialPageId,
+        attempts: dataExports.attempts,
+      })
       .from(dataExports)
       .where(
         or(
@@ -223,17 +274,24 @@ async function claimNext(db: Db, clock: Clock) {
       .update(dataExports)
       .set({ status: 'building', attempts: attempt, updatedAt: now })
       .where(eq(dataExports.id, next.id));
-    return { failed: false as const, id: next.id, userId: next.userId, attempt };
+    return {
+      failed: false as const,
+      id: next.id,
+      userId: next.userId,
+      memorialPageId: next.memorialPageId,
+      attempt,
+    };
   });
 }
 
 /** Builds one claimed archive; answers whether it became ready. */
 async function buildOne(
   deps: DataExportJobDeps,
-  claim: { id: string; userId: string; attempt: number },
+  claim: { id: string; userId: string; memorialPageId: string | null; attempt: number },
 ): Promise<boolean> {
   const { db, clock } = deps;
   const objectName = `data-exports/${randomBytes(24).toString('base64url')}.zip`;
+  const pageId = claim.memorialPageId;
   // Only the latest claim of a build may finish it: a retaken one may still be running.
   const stillMine = and(
     eq(dataExports.id, claim.id),
@@ -252,12 +310,22 @@ async function buildOne(
   );
   let byteSize: number;
   try {
-    byteSize = await buildArchive(
-      deps.store,
-      objectName,
-      collectMemberData(deps, claim.userId),
-      clock.now(),
-    );
+    const at = clock.now();
+    byteSize = pageId
+      ? await buildArchive(
+          deps.store,
+          objectName,
+          collectKeepsake(db, await deps.texts(), pageId, at),
+          at,
+          KEEPSAKE_README,
+        )
+      : await buildArchive(
+          deps.store,
+          objectName,
+          collectMemberData(deps, claim.userId),
+          at,
+          MEMBER_README,
+        );
   } catch (error) {
     await db
       .update(dataExports)
@@ -284,7 +352,10 @@ async function buildOne(
       })
       .where(stillMine)
       .returning({ id: dataExports.id });
-    if (row) await notify(tx, claim.userId, 'data_export_ready', { exportId: claim.id }, now);
+    // A keepsake's admin watches it on the page; the member's archive comes with a notice.
+    if (row && !pageId) {
+      await notify(tx, claim.userId, 'data_export_ready', { exportId: claim.id }, now);
+    }
     return Boolean(row);
   });
   if (!ready) await deps.store.delete(objectName);

@@ -294,6 +294,7 @@ interface EnvelopeRow {
   event: LetterEnvelope['event'];
   createdAt: string;
   updatedAt: string;
+  deliveredAt: string | null;
 }
 
 /** The letters that `fromWhere` picks: a FROM naming time_capsule_letters `l`, and more. */
@@ -304,7 +305,8 @@ const envelopeRows = (db: Db, fromWhere: SQL) =>
         ${isoTime(sql`coalesce(l.send_at, l.due_at)`)} as "sendDate",
         nullif(l.rule, 'date') as "event",
         ${isoTime(sql`l.created_at`)} as "createdAt",
-        ${isoTime(sql`l.updated_at`)} as "updatedAt"
+        ${isoTime(sql`l.updated_at`)} as "updatedAt",
+        ${isoTime(sql`l.delivered_at`)} as "deliveredAt"
       ${fromWhere}`,
   );
 
@@ -389,6 +391,27 @@ export async function listUnsentLetters(db: Db, userId: string): Promise<UnsentL
   const envelopes = await toEnvelopes(db, rows);
   return envelopes.map((envelope, index) =>
     Object.assign(envelope, { updatedAt: rows[index]!.updatedAt }),
+  );
+}
+
+/**
+ * Every letter the member wrote, with when it went out: those still to go first, soonest
+ * first (a death-triggered one, whose time is not known, after the dated ones), then the
+ * delivered ones, latest first.
+ */
+export async function listWrittenLetters(
+  db: Db,
+  userId: string,
+): Promise<(LetterEnvelope & { deliveredAt: string | null })[]> {
+  const rows = await envelopeRows(
+    db,
+    sql`from time_capsule_letters l where l.sender_user_id = ${userId}
+      order by l.delivered_at is not null, coalesce(l.send_at, l.due_at) nulls last,
+        l.delivered_at desc, l.created_at, l.id`,
+  );
+  const envelopes = await toEnvelopes(db, rows);
+  return envelopes.map((envelope, index) =>
+    Object.assign(envelope, { deliveredAt: rows[index]!.deliveredAt }),
   );
 }
 

@@ -112,6 +112,12 @@ export const screenRoutes: readonly ScreenRoute[] = [
   { path: '/user-search', screen: 'userSearch/UserSearchScreen', title: 'page-title-user-search' },
   { path: '/mypage', screen: 'mypage/MyPageScreen', title: 'page-title-mypage', memberOnly: true },
   {
+    path: '/mypage/visibility',
+    screen: 'mypage/VisibilityScreen',
+    title: 'page-title-visibility',
+    memberOnly: true,
+  },
+  {
     path: '/mypage/change-report',
     screen: 'mypage/ChangeReportScreen',
     title: 'page-title-change-report',

@@ -45,7 +45,12 @@ export function EntryView({ entry }: { entry: HistoryEntry }) {
       <time dateTime={entry.occurredOn}>{date}</time>
       <p>{entry.body}</p>
       {entry.thumbnailUrl && (
-        <EntryPhoto src={entry.thumbnailUrl} alt={t('memory-history-photo-alt', { date })} />
+        // The history sits below the album: its photos wait until the reader scrolls near.
+        <EntryPhoto
+          src={entry.thumbnailUrl}
+          alt={t('memory-history-photo-alt', { date })}
+          loading="lazy"
+        />
       )}
     </>
   );

@@ -16,12 +16,15 @@ import { memoryPath } from './memorialPageNames';
 import { Actions } from './sectionLayout';
 import { ProfileSection } from './ProfileSection';
 
-// Sharing and privacy are offered to admins only: a visitor's page never loads them.
+// Sharing, privacy and the keepsake are offered to admins only: a visitor's page never loads them.
 const ShareSection = lazy(() =>
   import('./ShareSection').then((module) => ({ default: module.ShareSection })),
 );
 const SettingsSection = lazy(() =>
   import('./SettingsSection').then((module) => ({ default: module.SettingsSection })),
+);
+const KeepsakeSection = lazy(() =>
+  import('./KeepsakeSection').then((module) => ({ default: module.KeepsakeSection })),
 );
 
 /** Holds the footer below the fold until the page is read, so it does not jump (CLS). */
@@ -44,8 +47,9 @@ export function loader({ params }: LoaderFunctionArgs) {
 
 /**
  * /memory/{memorialPageId}: profile and anniversaries, album, history, admins, the way to
- * the mourning page; admins (mode admin_edit) also edit, set privacy and invite. What each
- * may change is enforced by the server; the mode only decides what is offered.
+ * the mourning page; admins (mode admin_edit) also edit, set privacy, invite and take the
+ * page's keepsake. What each may change is enforced by the server; the mode only decides
+ * what is offered.
  */
 export function Component() {
   const t = useT();
@@ -90,6 +94,7 @@ export function Component() {
         <Suspense fallback={null}>
           <ShareSection page={page.data} />
           <SettingsSection key={`${page.data.privacy}-${page.data.searchable}`} page={page.data} />
+          <KeepsakeSection memorialPageId={page.data.memorialPageId} />
         </Suspense>
       )}
       {!canEdit && status === 'authenticated' && (

@@ -1,60 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/ui/Button';
-import { formatTokyoInstantDateTime } from '../../components/ui/calendarDate';
 import { Panel } from '../../components/ui/pageLayout';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
-import {
-  dataExportDownloadUrl,
-  dataExportKeys,
-  fetchDataExports,
-  requestDataExport,
-  type DataExport,
-} from '../../services/api/dataExport';
+import { dataExportKeys, fetchDataExports, requestDataExport } from '../../services/api/dataExport';
 import { isQuietHttpError } from '../../services/http';
-import { isHttpError } from '../../services/http/lazy';
 import { useFreshProof } from '../login/useFreshProof';
 import { ItemList, NextStep } from '../dashboard/homeParts';
-
-/** While an archive is being made, its status is asked for again this often. */
-const PREPARING_POLL_MS = 5_000;
-
-const preparing = (item: DataExport) => item.status === 'requested' || item.status === 'building';
-
-function refusalOf(error: unknown): string | undefined {
-  if (!isHttpError(error)) return undefined;
-  return (error.response?.data as { code?: string } | undefined)?.code;
-}
-
-/** One archive: when it was asked for, where it stands, and its download while it is kept. */
-function ExportRow({ item }: { item: DataExport }) {
-  const t = useT();
-  const download = useMutation({
-    mutationFn: () => dataExportDownloadUrl(item.id),
-    // The link is the archive itself: the browser saves it as a file.
-    onSuccess: (url) => window.location.assign(url),
-    onError: (error) => {
-      if (!isQuietHttpError(error)) void showToast(t('data-export-download-failed'), 'error');
-    },
-  });
-  const at = (iso: string) => formatTokyoInstantDateTime(new Date(iso));
-  return (
-    <li>
-      <p>
-        {t('data-export-requested-at', { at: at(item.createdAt) })}{' '}
-        <strong>{t(`data-export-status-${item.status}`)}</strong>
-      </p>
-      {item.status === 'ready' && item.expiresAt && (
-        <>
-          <p>{t('data-export-kept-until', { at: at(item.expiresAt) })}</p>
-          <Button disabled={download.isPending} onClick={() => download.mutate()}>
-            {t('data-export-download')}
-          </Button>
-        </>
-      )}
-    </li>
-  );
-}
+import { ArchiveRow, archiveTime, PREPARING_POLL_MS, preparing, refusalOf } from './ArchiveRow';
 
 /** The my page's panel for taking all of one's data: ask, follow, download. */
 export function DataExportPanel() {
@@ -99,7 +52,11 @@ export function DataExportPanel() {
       {list.data && list.data.length > 0 && (
         <ItemList aria-label={t('data-export-list-label')}>
           {list.data.map((item) => (
-            <ExportRow key={item.id} item={item} />
+            <ArchiveRow
+              key={item.id}
+              item={item}
+              heading={t('data-export-requested-at', { at: archiveTime(item.createdAt) })}
+            />
           ))}
         </ItemList>
       )}

@@ -135,6 +135,12 @@ export function Component() {
         <ThemeSelect />
         <CalendarSelect />
         <SearchVisibility searchable={profile.data.searchable} />
+        <p>{t('mypage-visibility-explained')}</p>
+        <NextStep>
+          <ButtonLink to="/mypage/visibility" $variant="secondary">
+            {t('mypage-visibility')}
+          </ButtonLink>
+        </NextStep>
       </Panel>
       <DataExportPanel />
       <Panel aria-labelledby="mypage-account">

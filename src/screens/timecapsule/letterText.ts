@@ -15,6 +15,10 @@ const nameList = onFirstUse(() => new Intl.ListFormat('ja-JP', { type: 'conjunct
 export const namesText = (t: Translate, people: PersonName[]) =>
   nameList().format(people.map((person) => personName(t, person)));
 
+/** The same line with the honorific after each name, for a sentence about them. */
+export const honouredNamesText = (t: Translate, people: PersonName[]) =>
+  nameList().format(people.map((person) => t('person-name-honoured', { ...person })));
+
 /** A UTC instant of the wire in Japan time, in the member's calendar (my page). */
 export const japanTime = (at: string) => formatTokyoInstantDateTime(new Date(at));
 

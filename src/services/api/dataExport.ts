@@ -1,5 +1,9 @@
 import type { z } from 'zod';
-import { dataExportEndpoints as exports, type dataExportItem } from '../../contract/dataExport';
+import {
+  dataExportEndpoints as exports,
+  type dataExportItem,
+  type keepsakeItem,
+} from '../../contract/dataExport';
 import { callEndpoint } from '../http/callEndpoint';
 
 /** The archive of all of a member's data (docs/data-export.md). */
@@ -19,4 +23,19 @@ export function requestDataExport(currentPassword?: string): Promise<DataExport>
 /** A link that downloads the archive once, within 15 minutes. */
 export async function dataExportDownloadUrl(exportId: string): Promise<string> {
   return (await callEndpoint(exports.createDownloadLink, { params: { exportId } })).url;
+}
+
+/** A memorial page's keepsake, with the admin who asked for it (docs/keepsake.md). */
+export type Keepsake = z.infer<typeof keepsakeItem>;
+
+export const keepsakeKeys = { ofPage: (pageId: string) => ['keepsakes', pageId] as const };
+
+export function fetchKeepsakes(
+  pageId: string,
+): Promise<{ available: boolean; keepsakes: Keepsake[] }> {
+  return callEndpoint(exports.listKeepsakes, { params: { id: pageId } });
+}
+
+export function requestKeepsake(pageId: string): Promise<DataExport> {
+  return callEndpoint(exports.requestKeepsake, { params: { id: pageId } });
 }
