@@ -1,13 +1,14 @@
 /**
- * `npm test`: typecheck, lint, unit and model-based tests, the real `npm start` process, the
- * API suite on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set) and the Playwright
- * e2e suite, in two lanes that run side by side: the process tests then e2e (real servers and
+ * `npm test`: typecheck, lint, unit and model-based tests, the mutation run over the
+ * statecharts (Stryker, failing under 80 %), the real `npm start` process, the API suite on
+ * PGlite (and on PostgreSQL when TEST_DATABASE_URL is set) and the Playwright e2e suite, in two lanes that run side by side: the process tests then e2e (real servers and
  * a browser, mostly waiting on them) beside everything else (mostly CPU). Each step writes its
  * output to test-results/reports/<step>.log; a failed step's last lines are printed. Every
  * step runs; the last line is the total over all runners: `N passed, N failed, N skipped`.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 interface Totals {
@@ -18,7 +19,7 @@ interface Totals {
 
 interface Step {
   name: string;
-  kind: 'check' | 'vitest' | 'playwright';
+  kind: 'check' | 'vitest' | 'playwright' | 'mutation';
   command: string[];
   env?: Record<string, string>;
 }
@@ -32,7 +33,12 @@ const FAILED_TAIL_LINES = 60;
 
 const check = (name: string, command: string[]): Step => ({ name, kind: 'check', command });
 
-function vitest(name: string, projects: string[], env: Record<string, string> = {}): Step {
+function vitest(
+  name: string,
+  projects: string[],
+  env: Record<string, string> = {},
+  options: string[] = [],
+): Step {
   const json = path.join(reportDir, `${name}.json`);
   return {
     name,
@@ -42,6 +48,7 @@ function vitest(name: string, projects: string[], env: Record<string, string> = 
       'vitest',
       'run',
       ...projects.flatMap((p) => ['--project', p]),
+      ...options,
       '--reporter=default',
       '--reporter=json',
       `--outputFile.json=${json}`,
@@ -57,6 +64,18 @@ const playwright = (name: string): Step => ({
   env: { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reportDir, `${name}.json`) },
 });
 
+/**
+ * Stryker's run over src/machines with the model tests; its break threshold (80 %, in
+ * stryker.config.mjs) makes it exit with a failure under that score. It counts as one check,
+ * and its line gives the score from the JSON report.
+ */
+const mutation: Step = {
+  name: 'mutation',
+  kind: 'mutation',
+  command: ['npx', 'stryker', 'run', '--reporters', 'clear-text,progress-append-only,json,html'],
+};
+const mutationReport = path.resolve('test-results/mutation/mutation.json');
+
 const lanes: Step[][] = [
   // Mostly waiting: on servers starting and stopping, on a browser and its servers; then the
   // API suite on PostgreSQL, which evens the two lanes out (the UI replays make lane B long).
@@ -71,7 +90,11 @@ const lanes: Step[][] = [
     check('typecheck', ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit']),
     check('lint', ['npx', 'eslint', '.']),
     check('format', ['npx', 'prettier', '--check', '.']),
-    vitest('unit', ['unit', 'model']),
+    // A worker per core: vitest's default leaves one core out (one worker on two cores), and
+    // the other lane mostly waits. The process and API steps keep the default: their files
+    // start servers on fixed ports and time them.
+    vitest('unit', ['unit', 'model'], {}, [`--maxWorkers=${availableParallelism()}`]),
+    mutation,
     vitest('api-pglite', ['api'], { API_TEST_DATABASE: 'pglite' }),
   ],
 ];
@@ -120,9 +143,27 @@ function readPlaywright(report: string): Totals {
   }
 }
 
+/** The mutation score as Stryker counts it: killed and timed out among the valid mutants. */
+function readMutationScore(report: string): string | undefined {
+  try {
+    const json = JSON.parse(readFileSync(report, 'utf8')) as {
+      files: Record<string, { mutants: { status: string }[] }>;
+    };
+    const statuses = Object.values(json.files).flatMap((file) => file.mutants.map((m) => m.status));
+    const detected = statuses.filter((s) => s === 'Killed' || s === 'Timeout').length;
+    const undetected = statuses.filter((s) => s === 'Survived' || s === 'NoCoverage').length;
+    const valid = detected + undetected;
+    if (valid === 0) return undefined;
+    return `mutation score ${((100 * detected) / valid).toFixed(2)} % (${detected}/${valid})`;
+  } catch {
+    return undefined;
+  }
+}
+
 interface Result {
   counts: Totals;
   seconds: number;
+  note?: string;
 }
 
 const results = new Map<string, Result>();
@@ -131,6 +172,8 @@ async function runStep(step: Step): Promise<void> {
   const log = path.join(reportDir, `${step.name}.log`);
   const started = performance.now();
   console.info(`=== ${step.name} started (output: ${path.relative('.', log)})`);
+  // A report left by an earlier run would give this one's score.
+  if (step.kind === 'mutation') rmSync(mutationReport, { force: true });
   const ok = await run(step, log);
   const seconds = Math.round((performance.now() - started) / 1000);
   const json = path.join(reportDir, `${step.name}.json`);
@@ -142,8 +185,11 @@ async function runStep(step: Step): Promise<void> {
         : { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0 };
   // A runner that failed without reporting a failed test (a crash, a compile error) still counts as one failure.
   if (counts.failed === 0 && !ok) counts = { ...counts, failed: 1 };
-  results.set(step.name, { counts, seconds });
-  console.info(`=== ${step.name} ${ok ? 'passed' : 'FAILED'} (${seconds} s)`);
+  const note = step.kind === 'mutation' ? readMutationScore(mutationReport) : undefined;
+  results.set(step.name, { counts, seconds, note });
+  console.info(
+    `=== ${step.name} ${ok ? 'passed' : 'FAILED'} (${seconds} s${note ? `; ${note}` : ''})`,
+  );
   if (!ok) {
     const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
     console.info(`--- last ${FAILED_TAIL_LINES} lines of ${path.relative('.', log)}:`);
@@ -167,12 +213,12 @@ const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
 for (const { name } of lanes.flat()) {
   const result = results.get(name);
   if (!result) continue;
-  const { counts, seconds } = result;
+  const { counts, seconds, note } = result;
   totals.passed += counts.passed;
   totals.failed += counts.failed;
   totals.skipped += counts.skipped;
   console.info(
-    `${name.padEnd(22)} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped  (${seconds} s)`,
+    `${name.padEnd(22)} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped  (${seconds} s)${note ? `  ${note}` : ''}`,
   );
 }
 if (!process.env.TEST_DATABASE_URL)

@@ -1,10 +1,15 @@
 /**
  * The paths of a machine's graph (`xstate/graph`) that the model test, the UI replay and the
- * browser replay walk: a path to every reachable state, then one more for every transition
- * out of it. Free of any test runner, so Playwright specs can import it too.
+ * browser replay walk: for the model test, a path to every reachable state, then one more for
+ * every transition out of it; for the UI replay, fewer and longer paths that still take every
+ * transition and do every event in every state those take. Free of any test runner, so
+ * Playwright specs can import it too.
  */
 import {
+  createActor,
   fromCallback,
+  SimulatedClock,
+  type AnyEventObject,
   type AnyStateMachine,
   type EventFromLogic,
   type InputFrom,
@@ -102,6 +107,187 @@ export function transitionCoveringPaths<TMachine extends AnyStateMachine>(
           other.startsWith(`${descriptions[index]}>`),
       ) && descriptions.indexOf(descriptions[index]!) === index,
   );
+}
+
+type Path<TMachine extends AnyStateMachine> = StatePath<
+  SnapshotFrom<TMachine>,
+  EventFromLogic<TMachine>
+>;
+type Snapshot = { value: unknown };
+type AnyTransition = ReturnType<AnyStateMachine['getTransitionData']>[number];
+
+/** One step to take: the event a state is offered, the transitions it takes, where it ends. */
+function stepKey(machine: AnyStateMachine, from: Snapshot, event: AnyEventObject, to: Snapshot) {
+  const taken = AFTER_EVENT.test(event.type)
+    ? []
+    : machine.getTransitionData(from as never, event).map(transitionLabel);
+  return JSON.stringify([from.value, event, taken, to.value]);
+}
+
+/** A transition as a reader finds it in the machine: its state, its event and its place. */
+export function transitionLabel(transition: AnyTransition): string {
+  const { source, eventType } = transition;
+  const alternatives = eventType
+    ? (source.transitions.get(eventType) ?? [])
+    : (source.always ?? []);
+  const index = alternatives.indexOf(transition);
+  return `${source.id} on "${eventType || '(always)'}"${alternatives.length > 1 ? ` #${index + 1}` : ''}`;
+}
+
+/**
+ * Paths for a replay that is costly per path (a screen mounted for each): together they do
+ * every event the model offers in every state of the machine, as often as the transitions it
+ * takes there differ (a guard's two outcomes are two steps), but in a state of the machine
+ * rather than in every context the graph tells apart, which the model test walks one by one.
+ * Each path starts at the initial state and goes on from where it is to the nearest step not
+ * taken yet, until `maxSteps`; then a new path starts.
+ */
+export function transitionCoverPaths<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  spec: PathSpec<TMachine>,
+  {
+    maxSteps = 30,
+    endsPath = () => false,
+  }: {
+    maxSteps?: number;
+    /** An event after which the path cannot go on (the member has left the screen). */
+    endsPath?: (
+      from: SnapshotFrom<TMachine>,
+      event: EventFromLogic<TMachine>,
+      to: SnapshotFrom<TMachine>,
+    ) => boolean;
+  } = {},
+): Path<TMachine>[] {
+  const serializeState = spec.serializeState ?? defaultSerialize;
+  const options = {
+    events: applicableEvents(spec),
+    input: spec.input,
+    serializeState: (snapshot: SnapshotFrom<TMachine>) => serializeState(snapshot),
+  } as never;
+  const adjacency = getAdjacencyMap(machine, options) as unknown as Record<
+    string,
+    {
+      state: SnapshotFrom<TMachine>;
+      transitions: Record<
+        string,
+        { event: EventFromLogic<TMachine>; state: SnapshotFrom<TMachine> }
+      >;
+    }
+  >;
+  interface Edge {
+    to: string;
+    key: string;
+    ends: boolean;
+    step: Path<TMachine>['steps'][number];
+  }
+  const edges = new Map<string, Edge[]>();
+  for (const [source, { state: from, transitions }] of Object.entries(adjacency)) {
+    edges.set(
+      source,
+      Object.values(transitions).map(({ event, state }) => ({
+        to: serializeState(state),
+        key: stepKey(machine, from as Snapshot, event as AnyEventObject, state as Snapshot),
+        ends: endsPath(from, event, state),
+        step: { event, state },
+      })),
+    );
+  }
+  const [initialPath] = getShortestPaths(machine, { ...(options as object), events: [] } as never);
+  const initialState = initialPath!.state as SnapshotFrom<TMachine>;
+  const initialKey = serializeState(initialState);
+  const untaken = new Set([...edges.values()].flat().map((edge) => edge.key));
+  const hasUntaken = (node: string) => (edges.get(node) ?? []).some((e) => untaken.has(e.key));
+
+  /** The shortest way from `start` to a state with a step not taken yet, then that step. */
+  const towardsUntaken = (start: string): Edge[] | undefined => {
+    const cameBy = new Map<string, { from: string; edge: Edge } | null>([[start, null]]);
+    const queue = [start];
+    while (queue.length > 0) {
+      const node = queue.shift()!;
+      const next = (edges.get(node) ?? []).find((edge) => untaken.has(edge.key));
+      if (next) {
+        const way = [next];
+        for (let link = cameBy.get(node); link; link = cameBy.get(link.from))
+          way.unshift(link.edge);
+        return way;
+      }
+      for (const edge of edges.get(node) ?? []) {
+        if (edge.ends || cameBy.has(edge.to)) continue;
+        cameBy.set(edge.to, { from: node, edge });
+        queue.push(edge.to);
+      }
+    }
+    return undefined;
+  };
+
+  const paths: Path<TMachine>[] = [];
+  while (untaken.size > 0) {
+    const steps: Path<TMachine>['steps'] = [
+      { state: initialState, event: { type: 'xstate.init' } as EventFromLogic<TMachine> },
+    ];
+    let at = initialKey;
+    let taken = 0;
+    for (;;) {
+      // Prefer a step that leads where more remains to be taken.
+      const out = (edges.get(at) ?? []).filter((edge) => untaken.has(edge.key));
+      const here =
+        out.find((edge) => !edge.ends && hasUntaken(edge.to)) ??
+        out.find((edge) => !edge.ends) ??
+        out[0];
+      const way = here ? [here] : towardsUntaken(at);
+      if (!way || (taken > 0 && steps.length - 1 + way.length > maxSteps)) break;
+      for (const edge of way) {
+        steps.push(edge.step);
+        if (untaken.delete(edge.key)) taken += 1;
+        at = edge.to;
+      }
+      if (way.at(-1)!.ends) break;
+    }
+    if (taken === 0)
+      throw new Error(`${machine.id}: no path from the start reaches ${[...untaken].join(', ')}`);
+    const last = steps[steps.length - 1]!;
+    paths.push({ state: last.state, steps, weight: steps.length - 1 });
+  }
+  return paths;
+}
+
+/**
+ * What a set of paths walks on the bare machine: the transitions it takes (with the eventless
+ * ones that follow an event) and the pairs of a state and an event it does. A replay that
+ * walks fewer paths than the model compares the two.
+ */
+export function walkedBy<TMachine extends AnyStateMachine>(
+  machine: TMachine,
+  spec: PathSpec<TMachine>,
+  paths: Path<TMachine>[],
+): { transitions: Set<string>; pairs: Set<string> } {
+  const transitions = new Set<string>();
+  const pairs = new Set<string>();
+  recordStartsWith(() => undefined);
+  for (const path of paths) {
+    const clock = new SimulatedClock();
+    const actor = createActor(machine, {
+      input: spec.input,
+      clock,
+      inspect: (event) => {
+        if (event.type !== '@xstate.microstep' || event.actorRef !== actor) return;
+        for (const transition of (event as unknown as { _transitions: AnyTransition[] })
+          ._transitions)
+          transitions.add(transitionLabel(transition));
+      },
+    });
+    actor.start();
+    for (const step of path.steps) {
+      if (step.event.type === 'xstate.init') continue;
+      const before = actor.getSnapshot() as Snapshot;
+      pairs.add(`${JSON.stringify(before.value)} × ${JSON.stringify(step.event)}`);
+      const delay = AFTER_EVENT.exec(step.event.type);
+      if (delay) clock.increment(Number(delay[1]));
+      else actor.send(step.event);
+    }
+    actor.stop();
+  }
+  return { transitions, pairs };
 }
 
 /**

@@ -52,6 +52,11 @@ interface AuthWorld extends SessionWorld {
   session: AuthSession | null;
   /** Frame reads refused as expired that wait for the refresh's outcome to be retried. */
   waitingReads: number;
+  /**
+   * A sign-out the server refused is owed: the next read of the session sends it again first
+   * (decision 291), until the server takes it or a sign-in replaces the cookie.
+   */
+  owed: boolean;
 }
 
 /** The token the password change answers: the one the update carries to the session layer. */
@@ -157,13 +162,21 @@ function mount(): AuthWorld {
     status: 401,
     body: { detail: 'not signed in' },
   });
-  return { ...world, session: null, waitingReads: 0 };
+  return { ...world, session: null, waitingReads: 0, owed: false };
 }
 
 const outputOf = (event: AnyEventObject) => (event as { output?: unknown }).output;
 const sessionBody = (session: AuthSession | null) => (session ? wireSession(session) : null);
 
 async function answerSession(world: AuthWorld, event: AnyEventObject, matches = SESSION_READ) {
+  if (matches === SESSION_READ && world.owed) {
+    // The owed sign-out goes first, and the server takes it this time.
+    await world.server.answer(SIGN_OUT_CALL, {
+      status: 200,
+      body: { url: 'http://localhost/login' },
+    });
+    world.owed = false;
+  }
   if (event.type.startsWith('xstate.error.')) {
     await world.server.answer(matches, { status: 503, body: { code: 'unavailable' } });
     return;
@@ -201,11 +214,16 @@ const executors = {
   'xstate.error.actor.refetchSession': (world, event) => answerSession(world, event),
   'xstate.done.actor.updateSession': (world, event) => answerSession(world, event, SESSION_WRITE),
   'xstate.error.actor.updateSession': (world, event) => answerSession(world, event, SESSION_WRITE),
-  'xstate.done.actor.signOut': async ({ server }) => {
-    await server.answer(SIGN_OUT_CALL, { status: 200, body: { url: 'http://localhost/login' } });
+  'xstate.done.actor.signOut': async (world) => {
+    await world.server.answer(SIGN_OUT_CALL, {
+      status: 200,
+      body: { url: 'http://localhost/login' },
+    });
+    world.owed = false;
   },
-  'xstate.error.actor.signOut': async ({ server }) => {
-    await server.answer(SIGN_OUT_CALL, { status: 503, body: { code: 'unavailable' } });
+  'xstate.error.actor.signOut': async (world) => {
+    await world.server.answer(SIGN_OUT_CALL, { status: 503, body: { code: 'unavailable' } });
+    world.owed = true;
   },
   'xstate.done.actor.tokenRefresh': async (world, event) => {
     const output = outputOf(event) as { outcome: string; tokens?: { accessToken: string } };
@@ -256,6 +274,8 @@ const executors = {
       status: 200,
       body: { url: 'http://localhost/dashboard' },
     });
+    // The new session cookie replaces the one the owed sign-out was for.
+    world.owed = false;
   },
   UPDATE: async (world) => {
     await goTo(world, '/mypage');
@@ -363,7 +383,8 @@ const views: Record<string, ViewAssertion<AuthWorld>> = {
   },
   'unauthenticated.refetching': async (world) => {
     await headerShows('visitor');
-    await waitingOn(world, 'GET /api/auth/session');
+    // An owed sign-out is sent again before the session is read.
+    await waitingOn(world, world.owed ? 'POST /api/auth/signout' : 'GET /api/auth/session');
   },
   signingOut: async (world) => {
     // The tokens go at once: the header is the visitor's while the sign-out is being made.

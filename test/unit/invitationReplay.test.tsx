@@ -262,6 +262,12 @@ describeUiReplay('invitation', {
   events: invitationEvents,
   executors,
   views,
+  // Registering and signing in open their pages, off the invitation and its chart (a pet
+  // page's admin link goes on to the pet-admin setting, which the chart hands it to).
+  endsPath: (from, event, to) =>
+    from.matches('awaitingLogin') &&
+    to.matches('awaitingLogin') &&
+    (event.type === 'REGISTER' || event.type === 'SIGN_IN'),
   mount: async () => {
     localStorage.clear();
     const world = renderWithSession(

@@ -172,6 +172,10 @@ describeUiReplay('unsavedChangesGuard', {
   mount: renderForm,
   executors,
   views,
+  // Leaving, at once from a clean form or on confirming, ends the form and its guard.
+  endsPath: (from, event, to) =>
+    to.matches('clean') &&
+    (event.type === 'NAVIGATE' || (event.type === 'CONFIRM' && from.matches('warning'))),
 });
 
 describe('the unsaved-changes guard in a screen', () => {
