@@ -248,11 +248,26 @@ export const accountEndpoints = named({
   activate: endpoint({
     method: 'GET',
     path: '/v1/user/confirm/:token/:email',
-    summary: 'The activation link: activates the account and signs in',
+    summary:
+      'The activation link of a registration without a password (external provider): activates the account and signs in',
     tag: TAG,
     caller: 'public',
     params: z.object({ token: z.string().max(200), email: z.string().max(254) }),
     responses: { 200: signInAnswer, 400: errorBody },
+  }),
+  activateWithPassword: endpoint({
+    method: 'POST',
+    path: '/v1/user/confirm/:token/:email',
+    summary:
+      'The activation link with the password chosen when registering (required for a registration with a password): activates the account and signs in',
+    tag: TAG,
+    caller: 'public',
+    params: z.object({ token: z.string().max(200), email: z.string().max(254) }),
+    body: z
+      .object({ password: z.string().max(1000) })
+      .meta({ examples: [{ password: 'correct horse battery' }] }),
+    responses: { 200: signInAnswer, 400: errorBody },
+    rateLimited: true,
   }),
   resendActivation: endpoint({
     method: 'POST',

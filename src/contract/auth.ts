@@ -42,7 +42,12 @@ const credentialsForm = callbackForm
 
 /** The activation link's token and address, carried from /activate (the mail's link). */
 const activationForm = callbackForm
-  .extend({ token: z.string().max(200), email: z.string().max(254) })
+  .extend({
+    token: z.string().max(200),
+    email: z.string().max(254),
+    /** The password chosen when registering; a registration with a password needs it. */
+    password: z.string().max(1000).optional(),
+  })
   .meta({
     examples: [{ ...callbackExample, token: 'c1f0e8d2b6a14…', email: 'taro@example.com' }],
   });

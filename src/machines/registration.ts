@@ -70,6 +70,8 @@ export interface RegistrationSubmission {
 export interface ActivationLink {
   token: string;
   email: string;
+  /** The password chosen when registering, once the server asked for it. */
+  password?: string;
 }
 
 export type RegistrationEvent =

@@ -201,6 +201,11 @@ export const ROWS: Record<string, Row> = {
     request: (w) => json('GET', `/v1/user/confirm/not-a-token/${w.owner.email}`)(),
     expect: everyone(400),
   },
+  'POST /v1/user/confirm/:token/:email': {
+    request: (w) =>
+      json('POST', `/v1/user/confirm/not-a-token/${w.owner.email}`, { password: 'x' })(),
+    expect: everyone(400),
+  },
   'POST /v1/password_reset': {
     request: (w) => json('POST', '/v1/password_reset', { email: w.owner.email })(),
     expect: everyone(202),

@@ -1,10 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { accountTokens, users } from '../../db/schema';
 import { DomainError } from '../errors';
 import { redeemPetAdminLink } from '../memorial/invitations';
 import { consumeAccountToken } from './accountTokens';
 import type { AccountDeps } from './accountDeps';
 import { normalizeEmail } from './accountDeps';
+import { verifyPassword } from './passwords';
+import { hashSecretToken } from './secretTokens';
 import { signIn, type SignInResult } from './signIn';
 
 const activationInvalid = () =>
@@ -15,17 +17,62 @@ const activationInvalid = () =>
   );
 
 /**
- * GET /v1/user/confirm/{token}/{email}: spends the link (it must belong to that email),
- * activates the account and signs the member in. A registration in pet mode carried a
- * pet-admin link (admin_pet_id); it is redeemed here, once the address is proven, so that an
- * account nobody activates never becomes an admin of the pet's page.
+ * A registration with a password is activated only by someone who knows that password: the
+ * mailbox alone proves the address, not who registered it.
+ */
+const passwordRequired = () =>
+  new DomainError(
+    'link_invalid',
+    'activation_password_required',
+    'this registration is completed with the password chosen when registering',
+  );
+const passwordMismatch = () =>
+  new DomainError(
+    'link_invalid',
+    'activation_password_mismatch',
+    'the password is not the one this registration was made with; if you did not make it, register anew',
+  );
+
+/**
+ * GET /v1/user/confirm/{token}/{email} and its POST with the registration's password: spends
+ * the link (it must belong to that email), activates the account and signs the member in.
+ *
+ * The link proves only that its opener reads the address's mail. Whoever registered the
+ * address chose the password, so a registration with a password is activated only with that
+ * password (checked before the link is spent; a wrong one spends nothing): the owner of a
+ * mailbox who opens the mail of a registration a stranger made cannot hand the stranger an
+ * account, and must register themself, which replaces the stranger's.
+ *
+ * A registration in pet mode carried a pet-admin link (admin_pet_id); it is redeemed here,
+ * once the address is proven, so that an account nobody activates never becomes an admin of
+ * the pet's page.
  */
 export async function activateAccount(
   deps: AccountDeps,
   token: string,
   email: string,
+  password?: string,
 ): Promise<SignInResult> {
+  const now = deps.clock.now();
   const belongsToEmail = sql`exists (select 1 from ${users} where ${users.id} = ${accountTokens.userId} and lower(${users.email}) = ${normalizeEmail(email)} and ${users.status} = 'inactive')`;
+  const [pending] = await deps.db
+    .select({ passwordHash: users.passwordHash })
+    .from(accountTokens)
+    .innerJoin(users, eq(users.id, accountTokens.userId))
+    .where(
+      and(
+        eq(accountTokens.tokenHash, hashSecretToken(token)),
+        eq(accountTokens.purpose, 'activation'),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, now),
+        belongsToEmail,
+      ),
+    );
+  if (!pending) throw activationInvalid();
+  if (pending.passwordHash !== null) {
+    if (password === undefined || password === '') throw passwordRequired();
+    if (!(await verifyPassword(password, pending.passwordHash))) throw passwordMismatch();
+  }
   const userId = await consumeAccountToken(
     deps.db,
     token,
@@ -34,7 +81,6 @@ export async function activateAccount(
     belongsToEmail,
   );
   if (!userId) throw activationInvalid();
-  const now = deps.clock.now();
   const [activated] = await deps.db
     .update(users)
     .set({ status: 'active', activatedAt: now, updatedAt: now })

@@ -190,6 +190,14 @@ export async function accountV1Routes(
     handler: (request) => activateAccount(deps, request.params.token, request.params.email),
   });
 
+  const activateWithPassword = endpointRoute(endpoints.activateWithPassword);
+  routes.route({
+    ...activateWithPassword,
+    config: { ...activateWithPassword.config, ...limitedAs('auth') },
+    handler: (request) =>
+      activateAccount(deps, request.params.token, request.params.email, request.body.password),
+  });
+
   routes.route({
     ...endpointRoute(endpoints.resendActivation),
     config: { ...mailLimit, endpoint: endpoints.resendActivation },

@@ -116,7 +116,7 @@ export async function sessionRoutes(
       requireCsrf(request, request.body.csrfToken);
       await startSession(
         reply,
-        await activateAccount(deps, request.body.token, request.body.email),
+        await activateAccount(deps, request.body.token, request.body.email, request.body.password),
       );
       return { url };
     },

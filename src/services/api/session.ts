@@ -148,11 +148,12 @@ export function createSessionApi({
      * session cookie of the new member; rejects with a SessionError when the link is not valid.
      */
     signInWithActivation: async (
-      link: { token: string; email: string },
+      { password, ...link }: { token: string; email: string; password?: string },
       callbackUrl: string,
     ): Promise<void> => {
       const response = await formPost('/callback/activation', {
         ...link,
+        ...(password === undefined ? {} : { password }),
         csrfToken: await csrfToken(),
         callbackUrl,
         json: 'true',
