@@ -444,8 +444,10 @@ for (const { label, path } of chosen) {
         provider_request: { provider_name: 'line' },
       });
       expect((request!.user_request as Record<string, unknown>).password).toBeUndefined();
-      // The mailed link signs the new member in, through the provider's account.
+      // The mailed link signs the new member in, through a new sign-in with the provider's
+      // account the registration was made with.
       await page.goto((await mailedActivationLink(replay.email)).href);
+      await page.getByRole('link', { name: 'LINEでログインして登録を完了する' }).click();
       await expect(page).toHaveURL(/\/dashboard$/);
       expect(await sessionUser(page)).toMatchObject({ username: 'hanako' });
     }

@@ -72,6 +72,8 @@ export interface ActivationLink {
   email: string;
   /** The password chosen when registering, once the server asked for it. */
   password?: string;
+  /** A registration through a provider: the assertion of a new sign-in with it. */
+  assertion?: string;
 }
 
 export type RegistrationEvent =

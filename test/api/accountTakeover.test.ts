@@ -140,6 +140,57 @@ describe('registering an address one does not read', () => {
     expect((await loginFrom(t, newClient(), victim.email, attackerPassword)).statusCode).toBe(401);
   });
 
+  it('the owner who opens a stranger’s external-provider registration mail cannot link the stranger’s identity', async () => {
+    const victim = registrationBody();
+    const strangersIdentity = { provider: 'line', providerUserId: `U-stranger-${Date.now()}` };
+    const strangers = await issueProviderAssertion(strangersIdentity, t.config.authSecret, t.clock);
+    const registered = await t.request({
+      method: 'POST',
+      url: '/v1/user/create_user_with_external_provider',
+      headers: { cookie: `shinobu.provider-binding=${strangers.binding}` },
+      body: {
+        user_request: { ...victim, password: undefined, username: 'attacker' },
+        provider_request: {
+          provider_name: 'line',
+          provider_user_id: strangersIdentity.providerUserId,
+          access_token: strangers.assertion,
+        },
+      },
+    });
+    expect(registered.statusCode).toBe(202);
+    const strangersLink = activationLinksTo(victim.email).at(-1)!;
+    // Opened as it comes, the link completes nothing.
+    const opened = await t.request({ method: 'GET', url: confirmUrl(strangersLink) });
+    expect(opened.statusCode).toBe(400);
+    expect(opened.json()).toMatchObject({
+      code: 'activation_provider_required',
+      detail: expect.any(String),
+    });
+    // The owner signs in with their own LINE account from the link's page: not the identity
+    // the registration was made with, so nothing is completed.
+    const ownersIdentity = { provider: 'line', providerUserId: `U-owner-${Date.now()}` };
+    const owners = await issueProviderAssertion(ownersIdentity, t.config.authSecret, t.clock);
+    const withOwnLine = await t.request({
+      method: 'POST',
+      url: confirmUrl(strangersLink),
+      headers: { cookie: `shinobu.provider-binding=${owners.binding}` },
+      body: { provider_assertion: owners.assertion },
+    });
+    expect(withOwnLine.statusCode).toBe(400);
+    expect(withOwnLine.json()).toMatchObject({
+      code: 'activation_provider_mismatch',
+      detail: expect.any(String),
+    });
+    // The stranger's LINE sign-in reaches no account.
+    const later = await issueProviderAssertion(strangersIdentity, t.config.authSecret, t.clock);
+    const strangerSignsIn = await t.request({
+      method: 'GET',
+      url: `/v1/tmp-return-jwt?assertion=${encodeURIComponent(later.assertion)}`,
+      headers: { cookie: `shinobu.provider-binding=${later.binding}` },
+    });
+    expect(strangerSignsIn.statusCode).toBe(401);
+  });
+
   it('an external-provider registration of the address leaves no identity on the owner’s account', async () => {
     const victim = registrationBody();
     const attackersIdentity = { provider: 'line', providerUserId: `U-attacker-${Date.now()}` };

@@ -672,8 +672,22 @@ describe('external provider', () => {
         headers: { cookie: `shinobu.provider-binding=${later.binding}` },
       });
     expect((await signIn()).statusCode).toBe(401);
-    const { token, email } = lastActivationLink(t);
-    await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    const { token, email, link } = lastActivationLink(t);
+    expect(new URL(link).searchParams.get('provider')).toBe('line');
+    // The link completes the registration with a new sign-in of the same identity.
+    const alone = await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    expect(alone.json()).toMatchObject({
+      code: 'activation_provider_required',
+      detail: expect.any(String),
+    });
+    const proof = await issueProviderAssertion(identity, t.config.authSecret, t.clock);
+    const activated = await t.request({
+      method: 'POST',
+      url: confirmUrl(token, email),
+      headers: { cookie: `shinobu.provider-binding=${proof.binding}` },
+      body: { provider_assertion: proof.assertion },
+    });
+    expect(activated.statusCode, activated.body).toBe(200);
     const signedIn = await signIn();
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.json().userId).toBe(user!.id);

@@ -164,6 +164,10 @@ export const ROWS: Record<string, Row> = {
     request: json('GET', '/api/auth/restore/line'),
     expect: everyone(302),
   },
+  'GET /api/auth/activate/:provider': {
+    request: json('GET', '/api/auth/activate/line'),
+    expect: everyone(302),
+  },
 
   // Accounts: sign-in and registration are open to all and know no caller.
   'POST /v1/login': {

@@ -194,8 +194,15 @@ export async function accountV1Routes(
   routes.route({
     ...activateWithPassword,
     config: { ...activateWithPassword.config, ...limitedAs('auth') },
-    handler: (request) =>
-      activateAccount(deps, request.params.token, request.params.email, request.body.password),
+    handler: async (request) => {
+      const { password, provider_assertion: assertion } = request.body;
+      const verified =
+        assertion === undefined ? undefined : ((await boundAssertion(request, assertion)) ?? null);
+      return activateAccount(deps, request.params.token, request.params.email, {
+        password,
+        assertion: verified,
+      });
+    },
   });
 
   routes.route({

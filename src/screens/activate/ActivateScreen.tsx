@@ -1,6 +1,6 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import type { ActivationLink } from '../../machines/registration';
@@ -14,16 +14,46 @@ import {
   Links,
   PasswordField,
 } from '../login/authFormParts';
+import { providerLabelId } from '../login/SocialSignIn';
 import { useSignInAndGo } from '../login/useSignInAndGo';
 import { activationMachine } from '../registerTop/registrationSetup';
 import { inspectOption } from '../../services/clientState/inspector';
 
-/** Why an attempt failed in a way the member can answer: the registration's password. */
-type PasswordAsk = 'activation_password_required' | 'activation_password_mismatch';
-const PASSWORD_ASKS: readonly string[] = [
+/**
+ * Why an attempt failed in a way the member can answer: the registration's password, or a new
+ * sign-in with the provider it was made through.
+ */
+type Ask =
+  | 'activation_password_required'
+  | 'activation_password_mismatch'
+  | 'activation_provider_required'
+  | 'activation_provider_mismatch'
+  | 'activation_provider_used'
+  | 'activation_provider_failed';
+const ASKS: readonly string[] = [
   'activation_password_required',
   'activation_password_mismatch',
+  'activation_provider_required',
+  'activation_provider_mismatch',
+  'activation_provider_used',
 ];
+const PROVIDER_ASKS: readonly Ask[] = [
+  'activation_provider_required',
+  'activation_provider_mismatch',
+  'activation_provider_used',
+  'activation_provider_failed',
+];
+
+/** What the screen says when a provider sign-in did not complete the registration. */
+const PROVIDER_FAILURE_TEXTS: Partial<Record<Ask, string>> = {
+  activation_provider_mismatch: 'activate-provider-mismatch',
+  activation_provider_used: 'activate-provider-used',
+  activation_provider_failed: 'activate-provider-failed',
+};
+
+/** The provider round trip that proves an activation link's registration (it signs nobody in). */
+const activateWithProviderUrl = (provider: string, link: { token: string; email: string }) =>
+  `/api/auth/activate/${encodeURIComponent(provider)}?${new URLSearchParams(link)}`;
 
 /**
  * /activate?token=…&email=… — the link of the registration mail. Activates the account and
@@ -31,16 +61,37 @@ const PASSWORD_ASKS: readonly string[] = [
  * GET /v1/user/confirm/{token}/{email}), then goes on as a sign-in does: to the page first
  * asked for, else the dashboard. A registration made with a password is completed only with
  * that password (the mailbox proves the address, the password who registered it): the server
- * asks for it, and the screen asks the member, then tries again. Members registered through a
- * social provider have none and go straight on.
+ * asks for it, and the screen asks the member, then tries again. A registration made through a
+ * provider (the link names it) is completed by a new sign-in with that provider from here: the
+ * round trip comes back with the provider's assertion, which the screen takes out of the
+ * address and activates with.
  */
 export function Component() {
   const t = useT();
   const [search] = useSearchParams();
+  const navigate = useNavigate();
   const link = { token: search.get('token') ?? '', email: search.get('email') ?? '' };
+  const provider = search.get('provider');
+  // Back from the provider: read once, for the address loses it at once.
+  const [assertion] = useState(() => search.get('assertion') ?? undefined);
   const [attempt, setAttempt] = useState<{ number: number; password?: string }>({ number: 0 });
-  const [ask, setAsk] = useState<PasswordAsk | null>(null);
+  const [ask, setAsk] = useState<Ask | null>(() => {
+    if (search.get('proof') === 'failed') return 'activation_provider_failed';
+    return provider && !assertion ? 'activation_provider_required' : null;
+  });
   const [password, setPassword] = useState('');
+
+  useEffect(() => {
+    if (!assertion && search.get('proof') === null) return;
+    const clean = new URLSearchParams({ ...link, ...(provider ? { provider } : {}) });
+    navigate(`/activate?${clean.toString()}`, { replace: true });
+    // Once, on arrival from the provider.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const providerName = (id: string) => {
+    const label = providerLabelId(id);
+    return label ? t(label) : id;
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -53,7 +104,25 @@ export function Component() {
     <AuthPage>
       <h1>{t('activate-title')}</h1>
       <AuthCard>
-        {ask ? (
+        {ask && PROVIDER_ASKS.includes(ask) && provider ? (
+          <>
+            {ask !== 'activation_provider_required' && (
+              <FormMessage>
+                {t(PROVIDER_FAILURE_TEXTS[ask]!, { provider: providerName(provider) })}
+              </FormMessage>
+            )}
+            <p>{t('activate-provider-lead', { provider: providerName(provider) })}</p>
+            <Links>
+              <a href={activateWithProviderUrl(provider, link)}>
+                {t('activate-with-provider', { provider: providerName(provider) })}
+              </a>
+            </Links>
+            <p>{t('activate-provider-not-mine')}</p>
+            <Links>
+              <Link to="/register-top?register=true">{t('login-register')}</Link>
+            </Links>
+          </>
+        ) : ask && !PROVIDER_ASKS.includes(ask) ? (
           <>
             {ask === 'activation_password_mismatch' && (
               <FormMessage>{t('activate-password-mismatch')}</FormMessage>
@@ -79,8 +148,14 @@ export function Component() {
         ) : (
           <Attempt
             key={attempt.number}
-            link={attempt.password === undefined ? link : { ...link, password: attempt.password }}
-            onPasswordAsked={setAsk}
+            link={
+              attempt.password !== undefined
+                ? { ...link, password: attempt.password }
+                : assertion && attempt.number === 0
+                  ? { ...link, assertion }
+                  : link
+            }
+            onAsked={setAsk}
           />
         )}
       </AuthCard>
@@ -89,13 +164,7 @@ export function Component() {
 }
 
 /** One activation call with what the member gave, from start to its outcome. */
-function Attempt({
-  link,
-  onPasswordAsked,
-}: {
-  link: ActivationLink;
-  onPasswordAsked: (ask: PasswordAsk) => void;
-}) {
+function Attempt({ link, onAsked }: { link: ActivationLink; onAsked: (ask: Ask) => void }) {
   const t = useT();
   const session = useSession();
   const { goOn } = useSignInAndGo();
@@ -104,9 +173,7 @@ function Attempt({
       try {
         await session.activate(given);
       } catch (error) {
-        if (error instanceof SessionError && PASSWORD_ASKS.includes(error.code)) {
-          onPasswordAsked(error.code as PasswordAsk);
-        }
+        if (error instanceof SessionError && ASKS.includes(error.code)) onAsked(error.code as Ask);
         throw error;
       }
     }),
