@@ -82,15 +82,17 @@ export interface RunningServer {
 }
 
 /**
- * Starts `tsx server/main.ts` (what `npm start` runs) and polls /healthz until it answers 200.
+ * Starts `tsx server/main.ts` (what `npm start` runs), or another entry of the bench's, and
+ * polls /healthz until it answers 200.
  * Its log goes to /dev/null: written, as in production, but not read.
  */
 export async function startServer(
   env: Record<string, string>,
   port: number,
+  entry = 'server/main.ts',
 ): Promise<RunningServer> {
   const startedAt = performance.now();
-  const child = spawn(TSX, ['server/main.ts'], {
+  const child = spawn(TSX, [entry], {
     // Nothing of the bench's own environment (DATABASE_URL above all) reaches the server.
     env: {
       PATH: process.env.PATH,

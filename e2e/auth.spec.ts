@@ -66,8 +66,26 @@ test('register, activate from the mail, sign out, fail, sign in to the page firs
   await page.getByRole('button', { name: '登録する' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('メールをお送りしました');
 
-  // The link in the mail activates the account and signs the member in: the dashboard.
+  // The link in the mail asks for the password chosen when registering (the mailbox proves
+  // the address, the password who registered it); another password is refused, and the
+  // right one activates the account and signs the member in: the dashboard.
   await page.goto((await mailedActivationLink(email)).href);
+  const activationPassword = page.getByLabel('パスワード', { exact: true });
+  await expect(activationPassword).toBeVisible();
+  await expect(
+    page.getByText('ご登録のときに設定したパスワードを入力して、登録を完了してください。'),
+  ).toBeVisible();
+  await keepScreenshot(page, 'auth-activate-password-mobile');
+  await expectFitsAndAccessible(page);
+  await activationPassword.fill('not the password I registered');
+  await page.getByRole('button', { name: '登録を完了する' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'パスワードが、このご登録のときに設定されたものと一致しません。',
+  );
+  expect(await sessionUser(page)).toBeNull();
+  await expectFitsAndAccessible(page);
+  await page.getByLabel('パスワード', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: '登録を完了する' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(await sessionUser(page)).toMatchObject({ username: 'hanako' });
   // The registration claimed the picture: it is the member's icon now.

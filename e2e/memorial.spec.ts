@@ -6,7 +6,7 @@ import type { Browser, Page } from '@playwright/test';
 import sharp from 'sharp';
 import {
   accessTokenOf,
-  mailedActivationLink,
+  activateFromMail,
   registerMember,
   signUpAndSignIn,
 } from './support/members';
@@ -158,7 +158,7 @@ test('a pet page: photo, history, an admin invited by link who registers, an app
   await expect(newcomer.getByRole('heading', { level: 1 })).toHaveText('メールをお送りしました');
   const petSetting = await newcomer.evaluate(() => localStorage.getItem('persist:shinobu'));
   expect(JSON.parse(petSetting ?? '{}')).toMatchObject({ memorialAdmin: { completed: true } });
-  await newcomer.goto((await mailedActivationLink(email)).href);
+  await activateFromMail(newcomer, email, PASSWORD);
   await expect(newcomer).toHaveURL(/\/dashboard$/);
   await newcomer.goto(pageUrl);
   await expect(newcomer.getByRole('button', { name: 'プロフィールを編集する' })).toBeVisible();

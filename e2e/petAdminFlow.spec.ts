@@ -18,7 +18,7 @@ import {
   type BrowserView,
 } from './support/flowReplay';
 import { sharedInvitation, type SharedInvitation } from './support/invitations';
-import { mailedActivationLink } from './support/members';
+import { activateFromMail } from './support/members';
 import { VIEWPORTS } from './support/screens';
 import { serverNow } from './support/serverClock';
 
@@ -137,7 +137,7 @@ test('a pet-admin link past 24 hours no longer makes the new member its admin', 
   await page.getByRole('button', { name: '登録する' }).click();
   expect((await sent).postDataJSON()).toMatchObject({ admin_pet_id: null });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('メールをお送りしました');
-  await page.goto((await mailedActivationLink(email)).href);
+  await activateFromMail(page, email, 'a quiet evening by the river');
   await expect(page).toHaveURL(/\/dashboard$/);
   const admins = await context.request.get(
     `/v1/memorial_page/get_memorial_page_admin/${invitation.memorialPageId}`,

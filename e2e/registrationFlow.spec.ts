@@ -56,6 +56,8 @@ interface Replay {
   provider?: LocalOidcProvider;
   /** The activation link mailed for a registration made before the path (ACTIVATE). */
   activation?: URL;
+  /** Whether that link was spent before the path opens it (the server then refuses it). */
+  activationSpent?: boolean;
 }
 let replay: Replay;
 
@@ -134,8 +136,14 @@ const executors = {
     const { link } = event as Extract<RegistrationEvent, { type: 'ACTIVATE' }>;
     // A complete link is the one mailed for a registration made before (the path's outcome
     // then tells whether it is spent already); an incomplete one is the model's own.
-    if (link.token !== '' && replay.activation) await page.goto(replay.activation.href);
-    else
+    if (link.token !== '' && replay.activation) {
+      await page.goto(replay.activation.href);
+      // A link still unspent asks for the password the registration was made with.
+      if (!replay.activationSpent) {
+        await page.getByLabel('パスワード', { exact: true }).fill(validRegistrationForm.password);
+        await button(page, '登録を完了する').click();
+      }
+    } else
       await page.goto(`/activate?${new URLSearchParams({ token: link.token, email: link.email })}`);
   },
   EDIT: async (page, event) => {
@@ -361,10 +369,12 @@ for (const { label, path } of chosen) {
       replay.activation = await mailedActivationLink(replay.email);
       if (path.steps.some((step) => step.event.type === 'xstate.error.actor.activate')) {
         // The server refuses a link already spent.
-        const spent = await context.request.get(
+        const spent = await context.request.post(
           `/v1/user/confirm/${encodeURIComponent(replay.activation.searchParams.get('token')!)}/${encodeURIComponent(replay.email)}`,
+          { data: { password: validRegistrationForm.password } },
         );
         expect(spent.status()).toBe(200);
+        replay.activationSpent = true;
       }
     }
     const page = await context.newPage();
@@ -434,8 +444,10 @@ for (const { label, path } of chosen) {
         provider_request: { provider_name: 'line' },
       });
       expect((request!.user_request as Record<string, unknown>).password).toBeUndefined();
-      // The mailed link signs the new member in, through the provider's account.
+      // The mailed link signs the new member in, through a new sign-in with the provider's
+      // account the registration was made with.
       await page.goto((await mailedActivationLink(replay.email)).href);
+      await page.getByRole('link', { name: 'LINEでログインして登録を完了する' }).click();
       await expect(page).toHaveURL(/\/dashboard$/);
       expect(await sessionUser(page)).toMatchObject({ username: 'hanako' });
     }

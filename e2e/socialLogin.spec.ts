@@ -93,8 +93,23 @@ test('a first LINE sign-in registers with the profile prefilled; later ones sign
   );
   await expectFitsAndAccessible(page);
 
-  // The link activates the account and signs the member in, with no password of their own.
+  // The link asks for a new LINE sign-in of the identity the registration was made with
+  // (the mailbox proves the address, LINE who registered it); back from LINE, the page takes
+  // the assertion out of the address, activates the account and signs the member in, with no
+  // password of their own.
   await page.goto((await mailedActivationLink(email)).href);
+  const completeWithLine = page.getByRole('link', { name: 'LINEでログインして登録を完了する' });
+  await expect(completeWithLine).toBeVisible();
+  await keepScreenshot(page, 'social-activate-with-line-mobile');
+  await expectFitsAndAccessible(page);
+  const backFromLine = page.waitForResponse((response) =>
+    response.url().includes('/api/auth/callback/line'),
+  );
+  await completeWithLine.click();
+  const activationAssertion = new URL((await backFromLine).headers().location!).searchParams.get(
+    'assertion',
+  );
+  expect(activationAssertion).toEqual(expect.any(String));
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(await sessionUser(page)).toMatchObject({ username: 'はなこ' });
   await keepScreenshot(page, 'social-activated-mobile');

@@ -22,7 +22,7 @@ import { installDraining, type Draining } from './http/draining';
 import { installRateLimits } from './http/rateLimits';
 import { trackRequestIds } from './http/faults';
 import { installResponseHeaders } from './http/securityHeaders';
-import { createSessionCheck } from './http/sessionCheck';
+import { createSessionCheck, type SessionCheck } from './http/sessionCheck';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
 import { connectRedis } from './lib/sharedRedis';
@@ -58,6 +58,11 @@ export interface AppOverrides {
   serverRender?: (root: string) => Promise<ServerRender | undefined>;
   /** Collects every answer that does not keep to its endpoint's contract (the API suite). */
   contractDrifts?: ContractDrift[];
+  /**
+   * Another per-request session check than the member's session epoch (the bench's figure
+   * without it, bench/uncheckedServer.ts). The product never sets it.
+   */
+  sessions?: SessionCheck;
 }
 
 /** One route as registered: its method, its URL pattern and the zod schemas it validates. */
@@ -146,7 +151,7 @@ export async function buildApp(
         log: app.log,
       }),
     metrics: createMetrics(),
-    sessions: createSessionCheck(database, config.sessionCacheTtlMs),
+    sessions: overrides.sessions ?? createSessionCheck(database, config.sessionCacheTtlMs),
     // Uploads go to S3 when it is configured; /files/* then serves nothing anyone was given.
     store: withViewUrlCache(s3Store ?? localStore, clock),
     redis: config.redisUrl ? connectRedis(config.redisUrl, app.log) : undefined,

@@ -64,6 +64,16 @@ export async function mailedActivationLink(email: string): Promise<URL> {
 }
 
 /**
+ * Opens the activation link mailed to `email` in `page` and gives the password chosen when
+ * registering, which the activation screen asks for before it completes the registration.
+ */
+export async function activateFromMail(page: Page, email: string, password: string) {
+  await page.goto((await mailedActivationLink(email)).href);
+  await page.getByLabel('パスワード', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登録を完了する' }).click();
+}
+
+/**
  * The links whose address matches `pattern` in the outbox mails addressed to `email`, newest
  * mail first (e.g. the letter link of a time-capsule delivery).
  */
@@ -110,8 +120,9 @@ export async function registerMember(
   expect(registered.status(), await registered.text()).toBe(202);
 
   const token = (await mailedActivationLink(member.email)).searchParams.get('token')!;
-  const activated = await request.get(
+  const activated = await request.post(
     `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(member.email)}`,
+    { data: { password: member.password } },
   );
   expect(activated.status(), await activated.text()).toBe(200);
   return member;

@@ -248,11 +248,34 @@ export const accountEndpoints = named({
   activate: endpoint({
     method: 'GET',
     path: '/v1/user/confirm/:token/:email',
-    summary: 'The activation link: activates the account and signs in',
+    summary:
+      'The activation link alone: answers what the registration needs (activation_password_required, activation_provider_required)',
     tag: TAG,
     caller: 'public',
     params: z.object({ token: z.string().max(200), email: z.string().max(254) }),
     responses: { 200: signInAnswer, 400: errorBody },
+  }),
+  activateWithPassword: endpoint({
+    method: 'POST',
+    path: '/v1/user/confirm/:token/:email',
+    summary:
+      'The activation link with its proof: the password chosen when registering, or for a registration through a provider a new sign-in with that identity; activates the account and signs in',
+    tag: TAG,
+    caller: 'public',
+    params: z.object({ token: z.string().max(200), email: z.string().max(254) }),
+    body: z
+      .object({
+        password: z.string().max(1000).optional().meta({
+          description: 'The password chosen when registering, for a registration made with one.',
+        }),
+        provider_assertion: z.string().max(4096).optional().meta({
+          description:
+            "For a registration through a provider: the server's assertion of a new sign-in with that identity, sent with its browser's binding cookie.",
+        }),
+      })
+      .meta({ examples: [{ password: 'correct horse battery' }] }),
+    responses: { 200: signInAnswer, 400: errorBody },
+    rateLimited: true,
   }),
   resendActivation: endpoint({
     method: 'POST',

@@ -42,7 +42,14 @@ const credentialsForm = callbackForm
 
 /** The activation link's token and address, carried from /activate (the mail's link). */
 const activationForm = callbackForm
-  .extend({ token: z.string().max(200), email: z.string().max(254) })
+  .extend({
+    token: z.string().max(200),
+    email: z.string().max(254),
+    /** The password chosen when registering; a registration with a password needs it. */
+    password: z.string().max(1000).optional(),
+    /** A registration through a provider: the assertion of a new sign-in from the link's page. */
+    assertion: z.string().max(4096).optional(),
+  })
   .meta({
     examples: [{ ...callbackExample, token: 'c1f0e8d2b6a14…', email: 'taro@example.com' }],
   });
@@ -269,6 +276,21 @@ export const authEndpoints = named({
     caller: 'public',
     params: providerParams,
     query: z.object({ token: z.string().max(200).optional() }),
+    responses: redirect,
+    rateLimited: true,
+  }),
+  activateWithProvider: endpoint({
+    method: 'GET',
+    path: '/api/auth/activate/:provider',
+    summary:
+      "Starts a provider round trip that proves an activation link and signs nobody in: back at /activate with the provider's assertion",
+    tag: TAG,
+    caller: 'public',
+    params: providerParams,
+    query: z.object({
+      token: z.string().max(200).optional(),
+      email: z.string().max(254).optional(),
+    }),
     responses: redirect,
     rateLimited: true,
   }),

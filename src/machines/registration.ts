@@ -70,6 +70,10 @@ export interface RegistrationSubmission {
 export interface ActivationLink {
   token: string;
   email: string;
+  /** The password chosen when registering, once the server asked for it. */
+  password?: string;
+  /** A registration through a provider: the assertion of a new sign-in with it. */
+  assertion?: string;
 }
 
 export type RegistrationEvent =

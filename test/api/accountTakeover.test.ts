@@ -29,6 +29,9 @@ const confirmUrl = (link: string) => {
   const token = encodeURIComponent(url.searchParams.get('token')!);
   return `/v1/user/confirm/${token}/${encodeURIComponent(url.searchParams.get('email')!)}`;
 };
+/** Opens an activation link with the password the opener types (the screen's POST). */
+const activate = (link: string, password: string) =>
+  t.request({ method: 'POST', url: confirmUrl(link), body: { password } });
 const activationLinksTo = (email: string) =>
   mailsTo(email)
     .map((mail) => mail.link!)
@@ -57,7 +60,7 @@ describe('registering an address one does not read', () => {
       expect((await t.request({ method: 'POST', url, body: victim })).statusCode).toBe(202);
       const ownersLink = activationLinksTo(victim.email).at(-1)!;
       expect(ownersLink).not.toBe(attackersLink);
-      const activated = await t.request({ method: 'GET', url: confirmUrl(ownersLink) });
+      const activated = await activate(ownersLink, victim.password);
       expect(activated.statusCode).toBe(200);
 
       expect((await loginFrom(t, newClient(), victim.email, victim.password)).statusCode).toBe(200);
@@ -66,7 +69,7 @@ describe('registering an address one does not read', () => {
       );
       expect((activated.json() as LoginBody).username).toBe(victim.username);
       // The pending registration left nothing: its own link no longer activates anything.
-      const stale = await t.request({ method: 'GET', url: confirmUrl(attackersLink) });
+      const stale = await activate(attackersLink, attackerPassword);
       expect(stale.statusCode).toBe(400);
       expect(stale.json()).toMatchObject({
         code: 'activation_invalid',
@@ -74,6 +77,119 @@ describe('registering an address one does not read', () => {
       });
     },
   );
+
+  it.each(VARIANTS)(
+    '$name: the owner who opens a stranger’s activation mail cannot hand the stranger the account',
+    async ({ url, extra }) => {
+      const victim = registrationBody(extra);
+      const attackerPassword = 'the attacker typed this first';
+      const registered = await t.request({
+        method: 'POST',
+        url,
+        body: { ...victim, username: 'attacker', password: attackerPassword },
+      });
+      expect(registered.statusCode).toBe(202);
+      // The only mail in the owner's mailbox is the stranger's. Opened as it comes, or with
+      // the owner's own password, it activates nothing and leaves the link unspent.
+      const strangersLink = activationLinksTo(victim.email).at(-1)!;
+      const opened = await t.request({ method: 'GET', url: confirmUrl(strangersLink) });
+      expect(opened.statusCode).toBe(400);
+      expect(opened.json()).toMatchObject({
+        code: 'activation_password_required',
+        detail: expect.any(String),
+      });
+      const withOwnPassword = await activate(strangersLink, victim.password);
+      expect(withOwnPassword.statusCode).toBe(400);
+      expect(withOwnPassword.json()).toMatchObject({
+        code: 'activation_password_mismatch',
+        detail: expect.any(String),
+      });
+      expect((await loginFrom(t, newClient(), victim.email, attackerPassword)).statusCode).toBe(
+        401,
+      );
+      // The owner registers themself: their registration replaces the stranger's, and only
+      // the owner's password signs in.
+      expect((await t.request({ method: 'POST', url, body: victim })).statusCode).toBe(202);
+      const ownersLink = activationLinksTo(victim.email).at(-1)!;
+      expect((await activate(ownersLink, victim.password)).statusCode).toBe(200);
+      expect((await activate(strangersLink, attackerPassword)).statusCode).toBe(400);
+      expect((await loginFrom(t, newClient(), victim.email, victim.password)).statusCode).toBe(200);
+      expect((await loginFrom(t, newClient(), victim.email, attackerPassword)).statusCode).toBe(
+        401,
+      );
+    },
+  );
+
+  it('a stranger who registers after the owner leaves the owner’s newest mail unusable to them', async () => {
+    const victim = registrationBody();
+    expect((await t.request({ method: 'POST', url: '/v1/user', body: victim })).statusCode).toBe(
+      202,
+    );
+    const attackerPassword = 'registered second, on purpose';
+    const replaced = await t.request({
+      method: 'POST',
+      url: '/v1/user',
+      body: { ...victim, username: 'attacker', password: attackerPassword },
+    });
+    expect(replaced.statusCode).toBe(202);
+    // The owner opens the newest mail in their mailbox, the stranger's, with their password.
+    const newest = activationLinksTo(victim.email).at(-1)!;
+    expect((await activate(newest, victim.password)).json().code).toBe(
+      'activation_password_mismatch',
+    );
+    expect((await loginFrom(t, newClient(), victim.email, attackerPassword)).statusCode).toBe(401);
+  });
+
+  it('the owner who opens a stranger’s external-provider registration mail cannot link the stranger’s identity', async () => {
+    const victim = registrationBody();
+    const strangersIdentity = { provider: 'line', providerUserId: `U-stranger-${Date.now()}` };
+    const strangers = await issueProviderAssertion(strangersIdentity, t.config.authSecret, t.clock);
+    const registered = await t.request({
+      method: 'POST',
+      url: '/v1/user/create_user_with_external_provider',
+      headers: { cookie: `shinobu.provider-binding=${strangers.binding}` },
+      body: {
+        user_request: { ...victim, password: undefined, username: 'attacker' },
+        provider_request: {
+          provider_name: 'line',
+          provider_user_id: strangersIdentity.providerUserId,
+          access_token: strangers.assertion,
+        },
+      },
+    });
+    expect(registered.statusCode).toBe(202);
+    const strangersLink = activationLinksTo(victim.email).at(-1)!;
+    // Opened as it comes, the link completes nothing.
+    const opened = await t.request({ method: 'GET', url: confirmUrl(strangersLink) });
+    expect(opened.statusCode).toBe(400);
+    expect(opened.json()).toMatchObject({
+      code: 'activation_provider_required',
+      detail: expect.any(String),
+    });
+    // The owner signs in with their own LINE account from the link's page: not the identity
+    // the registration was made with, so nothing is completed.
+    const ownersIdentity = { provider: 'line', providerUserId: `U-owner-${Date.now()}` };
+    const owners = await issueProviderAssertion(ownersIdentity, t.config.authSecret, t.clock);
+    const withOwnLine = await t.request({
+      method: 'POST',
+      url: confirmUrl(strangersLink),
+      headers: { cookie: `shinobu.provider-binding=${owners.binding}` },
+      body: { provider_assertion: owners.assertion },
+    });
+    expect(withOwnLine.statusCode).toBe(400);
+    expect(withOwnLine.json()).toMatchObject({
+      code: 'activation_provider_mismatch',
+      detail: expect.any(String),
+    });
+    // The stranger's LINE sign-in reaches no account.
+    const later = await issueProviderAssertion(strangersIdentity, t.config.authSecret, t.clock);
+    const strangerSignsIn = await t.request({
+      method: 'GET',
+      url: `/v1/tmp-return-jwt?assertion=${encodeURIComponent(later.assertion)}`,
+      headers: { cookie: `shinobu.provider-binding=${later.binding}` },
+    });
+    expect(strangerSignsIn.statusCode).toBe(401);
+  });
 
   it('an external-provider registration of the address leaves no identity on the owner’s account', async () => {
     const victim = registrationBody();
@@ -108,10 +224,7 @@ describe('registering an address one does not read', () => {
 
     // The owner registers and activates; the attacker's identity is linked to nothing.
     await t.request({ method: 'POST', url: '/v1/user', body: victim });
-    const activated = await t.request({
-      method: 'GET',
-      url: confirmUrl(activationLinksTo(victim.email).at(-1)!),
-    });
+    const activated = await activate(activationLinksTo(victim.email).at(-1)!, victim.password);
     expect(activated.statusCode).toBe(200);
     expect((await loginFrom(t, newClient(), victim.email, victim.password)).statusCode).toBe(200);
     const again = await registerWithProvider({ ...registrationBody(), password: undefined });

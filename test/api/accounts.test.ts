@@ -124,11 +124,16 @@ describe('POST /v1/user (registration)', () => {
       .from(users)
       .where(sql`lower(${users.email}) = ${body.email.toLowerCase()}`);
     expect(holders).toHaveLength(1);
-    const stale = await t.request({ method: 'GET', url: confirmUrl(first.token, first.email) });
+    const stale = await t.request({
+      method: 'POST',
+      url: confirmUrl(first.token, first.email),
+      body: { password: body.password },
+    });
     expect(stale.json().code).toBe('activation_invalid');
     const activated = await t.request({
-      method: 'GET',
+      method: 'POST',
       url: confirmUrl(second.token, second.email),
+      body: { password: 'the newer registration typed this' },
     });
     expect(activated.statusCode).toBe(200);
     // The newer registration's password stands; the replaced one's never took effect.
@@ -221,12 +226,29 @@ describe('POST /v1/user/create_inflow_user', () => {
   });
 });
 
-describe('GET /v1/user/confirm/{token}/{email} (activation)', () => {
-  it('activates once and answers a login session', async () => {
+describe('/v1/user/confirm/{token}/{email} (activation)', () => {
+  const activate = (token: string, email: string, password: string) =>
+    t.request({ method: 'POST', url: confirmUrl(token, email), body: { password } });
+
+  it('activates once, with the registration’s password, and answers a login session', async () => {
     const body = registrationBody();
     await t.request({ method: 'POST', url: '/v1/user', body });
     const { token, email } = lastActivationLink(t);
-    const first = await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    // The link alone, or with another password, activates nothing and spends nothing.
+    const bare = await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json()).toMatchObject({
+      code: 'activation_password_required',
+      detail: expect.any(String),
+    });
+    const wrong = await activate(token, email, 'not what was registered');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({
+      code: 'activation_password_mismatch',
+      detail: expect.any(String),
+    });
+    expect((await userByEmail(body.email))!.status).toBe('inactive');
+    const first = await activate(token, email, body.password);
     expect(first.statusCode).toBe(200);
     const user = await userByEmail(body.email);
     expect(first.json()).toEqual({
@@ -238,18 +260,19 @@ describe('GET /v1/user/confirm/{token}/{email} (activation)', () => {
       refreshToken: expect.any(String),
     });
     expect(user!.status).toBe('active');
-    const second = await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    const second = await activate(token, email, body.password);
     expect(second.statusCode).toBe(400);
     expect(second.json().code).toBe('activation_invalid');
   });
 
   it('refuses a link after 24 hours, for another email, or unknown', async () => {
-    await t.request({ method: 'POST', url: '/v1/user', body: registrationBody() });
+    const body = registrationBody();
+    await t.request({ method: 'POST', url: '/v1/user', body });
     const { token, email } = lastActivationLink(t);
-    const wrongEmail = await t.request({ method: 'GET', url: confirmUrl(token, `x${email}`) });
-    const unknown = await t.request({ method: 'GET', url: confirmUrl('nope', email) });
+    const wrongEmail = await activate(token, `x${email}`, body.password);
+    const unknown = await activate('nope', email, body.password);
     t.clock.advance(24 * HOUR + 1000);
-    const expired = await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    const expired = await activate(token, email, body.password);
     for (const response of [wrongEmail, unknown, expired]) {
       expect(response.statusCode).toBe(400);
       expect(response.json().code).toBe('activation_invalid');
@@ -649,8 +672,22 @@ describe('external provider', () => {
         headers: { cookie: `shinobu.provider-binding=${later.binding}` },
       });
     expect((await signIn()).statusCode).toBe(401);
-    const { token, email } = lastActivationLink(t);
-    await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    const { token, email, link } = lastActivationLink(t);
+    expect(new URL(link).searchParams.get('provider')).toBe('line');
+    // The link completes the registration with a new sign-in of the same identity.
+    const alone = await t.request({ method: 'GET', url: confirmUrl(token, email) });
+    expect(alone.json()).toMatchObject({
+      code: 'activation_provider_required',
+      detail: expect.any(String),
+    });
+    const proof = await issueProviderAssertion(identity, t.config.authSecret, t.clock);
+    const activated = await t.request({
+      method: 'POST',
+      url: confirmUrl(token, email),
+      headers: { cookie: `shinobu.provider-binding=${proof.binding}` },
+      body: { provider_assertion: proof.assertion },
+    });
+    expect(activated.statusCode, activated.body).toBe(200);
     const signedIn = await signIn();
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.json().userId).toBe(user!.id);

@@ -13,6 +13,8 @@ import {
 import { createTestApp, type TestApp } from '../support/testApp';
 import { lastActivationLink, registrationBody } from './accountsSupport';
 import {
+  activateWithLine,
+  browserOf,
   cookieHeader,
   keep,
   LINE_CLIENT as CLIENT,
@@ -95,12 +97,19 @@ describe('social login with a local OpenID Connect provider', () => {
       },
     });
     expect(created.statusCode).toBe(202);
+    // The mailed link, opened in another browser, asks for a new LINE sign-in of the same
+    // identity, which completes the registration and signs the member in there.
     const { token, email } = lastActivationLink(t);
-    const activated = await t.request({
+    const mailBrowser: Jar = new Map();
+    provider.signInNext({ sub: 'line-user-1', email: 'line.user@example.jp', name: 'Line User' });
+    const { activated } = await activateWithLine(t, mailBrowser, ISSUER, { token, email });
+    expect(activated.statusCode, activated.body).toBe(200);
+    const activatedAs = await t.app.inject({
       method: 'GET',
-      url: `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(email)}`,
+      url: '/api/auth/session',
+      headers: { cookie: cookieHeader(mailBrowser) },
     });
-    expect(activated.statusCode).toBe(200);
+    const memberId = activatedAs.json().user.id as string;
 
     const later = await roundTrip(jar, '/memory/top/me');
     expect(later.statusCode).toBe(302);
@@ -110,7 +119,80 @@ describe('social login with a local OpenID Connect provider', () => {
       url: '/api/auth/session',
       headers: { cookie: cookieHeader(jar) },
     });
-    expect(session.json().user.id).toBe(activated.json().userId);
+    expect(session.json().user.id).toBe(memberId);
+  });
+
+  it('completes a registration through LINE only with a new sign-in of its own identity', async () => {
+    const sub = 'line-user-4';
+    provider.signInNext({ sub, email: 'fourth@example.jp', name: 'Fourth' });
+    const registering: Jar = new Map();
+    const back = new URL((await roundTrip(registering)).headers.location as string);
+    const created = await t.request({
+      method: 'POST',
+      url: '/v1/user/create_user_with_external_provider',
+      headers: { cookie: cookieHeader(registering) },
+      body: {
+        user_request: registrationBody({ email: 'fourth@example.jp', password: undefined }),
+        provider_request: {
+          provider_name: 'line',
+          provider_user_id: sub,
+          access_token: back.searchParams.get('assertion'),
+          expired_date: null,
+        },
+      },
+    });
+    expect(created.statusCode).toBe(202);
+    const { token, email, link } = lastActivationLink(t);
+    expect(new URL(link).searchParams.get('provider')).toBe('line');
+
+    // The link alone completes nothing.
+    const alone = await t.request({
+      method: 'GET',
+      url: `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(email)}`,
+    });
+    expect(alone.statusCode).toBe(400);
+    expect(alone.json()).toMatchObject({
+      code: 'activation_provider_required',
+      detail: expect.any(String),
+    });
+    // Someone else's LINE account, signed in from the link's page, completes nothing either.
+    const stranger: Jar = new Map();
+    provider.signInNext({ sub: 'line-someone-else', email: 'fourth@example.jp', name: 'X' });
+    const { activated: crossed, assertion } = await activateWithLine(t, stranger, ISSUER, {
+      token,
+      email,
+    });
+    expect(crossed.statusCode).toBe(400);
+    expect(crossed.json()).toMatchObject({
+      code: 'activation_provider_mismatch',
+      detail: expect.any(String),
+    });
+    expect(stranger.has('shinobu.session-token')).toBe(false);
+
+    // The member's own identity, from a browser with no binding cookie, is no proof.
+    const owner: Jar = new Map();
+    provider.signInNext({ sub, email: 'fourth@example.jp', name: 'Fourth' });
+    const { assertion: ownAssertion } = await activateWithLine(t, new Map(), ISSUER, {
+      token: 'not-the-link',
+      email,
+    });
+    const inject = browserOf(t, owner);
+    const csrfToken = (await inject('GET', '/api/auth/csrf')).json().csrfToken;
+    const unbound = await inject('POST', '/api/auth/callback/activation', {
+      csrfToken,
+      token,
+      email,
+      assertion: ownAssertion,
+      json: 'true',
+    });
+    expect(unbound.json().code).toBe('activation_provider_mismatch');
+    expect(assertion).not.toBe(ownAssertion);
+
+    // A sign-in of the member's own identity from the link's page completes it.
+    provider.signInNext({ sub, email: 'fourth@example.jp', name: 'Fourth' });
+    const { activated } = await activateWithLine(t, owner, ISSUER, { token, email });
+    expect(activated.statusCode, activated.body).toBe(200);
+    expect(owner.has('shinobu.session-token')).toBe(true);
   });
 
   it('spends an assertion once, only in the browser it was issued to', async () => {
@@ -156,11 +238,17 @@ describe('social login with a local OpenID Connect provider', () => {
     expect(crossed.statusCode).toBe(401);
     expect((await register(registered, cookieHeader(registering))).statusCode).toBe(202);
     const { token, email: address } = lastActivationLink(t);
-    const activated = await t.request({
-      method: 'GET',
-      url: `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(address)}`,
-    });
+    const mailBrowser: Jar = new Map();
+    provider.signInNext({ sub, email, name: 'Third' });
+    const { activated } = await activateWithLine(t, mailBrowser, ISSUER, { token, email: address });
     expect(activated.statusCode).toBe(200);
+    const memberId = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/session',
+        headers: { cookie: cookieHeader(mailBrowser) },
+      })
+    ).json().user.id as string;
 
     // The assertion of the registration, from the history, mints no session: not without the
     // cookie, and not with it either, for it is spent.
@@ -179,7 +267,7 @@ describe('social login with a local OpenID Connect provider', () => {
     expect((await signIn(spare, cookieHeader(registering))).statusCode).toBe(401);
     const once = await signIn(spare, cookieHeader(other));
     expect(once.statusCode).toBe(200);
-    expect(once.json().userId).toBe(activated.json().userId);
+    expect(once.json().userId).toBe(memberId);
     const twice = await signIn(spare, cookieHeader(other));
     expect(twice.statusCode).toBe(401);
     expect(twice.json().code).toBe('provider_assertion_used');

@@ -55,8 +55,9 @@ export async function registerActive(t: TestApp, overrides: Record<string, unkno
   if (registered.statusCode !== 202) throw new Error(`registration: ${registered.body}`);
   const { token, email } = lastActivationLink(t);
   const activated = await t.request({
-    method: 'GET',
+    method: 'POST',
     url: `/v1/user/confirm/${encodeURIComponent(token)}/${encodeURIComponent(email)}`,
+    body: { password: body.password },
   });
   if (activated.statusCode !== 200) throw new Error(`activation: ${activated.body}`);
   return { body, login: activated.json() as LoginBody };

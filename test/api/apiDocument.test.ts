@@ -60,13 +60,14 @@ const LINT_ALLOWED: Record<string, { why: string; at: string[] }> = {
   },
   'operation-2xx-response': {
     why:
-      "the session layer's sign-in, callback, restoration round trip and error steps answer " +
+      "the session layer's sign-in, callback, restoration and activation round trips and error steps answer " +
       'redirects, as its protocol has them',
     at: [
       '#/paths/~1api~1auth~1error/get/responses',
       '#/paths/~1api~1auth~1signin/get/responses',
       '#/paths/~1api~1auth~1callback~1{provider}/get/responses',
       '#/paths/~1api~1auth~1restore~1{provider}/get/responses',
+      '#/paths/~1api~1auth~1activate~1{provider}/get/responses',
     ],
   },
   'no-illogical-composition-keywords': {

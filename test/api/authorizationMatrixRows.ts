@@ -164,6 +164,10 @@ export const ROWS: Record<string, Row> = {
     request: json('GET', '/api/auth/restore/line'),
     expect: everyone(302),
   },
+  'GET /api/auth/activate/:provider': {
+    request: json('GET', '/api/auth/activate/line'),
+    expect: everyone(302),
+  },
 
   // Accounts: sign-in and registration are open to all and know no caller.
   'POST /v1/login': {
@@ -199,6 +203,11 @@ export const ROWS: Record<string, Row> = {
   },
   'GET /v1/user/confirm/:token/:email': {
     request: (w) => json('GET', `/v1/user/confirm/not-a-token/${w.owner.email}`)(),
+    expect: everyone(400),
+  },
+  'POST /v1/user/confirm/:token/:email': {
+    request: (w) =>
+      json('POST', `/v1/user/confirm/not-a-token/${w.owner.email}`, { password: 'x' })(),
     expect: everyone(400),
   },
   'POST /v1/password_reset': {

@@ -88,7 +88,7 @@ describe('fuzzing every route from its schema and hostile input', () => {
     expect(problems.slice(0, 20)).toEqual([]);
   }, 300_000);
 
-  it('answers every PATCH route with an empty body or only unknown fields with a 4xx and a detail', async () => {
+  it('answers every PATCH route with an empty body or only unknown fields with a 422 and a detail', async () => {
     const patchRoutes = t.routes.filter((route) => route.method === 'PATCH');
     expect(patchRoutes.length).toBeGreaterThan(0);
     // A real thing for each path parameter (made before the fuzzing), so that the call
@@ -102,8 +102,10 @@ describe('fuzzing every route from its schema and hostile input', () => {
       });
       for (const body of [{}, { unknown_field: 'x', 'also-unknown': 1 }]) {
         const answer = await t.request({ method: 'PATCH', url, token: member.token, body });
+        // A 422 of the body's own check: the call reached the route's rules with a real
+        // target (not a 401, 403 or 404 that would leave the body untried).
         const status = answer.statusCode;
-        if (status < 400 || status >= 500 || typeof detailOf(answer.body) !== 'string') {
+        if (status !== 422 || typeof detailOf(answer.body) !== 'string') {
           problems.push(`PATCH ${url} ${JSON.stringify(body)}: ${status} ${answer.body}`);
         }
       }

@@ -60,8 +60,9 @@ describe('one outbox for every mail', () => {
     const second = lastActivationLink(t);
     expect(second.token).not.toBe(first.token);
     const activated = await t.request({
-      method: 'GET',
+      method: 'POST',
       url: `/v1/user/confirm/${encodeURIComponent(second.token)}/${encodeURIComponent(second.email)}`,
+      body: { password: body.password },
     });
     expect(activated.statusCode).toBe(200);
 

@@ -114,10 +114,27 @@ describe('POST /api/auth/callback/activation', () => {
     const { body, token, email } = await registered();
     const b = browser();
     const csrfToken = await b.csrf();
+    // Without the registration's password, or with another, the link starts nothing.
+    for (const [password, code] of [
+      [undefined, 'activation_password_required'],
+      ['not the registration’s password', 'activation_password_mismatch'],
+    ] as const) {
+      const refused = await b.form('/api/auth/callback/activation', {
+        csrfToken,
+        token,
+        email,
+        ...(password === undefined ? {} : { password }),
+        json: 'true',
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ code, detail: expect.any(String) });
+      expect(b.jar[SESSION]).toBeUndefined();
+    }
     const response = await b.form('/api/auth/callback/activation', {
       csrfToken,
       token,
       email,
+      password: body.password,
       callbackUrl: '/dashboard',
       json: 'true',
     });
@@ -146,6 +163,7 @@ describe('POST /api/auth/callback/activation', () => {
       csrfToken: await again.csrf(),
       token,
       email,
+      password: body.password,
       json: 'true',
     });
     expect(second.statusCode).toBe(400);
@@ -154,13 +172,15 @@ describe('POST /api/auth/callback/activation', () => {
   });
 
   it('refuses without the csrf pair, for another address, and leaves the link usable', async () => {
-    const { token, email } = await registered();
+    const { body, token, email } = await registered();
+    const { password } = body;
     const b = browser();
     await b.csrf();
     const forged = await b.form('/api/auth/callback/activation', {
       csrfToken: 'forged',
       token,
       email,
+      password,
       json: 'true',
     });
     expect(forged.statusCode).toBe(403);
@@ -170,6 +190,7 @@ describe('POST /api/auth/callback/activation', () => {
       csrfToken,
       token,
       email: 'someone-else@example.jp',
+      password,
       json: 'true',
     });
     expect(otherAddress.statusCode).toBe(400);
@@ -178,6 +199,7 @@ describe('POST /api/auth/callback/activation', () => {
       csrfToken,
       token,
       email,
+      password,
       json: 'true',
     });
     expect(right.statusCode).toBe(200);

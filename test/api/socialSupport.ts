@@ -86,3 +86,36 @@ export async function lineSignIn(t: TestApp, app: Jar, issuer: string, callbackU
   expect(started.statusCode).toBe(200);
   return throughProvider(t, app, issuer, started.json().url);
 }
+
+/**
+ * The activation link's provider button (a registration made through LINE): the round trip
+ * from the link's page, signed in at the provider as whoever it was told to sign in next,
+ * back at /activate with the assertion; then the page's activation call with it. Answers
+ * that call and the assertion.
+ */
+export async function activateWithLine(
+  t: TestApp,
+  app: Jar,
+  issuer: string,
+  link: { token: string; email: string },
+) {
+  const inject = browserOf(t, app);
+  const started = await inject('GET', `/api/auth/activate/line?${new URLSearchParams(link)}`);
+  expect(started.statusCode).toBe(302);
+  const back = await throughProvider(t, app, issuer, started.headers.location as string);
+  expect(back.statusCode).toBe(302);
+  const page = new URL(back.headers.location as string);
+  expect(page.origin + page.pathname).toBe(`${SOCIAL_ORIGIN}/activate`);
+  expect(page.searchParams.get('token')).toBe(link.token);
+  // The round trip signs nobody in.
+  expect([...app.keys()].some((name) => name.includes('session-token'))).toBe(false);
+  const assertion = page.searchParams.get('assertion')!;
+  const csrfToken = (await inject('GET', '/api/auth/csrf')).json().csrfToken;
+  const activated = await inject('POST', '/api/auth/callback/activation', {
+    csrfToken,
+    ...link,
+    assertion,
+    json: 'true',
+  });
+  return { activated, assertion };
+}

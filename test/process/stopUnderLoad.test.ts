@@ -127,6 +127,11 @@ async function registerMember(baseUrl: string, server: NpmStart): Promise<Member
   const [token, email] = ['token', 'email'].map((name) => link.searchParams.get(name)!);
   const activated = await fetch(
     `${baseUrl}/v1/user/confirm/${encodeURIComponent(token!)}/${encodeURIComponent(email!)}`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: body.password }),
+    },
   );
   expect(activated.status).toBe(200);
   const { memorialPageId } = (await activated.json()) as { memorialPageId: string };

@@ -4,9 +4,17 @@ import type { MailMessage } from '../../mail/mailer';
 export const ACTIVATION_TTL_MS = 24 * 60 * 60 * 1000;
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 
-/** The SPA screen that calls GET /v1/user/confirm/{token}/{email}. */
-export function activationLink(publicUrl: string, token: string, email: string): string {
-  const query = new URLSearchParams({ token, email });
+/**
+ * The SPA screen that activates the registration. A registration through a provider names it,
+ * so that the screen offers that provider's sign-in, which completes it.
+ */
+export function activationLink(
+  publicUrl: string,
+  token: string,
+  email: string,
+  provider?: string,
+): string {
+  const query = new URLSearchParams({ token, email, ...(provider ? { provider } : {}) });
   return `${publicUrl}/activate?${query.toString()}`;
 }
 

@@ -201,7 +201,13 @@ export async function sweepExpiredRegistrations(
 /** A fresh activation link for the account, mailed through the outbox in the caller's `db`. */
 async function mailActivation(deps: AccountDeps, db: Db, user: { id: string; email: string }) {
   const token = await createAccountToken(db, user.id, 'activation', ACTIVATION_TTL_MS, deps.clock);
-  const mail = activationMail(user.email, activationLink(deps.publicUrl, token, user.email));
+  const [identity] = await db
+    .select({ provider: externalIdentities.provider })
+    .from(externalIdentities)
+    .where(eq(externalIdentities.userId, user.id))
+    .limit(1);
+  const link = activationLink(deps.publicUrl, token, user.email, identity?.provider);
+  const mail = activationMail(user.email, link);
   await enqueueMail(db, { kind: 'activation', userId: user.id, ...mail }, deps.clock);
 }
 

@@ -190,6 +190,21 @@ export async function accountV1Routes(
     handler: (request) => activateAccount(deps, request.params.token, request.params.email),
   });
 
+  const activateWithPassword = endpointRoute(endpoints.activateWithPassword);
+  routes.route({
+    ...activateWithPassword,
+    config: { ...activateWithPassword.config, ...limitedAs('auth') },
+    handler: async (request) => {
+      const { password, provider_assertion: assertion } = request.body;
+      const verified =
+        assertion === undefined ? undefined : ((await boundAssertion(request, assertion)) ?? null);
+      return activateAccount(deps, request.params.token, request.params.email, {
+        password,
+        assertion: verified,
+      });
+    },
+  });
+
   routes.route({
     ...endpointRoute(endpoints.resendActivation),
     config: { ...mailLimit, endpoint: endpoints.resendActivation },

@@ -25,6 +25,8 @@ interface PendingSignIn extends AuthorizationRequest {
   callbackUrl: string;
   /** A round trip that proves this restoration link: it signs nobody in. */
   restoreToken?: string;
+  /** A round trip that proves the identity of this activation link's registration. */
+  activation?: { token: string; email: string };
 }
 
 /**
@@ -132,6 +134,34 @@ export async function oauthRoutes(
     },
   });
 
+  const toActivation = (
+    activation: { token: string; email: string },
+    provider: string,
+    more: Record<string, string>,
+  ) =>
+    `${publicUrl}/activate?${new URLSearchParams({ ...activation, provider, ...more }).toString()}`;
+
+  /**
+   * The activation link's provider button, for a registration made through a provider: a round
+   * trip whose way back signs nobody in but brings the provider's assertion to the link's page,
+   * which completes the registration with it. A GET, for it changes nothing: the activation
+   * needs the link and this browser's binding cookie.
+   */
+  routes.route({
+    ...endpointRoute(endpoints.activateWithProvider),
+    handler: async (request, reply) => {
+      const activation = { token: request.query.token ?? '', email: request.query.email ?? '' };
+      const client = clients.get(request.params.provider);
+      if (!client || activation.token === '' || activation.email === '') {
+        return reply.redirect(
+          toActivation(activation, request.params.provider, { proof: 'failed' }),
+        );
+      }
+      const url = await startRoundTrip(reply, client, { callbackUrl: publicUrl, activation });
+      return reply.redirect(url);
+    },
+  });
+
   /** Every failure of the round trip ends on the login screen with the external-provider text. */
   const failed = (reply: FastifyReply) => reply.redirect('/login?error=OAuthCallback');
 
@@ -158,16 +188,30 @@ export async function oauthRoutes(
         return failed(reply);
       }
       const restoring = pending?.restoreToken;
+      const activating = pending?.activation;
       let profile;
       try {
         profile = await client.complete(code, pending);
       } catch (error) {
         request.log.warn({ err: error, provider: client.id }, 'social sign-in failed');
+        if (activating) {
+          return reply.redirect(toActivation(activating, client.id, { proof: 'failed' }));
+        }
         return restoring
           ? reply.redirect(toRestoration({ token: restoring, proof: 'failed' }))
           : failed(reply);
       }
       const identity = { provider: profile.provider, providerUserId: profile.providerUserId };
+      if (activating) {
+        // Back to the link's page with the assertion, bound to this browser for the session
+        // layer's activation (the cookie's path); the page takes it out of the address at once.
+        const issued = await issueProviderAssertion(identity, authSecret, ctx.clock);
+        reply.setCookie(kit.cookies.providerBinding, issued.binding, {
+          ...kit.activationBindingOptions,
+          expires: issued.expires,
+        });
+        return reply.redirect(toActivation(activating, client.id, { assertion: issued.assertion }));
+      }
       if (restoring) {
         // Back to the link's page with the assertion, bound to this browser as at a first
         // sign-in; the page proves the link with it and takes it out of the address.

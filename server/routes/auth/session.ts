@@ -6,6 +6,7 @@ import { issueAccessToken, verifyAccessToken } from '../../domain/accessTokens';
 import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { activateAccount } from '../../domain/accounts/activation';
 import { logIn } from '../../domain/accounts/login';
+import { verifyProviderAssertion } from '../../domain/accounts/providerAssertion';
 import { AccountMemorialized } from '../../domain/deathDetection/restoration';
 import type { SignInResult } from '../../domain/accounts/signIn';
 import { revokeFamilyOf, rotateRefreshToken } from '../../domain/accounts/refreshTokens';
@@ -114,10 +115,23 @@ export async function sessionRoutes(
     handler: async (request, reply) => {
       const url = checkedCallbackUrl(request, request.body.callbackUrl);
       requireCsrf(request, request.body.csrfToken);
-      await startSession(
-        reply,
-        await activateAccount(deps, request.body.token, request.body.email),
-      );
+      const { token, email, password, assertion } = request.body;
+      // A provider sign-in made from the link's page, bound to this browser (its cookie).
+      const verified =
+        assertion === undefined
+          ? undefined
+          : ((await verifyProviderAssertion(
+              assertion,
+              request.cookies[cookies.providerBinding],
+              authSecret,
+              ctx.clock,
+            )) ?? null);
+      const activated = await activateAccount(deps, token, email, {
+        password,
+        assertion: verified,
+      });
+      if (verified) reply.clearCookie(cookies.providerBinding, kit.activationBindingOptions);
+      await startSession(reply, activated);
       return { url };
     },
   });

@@ -58,6 +58,8 @@ export function sessionKit(ctx: AppContext) {
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
   /** Sent only with the `/v1` calls that spend a provider assertion. */
   const providerBindingOptions = { ...cookieOptions, path: '/v1' } as const;
+  /** The same cookie for an activation's provider sign-in, spent by the session layer. */
+  const activationBindingOptions = { ...cookieOptions, path: '/api/auth' } as const;
 
   return {
     publicUrl,
@@ -65,6 +67,7 @@ export function sessionKit(ctx: AppContext) {
     cookies,
     cookieOptions,
     providerBindingOptions,
+    activationBindingOptions,
 
     /** A same-origin callback URL made absolute; anything else is refused and logged. */
     checkedCallbackUrl(request: FastifyRequest, raw: string | undefined): string {

@@ -362,6 +362,17 @@ activate-failed = ユーザーアクティベーションに失敗しました�
 activate-failed-hint = リンクの有効期限（24時間）が切れているか、すでに使われている可能性があります。もう一度ご登録いただくか、ログインをお試しください。
 activate-done = 登録が完了しました。
 activate-missing-link = URLをご確認ください。
+activate-password-lead = ご登録のときに設定したパスワードを入力して、登録を完了してください。
+activate-password = パスワード
+activate-password-submit = 登録を完了する
+activate-password-mismatch = パスワードが、このご登録のときに設定されたものと一致しません。
+activate-provider-lead = このご登録は{ $provider }で行われました。ご本人であることを確かめるため、ご登録に使った{ $provider }のアカウントで、もう一度ログインしてください。
+activate-with-provider = { $provider }でログインして登録を完了する
+activate-provider-mismatch = ログインされた{ $provider }のアカウントは、このご登録に使われたものではありません。
+activate-provider-used = この確認はすでに使われています。もう一度{ $provider }でログインしてください。
+activate-provider-failed = { $provider }での確認ができませんでした。もう一度お試しください。
+activate-provider-not-mine = このご登録にお心当たりがない場合は、ここでログインせず、ご自身で新規登録をしてください。ご自身の新しいご登録が、このご登録に代わります。
+activate-password-not-mine = このご登録にお心当たりがない場合は、ここで入力せず、ご自身で新規登録をしてください。ご自身の新しいご登録が、このご登録に代わります。
 
 ## Password reset
 password-reset-title = パスワードの再設定

@@ -33,7 +33,7 @@ export function activationMachine(activate: (link: ActivationLink) => Promise<vo
   return liveRegistrationMachine.provide({
     actors: {
       activate: fromPromise(async ({ input }: { input: ActivationLink }) => {
-        const key = `${input.token}\n${input.email}`;
+        const key = `${input.token}\n${input.email}\n${input.password ?? ''}\n${input.assertion ?? ''}`;
         let activation = activations.get(key);
         if (!activation) {
           activation = activate(input).finally(() => activations.delete(key));

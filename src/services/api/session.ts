@@ -148,11 +148,17 @@ export function createSessionApi({
      * session cookie of the new member; rejects with a SessionError when the link is not valid.
      */
     signInWithActivation: async (
-      link: { token: string; email: string },
+      {
+        password,
+        assertion,
+        ...link
+      }: { token: string; email: string; password?: string; assertion?: string },
       callbackUrl: string,
     ): Promise<void> => {
       const response = await formPost('/callback/activation', {
         ...link,
+        ...(password === undefined ? {} : { password }),
+        ...(assertion === undefined ? {} : { assertion }),
         csrfToken: await csrfToken(),
         callbackUrl,
         json: 'true',

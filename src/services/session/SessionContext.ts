@@ -14,7 +14,12 @@ export interface SessionValue {
   /** Signs in with email and password; resolves with the protocol's result. */
   signIn: (credentials: SignInCredentials) => Promise<SignInResult>;
   /** Activates the account of the registration mail's link and signs its member in. */
-  activate: (link: { token: string; email: string }) => Promise<void>;
+  activate: (link: {
+    token: string;
+    email: string;
+    password?: string;
+    assertion?: string;
+  }) => Promise<void>;
   /** Signs out: clears the user, the token and the refresh token. */
   signOut: () => Promise<void>;
 }
