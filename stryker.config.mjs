@@ -17,6 +17,9 @@ export default {
   jsonReporter: { fileName: 'test-results/mutation/mutation.json' },
   htmlReporter: { fileName: 'test-results/mutation/mutation.html' },
   tempDirName: 'test-results/.stryker-tmp',
+  // The sandbox copies the project: never what other test steps write while it runs (npm test
+  // runs the e2e suite beside it, writing into test-results/), nor builds and data.
+  ignorePatterns: ['/test-results', '/dist', '/data', '/playwright-report', '/bench-results'],
   thresholds: { high: 90, low: 80, break: 80 },
   ignoreStatic: true,
 };
