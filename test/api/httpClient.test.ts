@@ -55,7 +55,10 @@ async function registeredMember(client: TestClient): Promise<Member> {
   const link = lastActivationLink(t);
   // Activated as the browser does, through the session layer, in a tab of its own.
   const activating = createSessionApi({ origin, fetchImpl: cookieKeepingFetch() });
-  await activating.signInWithActivation({ token: link.token, email: link.email }, '/');
+  await activating.signInWithActivation(
+    { token: link.token, email: link.email, password: body.password },
+    '/',
+  );
   const activated = await activating.fetchSession();
   if (!activated) throw new Error('the activation did not sign in');
   return { userId: activated.user.id, email: body.email, password: body.password };
