@@ -1,10 +1,14 @@
 /**
- * Redis stopped and started again under sign-in, session, search and upload-URL traffic, on
- * the real server process. Redis only shares counters between instances: while it is away
- * every call answers (none a 500, none left waiting: each request gives up after 1 s and none
- * does), the sign-in throttle and the rate limits still refuse past their limits, /readyz keeps
- * the instance in rotation, the outage is one JSON warning, and when Redis is back the counters
- * are in Redis again.
+ * Redis failing under sign-in and search traffic, on the real server process. Redis only
+ * shares counters between instances. Traffic runs without a pause from before the first fault
+ * to after the last: Redis killed outright (its connections dropped mid-command), started
+ * again empty, then frozen (SIGSTOP: connections stay open and nothing answers, as in a
+ * network partition) and thawed. Throughout, every call answers within a second (a call left
+ * waiting longer is aborted and counted against the test), none is a 500, the sign-in
+ * throttle and the search rate limit refuse past their limits in every phase, and sign-in
+ * never gets more than one cap's worth per counting store it meets (the Redis window, the
+ * database's, the restarted Redis's). /readyz keeps the instance in rotation, each outage is
+ * one JSON warning, and when Redis is back the counters are in Redis again.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -35,18 +39,32 @@ function startRedis(): { process: ChildProcess; exited: Promise<unknown> } {
     ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' },
   );
-  cleanups.push(() => void child.kill('SIGKILL'));
+  cleanups.push(() => {
+    child.kill('SIGCONT');
+    child.kill('SIGKILL');
+  });
   return { process: child, exited: new Promise((resolve) => child.on('exit', resolve)) };
 }
 
 /** Polls until `check` holds (a condition, not a clock). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 100));
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-describe('Redis stopped and started under traffic', () => {
+type Kind = 'sign-in' | 'search' | 'session' | 'upload URL';
+type Phase = 'up' | 'killed' | 'restarted' | 'frozen' | 'thawed';
+
+interface Answer {
+  kind: Kind;
+  phase: Phase;
+  /** The HTTP status; 0 when no answer came within ANSWER_WITHIN_MS or the call failed. */
+  status: number;
+  failure?: string;
+}
+
+describe('Redis killed, restarted, frozen and thawed under traffic', () => {
   it('answers every call within a second, keeps its limits, and shares counters again', async () => {
-    const redis = startRedis();
+    let redis = startRedis();
     const inspector = new Redis({ port: REDIS_PORT, host: '127.0.0.1' });
     inspector.on('error', () => undefined);
     cleanups.push(() => void inspector.disconnect());
@@ -61,6 +79,9 @@ describe('Redis stopped and started under traffic', () => {
       REDIS_PREFIX: PREFIX,
       LOGIN_MAX_ATTEMPTS_PER_CLIENT: String(LOGIN_LIMIT),
       RATE_LIMIT_SEARCH_PER_MINUTE: String(SEARCH_LIMIT),
+      // The session layer's and upload URLs' calls are counted too, and always let through.
+      RATE_LIMIT_AUTH_PER_MINUTE: '1000000',
+      RATE_LIMIT_UPLOAD_PER_HOUR: '1000000',
     });
     cleanups.push(() => void server.child.kill('SIGKILL'));
     await server.waitForLog('Shinobu is ready');
@@ -72,70 +93,111 @@ describe('Redis stopped and started under traffic', () => {
       });
       return { status: answer.status, body: await answer.text() };
     };
-    const signIn = () =>
-      call('/v1/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ username: 'nobody@example.jp', password: 'not the password' }),
-      });
     const readiness = async () =>
       (JSON.parse((await call('/readyz')).body) as { checks: Record<string, string> }).checks.redis;
     const keys = async (kind: string) => inspector.keys(`${PREFIX}${kind}:*`);
 
-    // Redis answers: sign-in and search are counted there.
+    let phase: Phase = 'up';
+    let running = true;
+    const answers: Answer[] = [];
+    const requests: Record<Kind, () => Promise<{ status: number }>> = {
+      'sign-in': () =>
+        call('/v1/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            username: 'nobody@example.jp',
+            password: 'not the password',
+          }),
+        }),
+      search: () => call('/v1/user_search?q=a'),
+      // The session layer and upload URLs: rate-limited routes that count in Redis too.
+      session: () => call(answers.length % 2 ? '/api/auth/csrf' : '/api/auth/session'),
+      'upload URL': () => call('/v1/signed_url?method=PUT&image_name=a.png'),
+    };
+    const loop = async (kind: Kind) => {
+      while (running) {
+        const at = phase;
+        try {
+          const { status } = await requests[kind]();
+          answers.push({ kind, phase: at, status });
+        } catch (error) {
+          answers.push({ kind, phase: at, status: 0, failure: String(error) });
+        }
+      }
+    };
+    const refusedIn = (kind: Kind, at: Phase) =>
+      answers.some(
+        (answer) => answer.kind === kind && answer.phase === at && answer.status === 429,
+      );
+    /** Both limits have refused in this phase, counted wherever this phase counts. */
+    const bothRefused = (at: Phase) => refusedIn('sign-in', at) && refusedIn('search', at);
+    const traffic = Promise.all(
+      (['sign-in', 'sign-in', 'search', 'search', 'session', 'upload URL'] as const).map(loop),
+    );
+
+    // Redis answers: the limits are reached, counted there.
     await until(async () => (await readiness()) === 'up');
-    expect((await signIn()).status).toBe(401);
-    expect((await call('/v1/user_search?q=a')).status).toBe(401);
+    await until(() => bothRefused('up'));
     expect(await keys('throttle')).not.toEqual([]);
     expect(await keys('rate-limit')).not.toEqual([]);
 
-    redis.process.kill('SIGTERM');
+    // Killed outright: counted in the database and in the process, from fresh windows.
+    redis.process.kill('SIGKILL');
     await redis.exited;
-
-    // Every kind of call that used Redis, together, while it is away.
-    const [logins, searches, others] = await Promise.all([
-      (async () => {
-        const statuses = [];
-        for (let n = 0; n <= LOGIN_LIMIT; n++) statuses.push((await signIn()).status);
-        return statuses;
-      })(),
-      (async () => {
-        const statuses = [];
-        for (let n = 0; n <= SEARCH_LIMIT; n++)
-          statuses.push((await call('/v1/user_search?q=a')).status);
-        return statuses;
-      })(),
-      Promise.all(
-        ['/api/auth/csrf', '/api/auth/session', '/v1/signed_url?method=PUT&image_name=a.png'].map(
-          async (url) => (await call(url)).status,
-        ),
-      ),
-    ]);
-    // Counted in the database and in the process: the limits hold, from a fresh window.
-    expect(logins).toEqual([...Array<number>(LOGIN_LIMIT).fill(401), 429]);
-    expect(searches).toEqual([...Array<number>(SEARCH_LIMIT).fill(401), 429]);
-    expect(others).toEqual([200, 200, 200]);
-    // Still in rotation: Redis is named, the instance ready.
+    phase = 'killed';
     await until(async () => (await readiness()) === 'degraded');
+    await until(() => bothRefused('killed'));
+    // Still in rotation: Redis is named, the instance ready.
     expect((await call('/readyz')).status).toBe(200);
 
-    startRedis();
+    // Back, and empty: counters appear in it again.
+    redis = startRedis();
     await until(async () => (await readiness()) === 'up');
-    // The restarted Redis is empty: counters appear in it again.
-    expect(await keys('throttle')).toEqual([]);
-    expect((await signIn()).status).toBe(401);
-    expect((await call('/v1/user_search?q=a')).status).toBe(401);
+    phase = 'restarted';
+    await until(() => bothRefused('restarted'));
     expect(await keys('throttle')).not.toEqual([]);
     expect(await keys('rate-limit')).not.toEqual([]);
+
+    // Frozen: its connections stay open and nothing answers.
+    redis.process.kill('SIGSTOP');
+    phase = 'frozen';
+    await until(async () => (await readiness()) === 'degraded');
+    await until(() => bothRefused('frozen'));
+    expect((await call('/readyz')).status).toBe(200);
+
+    redis.process.kill('SIGCONT');
+    await until(async () => (await readiness()) === 'up');
+    phase = 'thawed';
+    await until(() => bothRefused('thawed'));
+    running = false;
+    await traffic;
+
+    const allowed: Record<Kind, number[]> = {
+      'sign-in': [401, 429],
+      search: [401, 429],
+      session: [200],
+      // Its own per-client limit, a fixed number of calls.
+      'upload URL': [200, 429],
+    };
+    expect(answers.filter((answer) => !allowed[answer.kind].includes(answer.status))).toEqual([]);
+    // One cap's worth in Redis, one in the database (its window still open when Redis froze),
+    // one in the restarted Redis; the thawed Redis still holds its count.
+    const signInsLetThrough = answers.filter(
+      (answer) => answer.kind === 'sign-in' && answer.status === 401,
+    ).length;
+    expect(signInsLetThrough).toBeLessThanOrEqual(3 * LOGIN_LIMIT);
 
     expect(await stopServer(server)).toBe(0);
     const lines = server.stdout().trimEnd().split('\n');
     const records = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+    // One warning for each outage, one line for each return.
     expect(records.filter((record) => record.msg.startsWith('Redis does not answer'))).toEqual([
+      expect.objectContaining({ level: 40 }),
       expect.objectContaining({ level: 40 }),
     ]);
     expect(records.filter((record) => record.msg.startsWith('Redis answers again'))).toHaveLength(
-      1,
+      2,
     );
     expect(records.filter((record) => record.level >= 50)).toEqual([]);
     expect(server.stderr()).not.toContain('ioredis');
