@@ -8,6 +8,8 @@ export interface WriteAnswer {
   code: string | undefined;
   /** When the answer arrived (performance.now()). */
   at: number;
+  /** From the request's start to its answer. */
+  tookMs: number;
 }
 
 export interface HistoryWriters {
@@ -38,6 +40,7 @@ export function startHistoryWriters(
   let running = true;
   const write = async (member: TestMember, n: number) => {
     const body = `entry ${member.id} ${n}`;
+    const startedAt = performance.now();
     try {
       const response = await fetch(
         `${baseUrl}/v1/history/memorial_page_id/${member.memorialPageId}/history`,
@@ -54,9 +57,11 @@ export function startHistoryWriters(
         retryAfter: response.headers.get('retry-after'),
         code: json.code,
         at: performance.now(),
+        tookMs: performance.now() - startedAt,
       });
     } catch {
-      answers.push({ status: 0, retryAfter: null, code: undefined, at: performance.now() });
+      const at = performance.now();
+      answers.push({ status: 0, retryAfter: null, code: undefined, at, tookMs: at - startedAt });
     }
   };
   const loops = members.map(async (member) => {
