@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +14,26 @@ export const DRAINING_RETRY_AFTER_SECONDS = 5;
  */
 export const IDLE_CONNECTION_GRACE_MS = 1000;
 
+/** How long a refused request's body may take to arrive before the answer goes anyway. */
+const REFUSED_BODY_WAIT_MS = 1000;
+
+/**
+ * Reads and drops what the client is still sending. The refusal closes the connection, and a
+ * socket closed with bytes it never read is reset by the kernel: the client would meet
+ * ECONNRESET instead of the 503.
+ */
+async function bodyRead(raw: IncomingMessage): Promise<void> {
+  if (raw.complete) return;
+  raw.resume();
+  const waited = new AbortController();
+  await Promise.race([
+    once(raw, 'end'),
+    once(raw, 'close'),
+    sleep(REFUSED_BODY_WAIT_MS, undefined, { signal: waited.signal }),
+  ]).catch(() => undefined);
+  waited.abort();
+}
+
 export interface Draining {
   /** From now on: new requests answer 503, every answer closes its connection. */
   begin(): void;
@@ -27,8 +47,9 @@ export interface Draining {
  */
 export function installDraining(app: FastifyInstance): Draining {
   let draining = false;
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     if (!draining) return;
+    await bodyRead(request.raw);
     return reply
       .status(503)
       .header('retry-after', String(DRAINING_RETRY_AFTER_SECONDS))
