@@ -23,7 +23,8 @@ export async function readVisibilityOverview(db: Db, userId: string): Promise<Vi
     .where(eq(users.id, userId));
   const pages = await queryRows<VisibilityOverview['pages'][number]>(
     db,
-    sql`select p.id as "memorialPageId", p.type, p.last_name as "lastName",
+    sql`select p.id as "memorialPageId", p.type,
+        coalesce(p.owner_user_id = ${userId}, false) as own, p.last_name as "lastName",
         p.first_name as "firstName", p.privacy, p.searchable
       from memorial_page_members m join memorial_pages p on p.id = m.memorial_page_id
       where m.user_id = ${userId} and m.role = 'admin'

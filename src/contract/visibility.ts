@@ -12,6 +12,8 @@ const TAG = 'Visibility';
 const visiblePage = z.object({
   memorialPageId: z.uuid(),
   type: z.enum(['self', 'other', 'pet']),
+  /** The member's own page (a page for oneself that someone else keeps is not). */
+  own: z.boolean(),
   lastName: z.string(),
   firstName: z.string(),
   privacy: z.enum(PRIVACY_SETTINGS),

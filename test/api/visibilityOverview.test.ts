@@ -4,6 +4,7 @@
  * claim of the overview is checked against what the other member can really read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memorialPageMembers } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import { japaneseTexts } from '../../server/pages/translations';
@@ -73,19 +74,35 @@ describe('the visibility overview', () => {
       animal_kind: '猫',
     });
 
+    // A page for oneself that someone else asked the member to keep is listed, not as theirs.
+    await t.ctx.database.db
+      .insert(memorialPageMembers)
+      .values({ memorialPageId: friend.memorialPageId, userId: owner.id, role: 'admin' });
+
     const overview = await overviewOf(owner);
     expect(overview.pages).toEqual([
       {
         memorialPageId: owner.memorialPageId,
         type: 'self',
+        own: true,
         lastName: '佐藤',
         firstName: '花子',
         privacy: 'public',
         searchable: true,
       },
       {
+        memorialPageId: friend.memorialPageId,
+        type: 'self',
+        own: false,
+        lastName: '鈴木',
+        firstName: '一郎',
+        privacy: 'connections',
+        searchable: true,
+      },
+      {
         memorialPageId: pet.memorialPageId,
         type: 'pet',
+        own: false,
         lastName: '',
         firstName: 'ポチ',
         privacy: 'admins',

@@ -58,16 +58,12 @@ function Pages({ pages }: { pages: Overview['pages'] }) {
         return (
           <Item key={page.memorialPageId}>
             <h3>
-              {page.type === 'self'
-                ? t('visibility-page-own', { name: pageName(page) })
-                : pageName(page)}
+              {page.own ? t('visibility-page-own', { name: pageName(page) }) : pageName(page)}
             </h3>
             <NowAndAfter
               now={who}
               after={
-                page.type === 'self'
-                  ? t('visibility-page-after-death-own', { who })
-                  : t('visibility-unchanged')
+                page.own ? t('visibility-page-after-death-own', { who }) : t('visibility-unchanged')
               }
             />
             <Link to={memoryPath(page.memorialPageId)}>
