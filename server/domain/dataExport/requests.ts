@@ -311,21 +311,11 @@ async function buildOne(
   let byteSize: number;
   try {
     const at = clock.now();
-    byteSize = pageId
-      ? await buildArchive(
-          deps.store,
-          objectName,
-          collectKeepsake(db, await deps.texts(), pageId, at),
-          at,
-          KEEPSAKE_README,
-        )
-      : await buildArchive(
-          deps.store,
-          objectName,
-          collectMemberData(deps, claim.userId),
-          at,
-          MEMBER_README,
-        );
+    const entries = pageId
+      ? collectKeepsake(db, await deps.texts(), pageId, at)
+      : collectMemberData(deps, claim.userId);
+    const readme = pageId ? KEEPSAKE_README : MEMBER_README;
+    byteSize = await buildArchive(deps.store, objectName, entries, at, readme);
   } catch (error) {
     await db
       .update(dataExports)
