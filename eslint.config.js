@@ -25,6 +25,18 @@ export default tseslint.config(
     },
   },
   {
+    // Rules that need the types: a promise nobody awaits or catches loses its error.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     // The direction of dependencies (docs/architecture.md "Parts and directions"): a wrong
     // import fails the lint. Tests, scripts, bench and e2e may import anything.
     files: ['server/**/*.ts', 'src/**/*.{ts,tsx}'],
@@ -115,6 +127,16 @@ export default tseslint.config(
                   },
                 },
               },
+            },
+            {
+              // Services talk to the server and keep state; they draw nothing.
+              from: { element: { type: 'services' } },
+              disallow: { to: { element: { types: { anyOf: ['screens', 'components'] } } } },
+            },
+            {
+              // Components are the screens' parts: a part never reaches up into a screen.
+              from: { element: { type: 'components' } },
+              disallow: { to: { element: { type: 'screens' } } },
             },
             {
               // Machines are pure: effects come in through .provide().

@@ -181,7 +181,7 @@ function keepReadingUntilTheBodyEnds(request: FastifyRequest, reply: FastifyRepl
 export const frameworkErrorOptions = {
   frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
     const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
-    return send(reply, status, { detail: clientErrorDetail(error), code: clientErrorCode(error) });
+    void send(reply, status, { detail: clientErrorDetail(error), code: clientErrorCode(error) });
   },
   clientErrorHandler: answerClientError,
   routerOptions: { maxParamLength: 1000 },

@@ -7,7 +7,18 @@
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const eslint = new ESLint({ cwd: process.cwd() });
+// The one-line modules are in no tsconfig, so the rules that need types are left out here.
+const eslint = new ESLint({
+  cwd: process.cwd(),
+  overrideConfig: {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/no-misused-promises': 'off',
+      '@typescript-eslint/await-thenable': 'off',
+    },
+  },
+});
 
 /** The direction rule's messages for `code` linted as if it were the file `filePath`. */
 async function directionProblems(filePath: string, code: string): Promise<string[]> {
@@ -49,6 +60,16 @@ describe('the direction of dependencies', () => {
       'the contract importing the browser app',
       'src/contract/rules/example.ts',
       "import { toCamelCase as imported } from '../../services/http/casing';",
+    ],
+    [
+      'a service importing a component',
+      'src/services/session/example.ts',
+      "import { showToast as imported } from '../../components/ui/toast';",
+    ],
+    [
+      'a component importing a screen',
+      'src/components/ui/example.ts',
+      "import { routes as imported } from '../../screens/routes';",
     ],
     [
       'a machine importing a service',

@@ -1,4 +1,4 @@
-import { onFirstUse } from './onFirstUse';
+import { onFirstUse } from '../../lib/onFirstUse';
 
 /** How dates are written: the Western calendar (2025) or the Japanese era (Reiwa 7). */
 export type CalendarChoice = 'western' | 'japanese';

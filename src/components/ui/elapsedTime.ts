@@ -1,4 +1,4 @@
-import { onFirstUse } from './onFirstUse';
+import { onFirstUse } from '../../lib/onFirstUse';
 
 /** How long ago something happened, in the largest whole unit, up to days. */
 export type ElapsedUnit = 'seconds' | 'minutes' | 'hours' | 'days';

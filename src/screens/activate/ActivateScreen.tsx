@@ -84,7 +84,7 @@ export function Component() {
   useEffect(() => {
     if (!assertion && search.get('proof') === null) return;
     const clean = new URLSearchParams({ ...link, ...(provider ? { provider } : {}) });
-    navigate(`/activate?${clean.toString()}`, { replace: true });
+    void navigate(`/activate?${clean.toString()}`, { replace: true });
     // Once, on arrival from the provider.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

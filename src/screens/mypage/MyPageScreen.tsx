@@ -9,7 +9,7 @@ import { Button, ButtonLink } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { fetchProfile, homeKeys, updateProfile } from '../../services/api/home';
-import { useDeleteAccount } from '../../services/session/useDeleteAccount';
+import { useDeleteAccount } from './useDeleteAccount';
 import { useFreshProof } from '../login/useFreshProof';
 import { ItemList, NextStep } from '../dashboard/homeParts';
 import { Page, Panel } from '../../components/ui/pageLayout';

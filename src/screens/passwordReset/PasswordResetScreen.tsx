@@ -62,7 +62,7 @@ function RequestForm() {
     <>
       <p>{t('password-reset-request-lead')}</p>
       {failed && <FormMessage>{t('error-unexpected')}</FormMessage>}
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <EmailField
           id="password-reset-email"
           label={t('password-reset-email')}
@@ -132,7 +132,7 @@ function NewPasswordForm({ token }: { token: string }) {
           <Link to="/password-reset">{t('password-reset-request-again')}</Link>
         </Links>
       )}
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         <PasswordField
           id="password-reset-password"
           label={t('password-reset-new-password')}

@@ -1,5 +1,5 @@
 import { formatCalendarDate, formatTokyoInstantDateTime } from '../../components/ui/calendarDate';
-import { onFirstUse } from '../../components/ui/onFirstUse';
+import { onFirstUse } from '../../lib/onFirstUse';
 import type { useT } from '../../i18n/useT';
 import type { LetterEnvelope, PersonName } from '../../contract/timecapsule';
 

@@ -1,5 +1,5 @@
 import type { SessionUser } from '../../contract/sessionLayer';
-import { onFirstUse } from '../../components/ui/onFirstUse';
+import { onFirstUse } from '../../lib/onFirstUse';
 import { authSessionWith } from './liveSession';
 import { browserSessionApi, signOutOwed } from './owedSignOut';
 import { firstFromPage, takePageSession } from './pageSession';

@@ -1,11 +1,11 @@
 import { useCallback, useState } from 'react';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
-import { auth } from '../api/auth';
-import { isQuietHttpError } from '../http';
-import { useResetClientState } from '../clientState/clientState';
-import { firstVisit } from '../persistence/firstVisit';
-import { useSession } from './useSession';
+import { auth } from '../../services/api/auth';
+import { isQuietHttpError } from '../../services/http';
+import { useResetClientState } from '../../services/clientState/clientState';
+import { firstVisit } from '../../services/persistence/firstVisit';
+import { useSession } from '../../services/session/useSession';
 
 /** Runs a sensitive change with the fresh proof the server asks for (useFreshProof). */
 export type FreshProof = <T>(run: (currentPassword?: string) => Promise<T>) => Promise<T>;
