@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { fromPromise } from 'xstate';
 import { RouteLoading } from '../../components/shell/RouteLoading';
@@ -43,17 +43,16 @@ function useInvitationLink(): SharedLink {
   return { ...kept, pet: false };
 }
 
-/** The invitation chart with the real calls and the client state, the pages it leads to. */
+/**
+ * The invitation chart with the real calls and the client state, the pages it leads to. The
+ * chart keeps the implementations it was first given: the router's navigate and the pet-admin
+ * setting's controls act on the same router and actor for the app's life.
+ */
 function useInvitationMachine(userId: string | null) {
   const clientState = useClientStateActor();
   const navigate = useNavigate();
   const petAdmin = usePetAdminSetting();
-  const latest = useRef({ navigate, petAdmin });
-  useEffect(() => {
-    latest.current = { navigate, petAdmin };
-  });
-  // eslint-disable-next-line react-hooks/refs -- read when an event runs an effect, not during render
-  const [machine] = useState(() =>
+  return useMachine(
     invitationMachine.provide({
       actors: {
         validateShareToken: fromPromise(async ({ input }) => ({
@@ -83,15 +82,15 @@ function useInvitationMachine(userId: string | null) {
               postLoginRedirectUrl: INVITATION_PATH,
             },
           }),
-        openLogin: () => void latest.current.navigate('/login'),
+        openLogin: () => void navigate('/login'),
         openRegistration: (_, { pet }) =>
-          void latest.current.navigate(pet ? '/register-top?pet=true' : '/register-top'),
+          void navigate(pet ? '/register-top?pet=true' : '/register-top'),
         setPetAdmin: (_, { targetMemorialPageEncodedId }) =>
-          latest.current.petAdmin.set(targetMemorialPageEncodedId),
+          petAdmin.set(targetMemorialPageEncodedId),
       },
     }),
+    { ...inspectOption(), input: { userId } },
   );
-  return useMachine(machine, { ...inspectOption(), input: { userId } });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useMachine } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import styled from 'styled-components';
 import { fromPromise } from 'xstate';
@@ -35,15 +35,13 @@ const TypeChoices = styled.div`
 
 const MEMORY_TYPES: MemoryType[] = ['self', 'other', 'pet'];
 
-/** The creation chart with the real call and the router (read through a ref: it runs on events). */
+/**
+ * The creation chart with the real call and the router. The chart keeps the implementations
+ * it was first given; the router's navigate stays the same function for the app's life.
+ */
 function useCreationMachine(ownMemorialPageId: string | null) {
   const navigate = useNavigate();
-  const latest = useRef(navigate);
-  useEffect(() => {
-    latest.current = navigate;
-  });
-  // eslint-disable-next-line react-hooks/refs -- read when an event runs an effect, not during render
-  const [machine] = useState(() =>
+  return useMachine(
     memoryCreationMachine.provide({
       actors: {
         createMemorialPage: fromPromise(async ({ input }) => {
@@ -53,11 +51,11 @@ function useCreationMachine(ownMemorialPageId: string | null) {
       },
       actions: {
         openMemorialPage: (_, { memorialPageId }) =>
-          void latest.current(memoryPath(memorialPageId), { replace: true }),
+          void navigate(memoryPath(memorialPageId), { replace: true }),
       },
     }),
+    { ...inspectOption(), input: { ownMemorialPageId } },
   );
-  return useMachine(machine, { ...inspectOption(), input: { ownMemorialPageId } });
 }
 
 /**
