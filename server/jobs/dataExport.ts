@@ -1,21 +1,10 @@
 import type { AppContext } from '../context';
-import { runDataExports, type DataExportJobDeps } from '../domain/dataExport/requests';
-import { createSealer } from '../domain/endingnote/sealing';
-import { japaneseTexts } from '../pages/translations';
+import { dataExportDepsOf } from '../areaDeps';
+import { runDataExports } from '../domain/dataExport/requests';
 import { periodic } from './periodic';
 
 /** How often the job looks for archives to build and files to delete. */
 export const DATA_EXPORT_INTERVAL_MS = 2_000;
-
-export function dataExportDepsOf(ctx: AppContext): DataExportJobDeps {
-  return {
-    db: ctx.database.db,
-    sealer: createSealer(ctx.config.dataEncryptionKey),
-    store: ctx.store,
-    clock: ctx.clock,
-    texts: japaneseTexts,
-  };
-}
 
 /**
  * Builds the archives members asked for (docs/data-export.md) and the keepsakes of memorial

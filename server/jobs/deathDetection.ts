@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { deathDepsOf } from '../domain/deathDetection/deathDeps';
+import { deathDepsOf } from '../areaDeps';
 import { releaseDueCases } from '../domain/deathDetection/release';
 import { runSuspicionSweep } from '../domain/deathDetection/sweep';
 import { periodic } from './periodic';

@@ -1,21 +1,10 @@
 import type { AppContext } from '../context';
-import { sendAllPendingMails, type OutboxDeps } from '../mail/outbox';
+import { outboxDepsOf } from '../areaDeps';
+import { sendAllPendingMails } from '../mail/outbox';
 import { periodic, type PeriodicJob } from './periodic';
 
 /** How often the outbox is looked at: a waiting member's mail leaves within this. */
 export const MAIL_OUTBOX_INTERVAL_MS = 1_000;
-
-export function outboxDepsOf(ctx: AppContext): OutboxDeps {
-  return {
-    db: ctx.database.db,
-    mailer: ctx.mailer,
-    clock: ctx.clock,
-    publicUrl: ctx.config.publicUrl,
-    metrics: ctx.metrics,
-    log: ctx.log,
-    retry: ctx.config.mailRetry,
-  };
-}
 
 /** Sends the outbox's due mails; failures wait their backoff (mail/outbox.ts). */
 export function startMailOutbox(

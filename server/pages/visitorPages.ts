@@ -15,7 +15,7 @@ import { visitorPageReads } from '../domain/memorial/pageReads';
 import { SSR_ENTRY_FILE } from './paths';
 import { translationsText } from './translations';
 import { clientRouteParams } from './clientRoutes';
-import { memorialDeps } from '../routes/memorial/context';
+import { memorialDepsOf } from '../areaDeps';
 import { shareImagePath } from '../routes/memorial/shareImage';
 import { jsonScriptElement } from './memberPage';
 
@@ -73,7 +73,7 @@ export function visitorPages(
   ctx: AppContext,
   serverRender: () => Promise<ServerRender | undefined>,
 ): (url: string) => Promise<VisitorPage | undefined> {
-  const deps = memorialDeps(ctx);
+  const deps = memorialDepsOf(ctx);
   return async (url) => {
     const pathname = url.split('?', 1)[0]!;
     const routePath = SERVER_RENDERED_ROUTES.find(

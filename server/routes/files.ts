@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { uploadDepsOf } from '../areaDeps';
 import type { AppContext } from '../context';
 import { sniffImageType } from '../domain/uploads/images';
 import { pendingUploadLimit, receiveUpload } from '../domain/uploads/uploads';
@@ -93,11 +94,7 @@ export async function fileRoutes(
       if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
         throw new ApiError(400, 'empty_upload', 'upload body is empty');
       }
-      await receiveUpload(
-        { db: ctx.database.db, store: ctx.store, clock: ctx.clock },
-        request.params['*'],
-        request.body,
-      );
+      await receiveUpload(uploadDepsOf(ctx), request.params['*'], request.body);
       return reply.status(204).send();
     },
   );

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { externalIdentities } from '../../server/db/schema';
-import { deathDepsOf } from '../../server/domain/deathDetection/deathDeps';
+import { deathDepsOf } from '../../server/areaDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import {
   localIssuer,

@@ -15,7 +15,7 @@ import {
 } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { runDataExports } from '../../server/domain/dataExport/requests';
-import { dataExportDepsOf } from '../../server/jobs/dataExport';
+import { dataExportDepsOf } from '../../server/areaDeps';
 import { createS3Store, MULTIPART_PART_BYTES } from '../../server/storage/s3Store';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { startS3Bucket } from '../support/s3Bucket';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorialPageMembers } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { runDataExports } from '../../server/domain/dataExport/requests';
-import { dataExportDepsOf } from '../../server/jobs/dataExport';
+import { dataExportDepsOf } from '../../server/areaDeps';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { unzip } from '../support/unzip';

@@ -13,7 +13,8 @@ import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import { japaneseTexts } from '../../server/pages/translations';
 import { LATE_AFTER_MINUTES } from '../../server/domain/timecapsule/rules';
 import { startLetterDelivery } from '../../server/jobs/letterDelivery';
-import { startMailOutbox, outboxDepsOf } from '../../server/jobs/mailOutbox';
+import { startMailOutbox } from '../../server/jobs/mailOutbox';
+import { outboxDepsOf } from '../../server/areaDeps';
 import type { Mailer } from '../../server/mail/mailer';
 import {
   MAIL_RETRY_WINDOW_MS,

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, users } from '../../server/db/schema';
-import { outboxDepsOf } from '../../server/jobs/mailOutbox';
+import { outboxDepsOf } from '../../server/areaDeps';
 import { createMailer } from '../../server/mail/mailer';
 import { messageIdOf, retryDelayMs, sendPendingMails } from '../../server/mail/outbox';
 import { startSmtpSink, type SmtpSink } from '../support/smtpSink';

@@ -14,7 +14,7 @@ import {
   timeCapsuleLetters,
   users,
 } from '../../server/db/schema';
-import { deathDepsOf } from '../../server/domain/deathDetection/deathDeps';
+import { deathDepsOf } from '../../server/areaDeps';
 import { runSuspicionSweep } from '../../server/domain/deathDetection/sweep';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import { japaneseTexts } from '../../server/pages/translations';

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { areConnected } from '../../server/domain/connections';
-import { memorialDeps } from '../../server/routes/memorial/context';
+import { memorialDepsOf } from '../../server/areaDeps';
 import { redeemPetAdminLink } from '../../server/domain/memorial/invitations';
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/db/schema';
@@ -695,7 +695,7 @@ describe('invitations by shared link', () => {
     const page = await createPage(owner);
     const share = await createToken(owner, page.memorialPageId, true);
     const newcomer = await createMember(t);
-    const deps = memorialDeps(t.ctx);
+    const deps = memorialDepsOf(t.ctx);
     expect(await redeemPetAdminLink(deps, share.token, newcomer.id)).toBe(page.memorialPageId);
     expect(await redeemPetAdminLink(deps, share.token, stranger.id)).toBeUndefined();
     const seen = await t.request({

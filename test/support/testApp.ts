@@ -7,7 +7,7 @@ import type { ContractDrift } from '../../server/http/endpoints';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
 import { manualClock } from '../../server/clock';
-import { outboxDepsOf } from '../../server/jobs/mailOutbox';
+import { outboxDepsOf } from '../../server/areaDeps';
 import type { OutgoingMail } from '../../server/mail/mailer';
 import { sendAllPendingMails } from '../../server/mail/outbox';
 import { createTestDatabase } from './testDatabase';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { notifySensitiveChange, type SensitiveChange } from '../../domain/accounts/changeNotices';
 import { requireFreshProof } from '../../domain/accounts/freshProof';
 import { currentUserId } from '../../http/authenticate';
-import { accountDepsOf } from './accountDepsOf';
+import { accountDepsOf } from '../../areaDeps';
 
 /**
  * The gate of a sensitive change, called once the caller is known to own what changes: the

@@ -4,7 +4,7 @@ import { oauthRoutes } from '../auth/oauth';
 import { sessionRoutes } from '../auth/session';
 import { sessionKit } from '../auth/sessionKit';
 import { credentialRoutes } from './credentials';
-import { accountDepsOf } from './accountDepsOf';
+import { accountDepsOf } from '../../areaDeps';
 import { accountV1Routes } from './v1';
 
 /**

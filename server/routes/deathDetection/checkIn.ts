@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deathDetectionEndpoints as death } from '../../../src/contract/deathDetection';
 import type { AppContext } from '../../context';
 import { answerCheckIn } from '../../domain/deathDetection/checkIns';
-import { deathDepsOf } from '../../domain/deathDetection/deathDeps';
+import { deathDepsOf } from '../../areaDeps';
 import { checkInPage } from '../../domain/deathDetection/mails';
 import { DomainError } from '../../domain/errors';
 import { endpointRoute } from '../../http/endpoints';

@@ -8,7 +8,7 @@ import {
   createSignRequest,
   deathCaseView,
 } from '../../domain/deathDetection/confirmation';
-import { deathDepsOf } from '../../domain/deathDetection/deathDeps';
+import { deathDepsOf } from '../../areaDeps';
 import {
   authenticateClient,
   integrationLinksOf,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deathDetectionEndpoints as death } from '../../../src/contract/deathDetection';
 import type { AppContext } from '../../context';
-import { deathDepsOf } from '../../domain/deathDetection/deathDeps';
+import { deathDepsOf } from '../../areaDeps';
 import { deleteDeviceToken, registerDeviceToken } from '../../domain/deathDetection/deviceTokens';
 import {
   identityStatus,

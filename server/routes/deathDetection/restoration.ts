@@ -1,18 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deathDetectionEndpoints as death } from '../../../src/contract/deathDetection';
+import { restorationDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import { verifyProviderAssertion } from '../../domain/accounts/providerAssertion';
 import {
   proveRestoration,
   restorationLinkNeeds,
   restoreAccount,
-  type RestorationDeps,
 } from '../../domain/deathDetection/restoration';
 import { ApiError } from '../../http/errors';
 import { endpointRoute } from '../../http/endpoints';
 import { limitedAs } from '../../http/rateLimits';
-import { japaneseTexts } from '../../pages/translations';
 import { sessionKit } from '../auth/sessionKit';
 
 /**
@@ -23,12 +22,7 @@ import { sessionKit } from '../auth/sessionKit';
 export async function restorationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const kit = sessionKit(ctx);
-  const deps: RestorationDeps = {
-    db: ctx.database.db,
-    clock: ctx.clock,
-    publicUrl: ctx.config.publicUrl,
-    texts: japaneseTexts,
-  };
+  const deps = restorationDepsOf(ctx);
   // Each call checks a password, a proof or a link: counted with the sign-ins.
   const limited = <R extends { config: object }>(route: R) => ({
     ...route,

@@ -6,23 +6,17 @@ import type { AppContext } from '../../context';
 import { exportFileName, noteAsHtml, noteAsJson } from '../../domain/endingnote/exportDocument';
 import { listReaders, replaceReaders } from '../../domain/endingnote/readers';
 import { japaneseTexts } from '../../pages/translations';
-import { createSealer } from '../../domain/endingnote/sealing';
 import {
   readNote,
   readSection,
   saveSection,
   setSectionVisibility,
-  type EndingNoteDeps,
 } from '../../domain/endingnote/sections';
+import { endingNoteDepsOf } from '../../areaDeps';
 import { currentUserId } from '../../http/authenticate';
 import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
 import { noticeOfChange, proveFreshly } from '../accounts/freshProof';
-
-/** What the note's reads need: the database and the sealer of the section values. */
-export function noteDeps(ctx: AppContext): EndingNoteDeps {
-  return { db: ctx.database.db, sealer: createSealer(ctx.config.dataEncryptionKey) };
-}
 
 /** The note's owner from the path; an id that cannot exist answers 404 like any unknown note. */
 export function ownerOf(params: { userId: string }): string {
@@ -40,7 +34,7 @@ function requireOwner(ownerUserId: string, callerUserId: string): void {
  * logged (server/http/logging.ts logs method, path and address only).
  */
 export async function endingNoteRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const deps = noteDeps(ctx);
+  const deps = endingNoteDepsOf(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.route({

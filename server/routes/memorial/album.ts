@@ -15,11 +15,12 @@ import { albumAnswer } from '../../domain/memorial/pageReads';
 import { endpointRoute } from '../../http/endpoints';
 import { versionedAnswer } from '../../http/versionedAnswer';
 import { urlWindowOf } from '../../storage/viewUrls';
-import { callerOf, memorialDeps } from './context';
+import { callerOf } from './context';
+import { memorialDepsOf } from '../../areaDeps';
 
 /** The album: listed by anyone who may see the page, changed by its admins. */
 export async function albumRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const deps = memorialDeps(ctx);
+  const deps = memorialDepsOf(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.route({

@@ -13,11 +13,12 @@ import { historyAnswer } from '../../domain/memorial/pageReads';
 import { endpointRoute } from '../../http/endpoints';
 import { versionedAnswer } from '../../http/versionedAnswer';
 import { urlWindowOf } from '../../storage/viewUrls';
-import { callerOf, memorialDeps } from './context';
+import { callerOf } from './context';
+import { memorialDepsOf } from '../../areaDeps';
 
 /** The history timeline: listed by anyone who may see the page, changed by its admins. */
 export async function historyRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const deps = memorialDeps(ctx);
+  const deps = memorialDepsOf(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.route({

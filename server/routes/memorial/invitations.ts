@@ -12,7 +12,8 @@ import {
   type Invitation,
 } from '../../domain/memorial/invitations';
 import { endpointRoute } from '../../http/endpoints';
-import { callerOf, memorialDeps, signedInCaller } from './context';
+import { callerOf, signedInCaller } from './context';
+import { memorialDepsOf } from '../../areaDeps';
 
 const invitationOf = (body: { token: string; inviting_user_id: string }): Invitation => ({
   token: body.token,
@@ -24,7 +25,7 @@ const invitationOf = (body: { token: string; inviting_user_id: string }): Invita
  * validated and resolved before sign-in, accepted (connection, optional admin) after it.
  */
 export async function invitationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const deps = memorialDeps(ctx);
+  const deps = memorialDepsOf(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.route({

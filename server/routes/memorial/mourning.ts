@@ -10,11 +10,12 @@ import {
   offerFlower,
 } from '../../domain/memorial/mourning';
 import { endpointRoute } from '../../http/endpoints';
-import { callerOf, memorialDeps } from './context';
+import { callerOf } from './context';
+import { memorialDepsOf } from '../../areaDeps';
 
 /** The mourning page: condolence messages (記帳) moderated by admins, and flowers (献花). */
 export async function mourningRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const deps = memorialDeps(ctx);
+  const deps = memorialDepsOf(ctx);
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.route({

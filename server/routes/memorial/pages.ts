@@ -12,11 +12,12 @@ import { addAdmin } from '../../domain/memorial/admins';
 import { adminsAnswer, pageAnswer } from '../../domain/memorial/pageReads';
 import { createPage, pageView, updatePage } from '../../domain/memorial/pages';
 import { endpointRoute } from '../../http/endpoints';
-import { callerOf, memorialDeps, signedInCaller } from './context';
+import { callerOf, signedInCaller } from './context';
+import { memorialDepsOf } from '../../areaDeps';
 
 /** Memorial pages: create, read with the caller's mode, update, and the admin list. */
 export async function memorialPageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const deps = memorialDeps(ctx);
+  const deps = memorialDepsOf(ctx);
   const today = () => tokyoToday(ctx.clock.now());
   const routes = app.withTypeProvider<ZodTypeProvider>();
 

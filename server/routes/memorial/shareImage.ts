@@ -6,7 +6,8 @@ import { publicShareImage } from '../../domain/memorial/shareImage';
 import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
 import { versionedAnswer } from '../../http/versionedAnswer';
-import { memorialDeps } from './context';
+import {} from './context';
+import { memorialDepsOf } from '../../areaDeps';
 
 /** Where a public page's share preview is (og:image): no cookie or signature needed. */
 export const shareImagePath = (pageId: string) =>
@@ -18,7 +19,7 @@ export const shareImagePath = (pageId: string) =>
  * ETag is the stored preview's name, so a crawler that holds it is answered 304.
  */
 export async function shareImageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const deps = memorialDeps(ctx);
+  const deps = memorialDepsOf(ctx);
   app.withTypeProvider<ZodTypeProvider>().route({
     ...endpointRoute(memorialEndpoints.shareImage),
     handler: async (request, reply) => {

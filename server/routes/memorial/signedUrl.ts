@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { memorialEndpoints } from '../../../src/contract/memorial';
+import { uploadDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import { startUpload } from '../../domain/uploads/uploads';
 import { mayViewObject } from '../../domain/uploads/viewing';
@@ -65,11 +66,7 @@ export async function signedUrlRoutes(app: FastifyInstance, ctx: AppContext): Pr
       const { method, image_name: given } = request.query;
       const userId = request.userId;
       if (method === 'PUT') {
-        const imageName = await startUpload(
-          { db: ctx.database.db, store: ctx.store, clock: ctx.clock },
-          userId,
-          given,
-        );
+        const imageName = await startUpload(uploadDepsOf(ctx), userId, given);
         return { url: urls.sign(imageName, 'PUT'), imageName };
       }
       if (!given || !OBJECT_NAME_PATTERN.test(given)) {
