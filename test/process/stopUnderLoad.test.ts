@@ -231,7 +231,11 @@ async function write(
   const url = `${baseUrl}/v1/history/memorial_page_id/${member.memorialPageId}/history`;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   for (let n = 0; ; n++) {
-    const body = JSON.stringify({ occurred_on: '2012-04-01', body: `entry ${n}`, image_name: null });
+    const body = JSON.stringify({
+      occurred_on: '2012-04-01',
+      body: `entry ${n}`,
+      image_name: null,
+    });
     if (tally.note(writer, await post(url, headers, body)) === 'done') return;
   }
 }
