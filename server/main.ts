@@ -7,7 +7,6 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { lockDataDir } from './db/dataDirLock';
 import { openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
-import { stopAccepting } from './http/draining';
 import { currentRequestId } from './http/faults';
 import { loggerOptions } from './http/logging';
 import { startJobs } from './jobs';
@@ -53,8 +52,8 @@ async function main(): Promise<void> {
     `Shinobu is ready at ${config.publicUrl}`,
   );
 
-  // SIGTERM/SIGINT: stop accepting, answer 503 to new requests, finish those in flight and the
-  // running jobs, within SHUTDOWN_TIMEOUT_MS. An uncaught exception or unhandled rejection:
+  // SIGTERM/SIGINT: answer 503 to new requests, finish those in flight and the running jobs,
+  // stop accepting once clients are silent (installDraining), within SHUTDOWN_TIMEOUT_MS. An uncaught exception or unhandled rejection:
   // logged with the request it came from, then the same close and a non-zero exit, so a
   // supervisor restarts the process.
   let stopping = false;
@@ -74,8 +73,9 @@ async function main(): Promise<void> {
           'uncaught error; exiting so that a supervisor restarts the server',
         );
       }
-      draining.begin();
-      await Promise.all([jobs.stop(), stopAccepting(app.server)]);
+      // Half the time limit for the drain; the rest for what is left in flight and the database.
+      const drainDeadline = performance.now() + config.shutdownTimeoutMs / 2;
+      await Promise.all([jobs.stop(), draining.drain(drainDeadline)]);
       await app.close();
       await database.close();
       await unlock();
