@@ -176,7 +176,7 @@ export async function oauthRoutes(
         ctx.clock,
       );
       reply.clearCookie(kit.cookies.oauthState, stateCookie);
-      const pending = claims as unknown as PendingSignIn | undefined;
+      const pending = claims as PendingSignIn | undefined;
       const { code, state } = request.query;
       if (
         !client ||
