@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
@@ -27,8 +27,6 @@ export interface DeliveryOptions {
   texts: Translate;
   batchSize?: number;
 }
-
-export const hashClaimToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const sender = alias(users, 'sender');
 const recipientUser = alias(users, 'recipient_user');
@@ -90,14 +88,14 @@ export async function deliverDueLetters(
 
     const deliveries = recipients.map((recipient) => {
       const letter = byId.get(recipient.letterId)!;
-      const claimToken = recipient.userId ? undefined : randomBytes(32).toString('base64url');
+      const claimToken = recipient.userId ? undefined : newSecretToken();
       return {
         row: {
           id: randomUUID(),
           letterId: letter.id,
           recipientId: recipient.id,
           recipientUserId: recipient.userId,
-          claimTokenHash: claimToken ? hashClaimToken(claimToken) : null,
+          claimTokenHash: claimToken ? hashSecretToken(claimToken, 'hex') : null,
           deliveredAt: now,
           late: isLate(letter.dueAt!, now),
         },
