@@ -1,10 +1,10 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { ServedOf } from '../../../src/contract/endpoint';
 import type { shareToken } from '../../../src/contract/memorial';
-import { connectionRequests, connections, memorialPages, shareTokens } from '../../db/schema';
+import { connectionRequests, memorialPages, shareTokens } from '../../db/schema';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { DomainError } from '../errors';
-import { pendingRequestsBetween } from '../connections';
+import { connectBothWays, pendingRequestsBetween } from '../connections';
 import { isUuid } from './access';
 import { makeAdmin } from './admins';
 import type { MemorialDeps } from './memorialDeps';
@@ -100,13 +100,7 @@ export async function connectToInvitingUser(
   const inviter = row.invitingUserId;
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    await tx
-      .insert(connections)
-      .values([
-        { userId, otherUserId: inviter, createdAt: now },
-        { userId: inviter, otherUserId: userId, createdAt: now },
-      ])
-      .onConflictDoNothing();
+    await connectBothWays(tx, { userId }, { userId: inviter }, now);
     await tx
       .update(connectionRequests)
       .set({ status: 'accepted', respondedAt: now })

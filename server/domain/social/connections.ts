@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import { connectionRequests, connections, memorialPages, users } from '../../db/schema';
 import type { Relationship } from '../../db/schema';
 import { conflict, invalid, notFound } from '../errors';
-import { areConnected, pendingRequestsBetween } from '../connections';
+import { areConnected, connectBothWays, pendingRequestsBetween } from '../connections';
 import {
   asListedTo,
   displayName,
@@ -163,18 +163,12 @@ export async function acceptRequest(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const request = await answerRequest(tx, requestId, 'accepted', { toUserId: userId }, at);
-    await tx
-      .insert(connections)
-      .values([
-        { userId, otherUserId: request.fromUserId, relationship, createdAt: at },
-        {
-          userId: request.fromUserId,
-          otherUserId: userId,
-          relationship: request.relationship,
-          createdAt: at,
-        },
-      ])
-      .onConflictDoNothing();
+    await connectBothWays(
+      tx,
+      { userId, relationship },
+      { userId: request.fromUserId, relationship: request.relationship },
+      at,
+    );
     const accepter = (await memberCards(tx, [userId])).get(userId)!;
     await notify(
       tx,
