@@ -10,10 +10,10 @@ import {
   isActiveMember,
   memberCardColumns,
   memberCards,
-  ownMemorialPage,
   type MemberCard,
 } from './members';
 import { notify, withdrawRequestNotification } from './notifications';
+import { ownMemorialPage } from '../ownPage';
 
 export interface ConnectionItem extends MemberCard {
   /** What this member chose to call the other (家族, 友人, …). */
@@ -50,7 +50,7 @@ export async function listConnections(db: Db, userId: string): Promise<Connectio
     })
     .from(connections)
     .innerJoin(users, eq(users.id, connections.otherUserId))
-    .leftJoin(memorialPages, ownMemorialPage)
+    .leftJoin(memorialPages, ownMemorialPage())
     .leftJoin(
       theirSide,
       and(eq(theirSide.userId, connections.otherUserId), eq(theirSide.otherUserId, userId)),
