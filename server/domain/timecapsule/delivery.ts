@@ -4,8 +4,6 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
 import {
   letterDeliveries,
-  mailOutbox,
-  notifications,
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
   users,
@@ -13,7 +11,8 @@ import {
 import type { Translate } from '../../../src/contract/rules/endingnote';
 import type { Clock } from '../../clock';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
-import type { NotificationPayloads } from '../social/notifications';
+import { notifyAll, type Notice } from '../social/notifications';
+import { enqueueMails, type OutboxMail } from '../../mail/outbox';
 import { letterMail } from './mail';
 import { isLate } from './rules';
 
@@ -137,34 +136,31 @@ export async function deliverDueLetters(
         dueAt: letter.dueAt!,
         late: row.late,
       });
-      return [
-        {
-          kind: 'letter',
-          userId: row.recipientUserId,
-          // A letter sent because of the writer's death is withdrawn if that death is undone.
-          aboutUserId: letter.rule === 'date' ? null : letter.senderUserId,
-          deliveryId: row.id,
-          toEmail: email,
-          reportTokenHash: hashSecretToken(reportToken),
-          createdAt: now,
-          nextAttemptAt: now,
-          ...mail,
-        },
-      ];
+      const outboxMail: OutboxMail = {
+        kind: 'letter',
+        userId: row.recipientUserId ?? undefined,
+        // A letter sent because of the writer's death is withdrawn if that death is undone.
+        aboutUserId: letter.rule === 'date' ? undefined : letter.senderUserId,
+        deliveryId: row.id,
+        to: email,
+        reportTokenHash: hashSecretToken(reportToken),
+        ...mail,
+      };
+      return [outboxMail];
     });
-    if (mails.length > 0) await tx.insert(mailOutbox).values(mails);
+    await enqueueMails(tx, mails, clock);
 
-    // One insert for the batch (notify() writes one row per call) in the same transaction.
-    const notices = deliveries.flatMap(({ row, letter }) => {
+    // One insert for the batch, in the same transaction.
+    const notices = deliveries.flatMap(({ row, letter }): Notice[] => {
       if (!writtenIds.has(row.id) || !row.recipientUserId) return [];
-      const payload: NotificationPayloads['letter_delivered'] = {
+      const payload = {
         letterId: letter.id,
         senderName: `${letter.senderLastName} ${letter.senderFirstName}`.trim(),
         title: letter.title,
       };
-      return [{ userId: row.recipientUserId, kind: 'letter_delivered', payload, createdAt: now }];
+      return [{ userId: row.recipientUserId, kind: 'letter_delivered', payload }];
     });
-    if (notices.length > 0) await tx.insert(notifications).values(notices);
+    await notifyAll(tx, notices, now);
 
     await tx
       .update(timeCapsuleLetters)
