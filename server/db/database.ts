@@ -7,6 +7,11 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema';
 
+/**
+ * The query builder both drivers' databases and every transaction share: PgliteDatabase,
+ * NodePgDatabase and PgTransaction all extend PgDatabase, and the result kind is left to the
+ * driver. A `tx` is passed where a Db is taken, so one query serves inside a transaction and out.
+ */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
@@ -74,7 +79,7 @@ async function openPglite(
     : dataDirDump
       ? await PGlite.create({ loadDataDir: dataDirDump })
       : await PGlite.create();
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client, schema });
   return {
     db,
     kind: 'pglite',
@@ -160,7 +165,7 @@ async function openPostgres(
   pool.on('connect', (client) => client.on('error', () => undefined));
   const probe = await pool.connect();
   probe.release();
-  const db = drizzlePostgres({ client: pool, schema }) as unknown as Db;
+  const db = drizzlePostgres({ client: pool, schema });
   return {
     db,
     kind: 'postgres',
@@ -171,8 +176,7 @@ async function openPostgres(
       await connection.connect();
       try {
         return await fn(async (script) => {
-          const result = (await connection.query(script)) as unknown as
-            pg.QueryResult | pg.QueryResult[];
+          const result = (await connection.query(script)) as pg.QueryResult | pg.QueryResult[];
           const last = Array.isArray(result) ? result.at(-1) : result;
           return (last?.rows ?? []) as Record<string, unknown>[];
         });

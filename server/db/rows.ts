@@ -7,5 +7,5 @@ import type { Db } from './database';
  * columns are already what the answer needs, that mapping was a large share of the call.
  */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+  return ((await db.execute(query)) as { rows: T[] }).rows;
 }

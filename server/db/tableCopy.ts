@@ -78,7 +78,7 @@ export async function copyTables(
         );
         if (!batch?.rows) break;
         const inserted = await queryRows<{ one: number }>(
-          tx as unknown as Db,
+          tx,
           sql`insert into ${name} select * from json_populate_recordset(null::${name}, ${batch.rows}::json) returning 1 as one`,
         );
         copied[table] += inserted.length;
@@ -87,7 +87,7 @@ export async function copyTables(
     }
     // Serial columns go on from the highest copied value rather than from 1.
     const serials = await queryRows<{ table: string; column: string }>(
-      tx as unknown as Db,
+      tx,
       sql`select table_name::text as table, column_name::text as column
           from information_schema.columns
           where table_schema = 'public' and column_default like 'nextval(%'`,

@@ -1,14 +1,13 @@
-import { createHash } from 'node:crypto';
 import { eq, lt } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { spentProofs } from '../db/schema';
+import { hashSecretToken } from './accounts/secretTokens';
 
 /** What kind of proof a key names, so that two kinds can never spend each other. */
 export type ProofKind = 'integration-link' | 'provider-assertion';
 
 /** Only a digest of the proof is kept: the table holds nothing a reader could replay. */
-const keyOf = (kind: ProofKind, proof: string) =>
-  `${kind}:${createHash('sha256').update(proof).digest('base64url')}`;
+const keyOf = (kind: ProofKind, proof: string) => `${kind}:${hashSecretToken(proof)}`;
 
 /**
  * Marks `proof` used, in `db` (the transaction of what the proof allows, where there is one).

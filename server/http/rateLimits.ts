@@ -63,6 +63,8 @@ function sharedOrLocalStore(redis: SharedRedis, nameSpace: string): FastifyRateL
     child: (options: Parameters<FastifyRateLimitStore['child']>[0]) =>
       storeOf(shared.child(options), local.child(options)),
   });
+  // The plugin calls `new Store(options)`: a function answering an object is such a
+  // constructor, though its type names a class (the cast below).
   // Neither `continueExceeding` nor `exponentialBackoff` is used here: a window is a window.
   return function Store() {
     return storeOf(

@@ -19,6 +19,7 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   };
   helmet(options)(
     {} as IncomingMessage,
+    // A stand-in: helmet only sets and removes headers on the response it is given.
     response as unknown as ServerResponse,
     (error?: unknown) => {
       if (error) throw error;

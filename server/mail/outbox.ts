@@ -15,6 +15,10 @@ export interface OutboxMail extends MailMessage {
   userId?: string;
   /** The member whose death the mail is about: withdrawn unsent if the case is cancelled. */
   aboutUserId?: string;
+  /** The letter delivery the mail announces. */
+  deliveryId?: string;
+  /** The hash of the token its receiver reports the mail with (server/routes/mailReports.ts). */
+  reportTokenHash?: string;
 }
 
 /**
@@ -31,6 +35,8 @@ export async function enqueueMails(db: Db, mails: OutboxMail[], clock: Clock): P
       kind: mail.kind,
       userId: mail.userId ?? null,
       aboutUserId: mail.aboutUserId ?? null,
+      deliveryId: mail.deliveryId ?? null,
+      reportTokenHash: mail.reportTokenHash ?? null,
       toEmail: mail.to,
       subject: mail.subject,
       text: mail.text,

@@ -70,7 +70,8 @@ export type ErrorBody = z.infer<typeof errorBody>;
 
 /**
  * The answer of a status that carries no body: 204, a redirect. Typed as nothing, so that a
- * handler sends it with `reply.send()`; documented as null.
+ * handler sends it with `reply.send()`; documented as null (the cast: zod has no void schema
+ * that documents as null).
  */
 export const noBody = z.null().meta({ description: 'No body' }) as unknown as z.ZodType<void>;
 

@@ -64,7 +64,8 @@ export const authSessionMachine = setup({
     signOut: notProvided<void>('signOut'),
     /**
      * One refresh: the app provides the tokenRefresh machine, so this file imports it as a type
-     * only (and pastes into the Stately editor); typed as that machine for `.provide()`.
+     * only (and pastes into the Stately editor); cast to that machine's type, which the
+     * placeholder cannot have, so that `.provide()` accepts the real one.
      */
     tokenRefresh: notProvided<TokenRefreshOutput, TokenRefreshInput>(
       'tokenRefresh',

@@ -157,8 +157,7 @@ export const deathConfirmationMachine = setup({
   },
   actions: {
     clearFailure: assign({ failure: null }),
-    resume: assign(({ event }) => {
-      const { progress, today } = (event as unknown as { output: RestoredData }).output;
+    resume: assign((_, { progress, today }: RestoredData) => {
       return {
         subject: progress!.subject,
         dateOfDeath: progress!.dateOfDeath,
@@ -217,7 +216,7 @@ export const deathConfirmationMachine = setup({
               params: ({ event }) => ({ data: event.output, step: 'who' }),
             },
             target: 'who',
-            actions: 'resume',
+            actions: { type: 'resume', params: ({ event }) => event.output },
           },
           {
             guard: {
@@ -225,7 +224,7 @@ export const deathConfirmationMachine = setup({
               params: ({ event }) => ({ data: event.output, step: 'date' }),
             },
             target: 'date',
-            actions: 'resume',
+            actions: { type: 'resume', params: ({ event }) => event.output },
           },
           {
             guard: {
@@ -233,7 +232,7 @@ export const deathConfirmationMachine = setup({
               params: ({ event }) => ({ data: event.output, step: 'relationship' }),
             },
             target: 'relationship',
-            actions: 'resume',
+            actions: { type: 'resume', params: ({ event }) => event.output },
           },
           {
             guard: {
@@ -241,7 +240,7 @@ export const deathConfirmationMachine = setup({
               params: ({ event }) => ({ data: event.output, step: 'review' }),
             },
             target: 'review',
-            actions: 'resume',
+            actions: { type: 'resume', params: ({ event }) => event.output },
           },
           { target: 'missing' },
         ],

@@ -103,9 +103,8 @@ export function paletteVariables(mode: 'light' | 'dark'): string {
   return paletteNames.map((name) => `${variableOf(name)}: ${palettes[mode][name]};`).join(' ');
 }
 
-const colourVariables = Object.fromEntries(
-  paletteNames.map((name) => [name, `var(${variableOf(name)})`]),
-) as unknown as Palette;
+const colourVariables = {} as Palette;
+for (const name of paletteNames) colourVariables[name] = `var(${variableOf(name)})`;
 
 export interface ShinobuTheme {
   colours: Palette;

@@ -97,7 +97,7 @@ async function createPendingAccount(
   const now = deps.clock.now();
   const email = account.email.trim();
   await deps.db.transaction(async (tx) => {
-    if (replacing) await discardPendingAccount(deps, tx as unknown as Db, replacing);
+    if (replacing) await discardPendingAccount(deps, tx, replacing);
     const [user] = await tx
       .insert(users)
       .values({
@@ -123,7 +123,7 @@ async function createPendingAccount(
     const userId = user!.id;
     // The icon is an upload sent without an account; it becomes the new member's own.
     if (account.iconName) {
-      await claimUpload(tx as unknown as Db, {
+      await claimUpload(tx, {
         objectName: account.iconName,
         ownerUserId: null,
         newOwnerUserId: userId,
@@ -193,7 +193,7 @@ export async function sweepExpiredRegistrations(
     .from(users)
     .where(and(eq(users.status, 'inactive'), lt(users.createdAt, before)));
   for (const { id } of expired) {
-    await deps.db.transaction((tx) => discardPendingAccount(deps, tx as unknown as Db, id));
+    await deps.db.transaction((tx) => discardPendingAccount(deps, tx, id));
   }
   return expired.length;
 }

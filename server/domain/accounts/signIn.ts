@@ -1,9 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { memorialPages, users } from '../../db/schema';
 import { issueAccessToken } from '../accessTokens';
 import { onMemberSignIn } from '../deathDetection/suspicion';
 import type { AccountDeps } from './accountDeps';
 import { issueRefreshToken } from './refreshTokens';
+import { ownMemorialPage } from '../ownPage';
 
 /** The answer of POST /v1/login and of activation: who signed in and their tokens. */
 export interface SignInResult {
@@ -33,10 +34,7 @@ export async function signIn(deps: AccountDeps, userId: string): Promise<SignInR
       memorialPageId: memorialPages.id,
     })
     .from(users)
-    .leftJoin(
-      memorialPages,
-      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
-    )
+    .leftJoin(memorialPages, ownMemorialPage())
     .where(eq(users.id, userId));
   if (!row) throw new Error(`signIn: no user ${userId}`);
   // Death detection: a memorialized account is refused; the member's own sign-in cancels a suspicion.

@@ -68,7 +68,7 @@ export async function buildArchive(
 ): Promise<number> {
   const zip = new ZipFile();
   // yazl's output is a PassThrough; its types name only the ReadableStream interface.
-  const output = zip.outputStream as unknown as Readable;
+  const output = zip.outputStream as Readable;
   // A failure of the zip itself ends the upload with it, which then removes what it wrote.
   zip.on('error', (error: Error) => output.destroy(error));
   // The store may not listen yet (it opens its upload first); its promise carries the failure.

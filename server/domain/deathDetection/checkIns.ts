@@ -1,15 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { deathCheckIns, deathSettings } from '../../db/schema';
+import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { notFound } from '../errors';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deathDeps';
 
-export const hashCheckInToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 export function newCheckInToken(): { token: string; tokenHash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, tokenHash: hashCheckInToken(token) };
+  const token = newSecretToken();
+  return { token, tokenHash: hashSecretToken(token, 'hex') };
 }
 
 /** The link in the check-in mail: a page with one button that posts back to it. */
@@ -26,7 +24,7 @@ export async function answerCheckIn(deps: DeathDeps, token: string): Promise<voi
       .set({ answeredAt: now })
       .where(
         and(
-          eq(deathCheckIns.tokenHash, hashCheckInToken(token)),
+          eq(deathCheckIns.tokenHash, hashSecretToken(token, 'hex')),
           isNull(deathCheckIns.answeredAt),
           isNull(deathCheckIns.escalatedAt),
         ),

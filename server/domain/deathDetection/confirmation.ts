@@ -28,6 +28,7 @@ import {
   ruleOf,
   type DeathState,
 } from './settings';
+import { ownMemorialPage } from '../ownPage';
 
 /** How long the app has to sign a confirmation's signContent. */
 export const SIGN_REQUEST_TTL_MS = 10 * 60 * 1000;
@@ -313,10 +314,7 @@ export async function deathCaseView(deps: DeathDeps, callerId: string, userId: s
       memorialPageId: memorialPages.id,
     })
     .from(users)
-    .leftJoin(
-      memorialPages,
-      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
-    )
+    .leftJoin(memorialPages, ownMemorialPage())
     .where(eq(users.id, userId));
   if (!member) throw notFound('user');
   const rule = await ruleOf(deps.db, userId);

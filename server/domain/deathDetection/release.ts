@@ -7,6 +7,7 @@ import { releaseLettersOnDeath } from '../timecapsule/death';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deathDeps';
 import { fullName } from './mails';
+import { ownMemorialPage } from '../ownPage';
 
 /** Cases released per transaction; a pass takes batches until none is due. */
 const RELEASE_BATCH = 20;
@@ -57,7 +58,7 @@ async function releaseCase(
   const [page] = await tx
     .update(memorialPages)
     .set({ updatedAt: now })
-    .where(and(eq(memorialPages.ownerUserId, userId), eq(memorialPages.type, 'self')))
+    .where(ownMemorialPage(userId))
     .returning({
       id: memorialPages.id,
       lastName: memorialPages.lastName,

@@ -38,6 +38,7 @@ import type {
 } from '../../../src/contract/deathDetection';
 import type { ServedOf } from '../../../src/contract/endpoint';
 import type { Translate } from '../../../src/contract/rules/endingnote';
+import { ownMemorialPage } from '../ownPage';
 
 /** A restoration link lives a day and is spent by a restoration or by this many wrong passwords. */
 export const RESTORATION_LINK_TTL_MS = 24 * 60 * 60 * 1000;
@@ -338,7 +339,7 @@ async function turnPageBack(tx: Db, userId: string, caseId: string, dateOfDeath:
   await tx.execute(sql`
     update memorial_pages set mourning_since = null,
       death_date = case when ${filled} and death_date = ${dateOfDeath}::date then null else death_date end
-    where owner_user_id = ${userId} and type = 'self'`);
+    where ${ownMemorialPage(userId)}`);
 }
 
 interface Person {
@@ -462,10 +463,7 @@ async function tellTheyAreAlive(
       memorialPageId: memorialPages.id,
     })
     .from(users)
-    .leftJoin(
-      memorialPages,
-      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
-    )
+    .leftJoin(memorialPages, ownMemorialPage())
     .where(eq(users.id, userId));
   if (!member) return 0;
   const name = fullName(member);

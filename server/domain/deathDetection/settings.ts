@@ -23,6 +23,7 @@ import { notify } from '../social/notifications';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deathDeps';
 import { administratorNamedMail, fullName } from './mails';
+import { ownMemorialPage } from '../ownPage';
 
 export type DeathState = 'alive' | 'suspected' | 'grace' | 'released';
 
@@ -256,10 +257,7 @@ export async function administeredUsers(deps: DeathDeps, administratorId: string
     .from(deathAdministrators)
     .innerJoin(connections, administratorStillConnected)
     .innerJoin(users, eq(users.id, deathAdministrators.userId))
-    .leftJoin(
-      memorialPages,
-      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
-    )
+    .leftJoin(memorialPages, ownMemorialPage())
     .where(
       and(
         eq(deathAdministrators.administratorUserId, administratorId),

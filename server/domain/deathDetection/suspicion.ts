@@ -28,6 +28,7 @@ import { pushToMember } from './push';
 import { AccountMemorialized } from './restoration';
 import { administratorsOf } from './settings';
 import type { SuspectedUser } from '../../../src/contract/deathDetection';
+import { ownMemorialPage } from '../ownPage';
 
 export interface Signal {
   source: SignalSource;
@@ -57,10 +58,7 @@ async function peopleByIds(db: Db, ids: string[]): Promise<Person[]> {
       memorialPageId: memorialPages.id,
     })
     .from(users)
-    .leftJoin(
-      memorialPages,
-      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
-    )
+    .leftJoin(memorialPages, ownMemorialPage())
     .where(and(inArray(users.id, ids), eq(users.status, 'active')));
 }
 
@@ -295,10 +293,7 @@ async function administeredSuspected(db: Db, administratorId: string): Promise<S
     )
     .innerJoin(deathCases, eq(deathCases.userId, deathAdministrators.userId))
     .innerJoin(users, eq(users.id, deathCases.userId))
-    .leftJoin(
-      memorialPages,
-      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
-    )
+    .leftJoin(memorialPages, ownMemorialPage())
     .where(
       and(
         eq(deathAdministrators.administratorUserId, administratorId),
@@ -328,10 +323,7 @@ export async function deathSuspectedUser(
     .select(suspectedColumns)
     .from(deathCases)
     .innerJoin(users, eq(users.id, deathCases.userId))
-    .leftJoin(
-      memorialPages,
-      and(eq(memorialPages.ownerUserId, users.id), eq(memorialPages.type, 'self')),
-    )
+    .leftJoin(memorialPages, ownMemorialPage())
     .where(and(eq(deathCases.userId, callerId), inArray(deathCases.state, ['suspected', 'grace'])));
   if (self) return self;
   const [administered] = await administeredSuspected(deps.db, callerId);

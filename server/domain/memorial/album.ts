@@ -7,7 +7,6 @@ import type {
   albumPhotoCreateSchema,
   albumPhotoUpdateSchema,
 } from '../../../src/contract/rules/memorial';
-import type { Db } from '../../db/database';
 import { albumPhotos } from '../../db/schema';
 import { invalid } from '../errors';
 import { afterKey, decodeCursor, keyParts, pageFrom } from '../listPages';
@@ -100,13 +99,7 @@ export async function addPhoto(
 ): Promise<AlbumPhotoView> {
   const id = randomUUID();
   const row = await deps.db.transaction(async (tx) => {
-    const image = await claimItemImage(
-      tx as unknown as Db,
-      albumPhotos,
-      id,
-      userId,
-      input.image_name,
-    );
+    const image = await claimItemImage(tx, albumPhotos, id, userId, input.image_name);
     const [inserted] = await tx
       .insert(albumPhotos)
       .values({

@@ -113,9 +113,7 @@ export async function addHistoryEntry(
 ): Promise<HistoryEntryView> {
   const id = randomUUID();
   const row = await deps.db.transaction(async (tx) => {
-    const image = input.image_name
-      ? await entryImage(tx as unknown as Db, id, userId, input.image_name)
-      : {};
+    const image = input.image_name ? await entryImage(tx, id, userId, input.image_name) : {};
     const [inserted] = await tx
       .insert(historyEntries)
       .values({
@@ -149,7 +147,7 @@ export async function updateHistoryEntry(
     const image = !photoChanged
       ? {}
       : input.image_name
-        ? await entryImage(tx as unknown as Db, entryId, userId, input.image_name)
+        ? await entryImage(tx, entryId, userId, input.image_name)
         : { imageName: null, thumbnailName: null };
     const [updated] = await tx
       .update(historyEntries)

@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { ServedOf } from '../../../src/contract/endpoint';
 import type { shareToken } from '../../../src/contract/memorial';
-import { connectionRequests, connections, memorialPages, shareTokens } from '../../db/schema';
+import { connectionRequests, memorialPages, shareTokens } from '../../db/schema';
+import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { DomainError } from '../errors';
-import { pendingRequestsBetween } from '../connections';
+import { connectBothWays, pendingRequestsBetween } from '../connections';
 import { isUuid } from './access';
 import { makeAdmin } from './admins';
 import type { MemorialDeps } from './memorialDeps';
@@ -22,8 +22,6 @@ export type CreatedShareToken = ServedOf<typeof shareToken>;
 export const invalidInvitation = () =>
   new DomainError('not_found', 'invalid_invitation', 'invitation is not valid');
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /** An admin's invitation to the page; with setAdmin the invitee becomes an admin too. */
 export async function createShareToken(
   deps: MemorialDeps,
@@ -31,10 +29,10 @@ export async function createShareToken(
   invitingUserId: string,
   setAdmin: boolean,
 ): Promise<CreatedShareToken> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newSecretToken();
   const expiresAt = new Date(deps.clock.now().getTime() + SHARE_TOKEN_TTL_MS);
   await deps.db.insert(shareTokens).values({
-    tokenHash: hashToken(token),
+    tokenHash: hashSecretToken(token, 'hex'),
     memorialPageId: pageId,
     invitingUserId,
     setAdmin,
@@ -52,7 +50,7 @@ async function liveToken(deps: MemorialDeps, invitation: Invitation) {
     .from(shareTokens)
     .where(
       and(
-        eq(shareTokens.tokenHash, hashToken(invitation.token)),
+        eq(shareTokens.tokenHash, hashSecretToken(invitation.token, 'hex')),
         eq(shareTokens.invitingUserId, invitation.invitingUserId),
         isNull(shareTokens.expiredAt),
         gt(shareTokens.expiresAt, deps.clock.now()),
@@ -102,13 +100,7 @@ export async function connectToInvitingUser(
   const inviter = row.invitingUserId;
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    await tx
-      .insert(connections)
-      .values([
-        { userId, otherUserId: inviter, createdAt: now },
-        { userId: inviter, otherUserId: userId, createdAt: now },
-      ])
-      .onConflictDoNothing();
+    await connectBothWays(tx, { userId }, { userId: inviter }, now);
     await tx
       .update(connectionRequests)
       .set({ status: 'accepted', respondedAt: now })
@@ -147,7 +139,7 @@ export async function redeemPetAdminLink(
     .innerJoin(memorialPages, eq(memorialPages.id, shareTokens.memorialPageId))
     .where(
       and(
-        eq(shareTokens.tokenHash, hashToken(encodedId)),
+        eq(shareTokens.tokenHash, hashSecretToken(encodedId, 'hex')),
         eq(shareTokens.setAdmin, true),
         eq(memorialPages.type, 'pet'),
         isNull(shareTokens.expiredAt),

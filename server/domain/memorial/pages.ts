@@ -64,7 +64,7 @@ export async function createPage(
       })
       .returning({ id: memorialPages.id });
     const pageId = page!.id;
-    if (photoName) await claimPagePhoto(tx as unknown as Db, pageId, userId, photoName);
+    if (photoName) await claimPagePhoto(tx, pageId, userId, photoName);
     await tx
       .update(memorialPageProfiles)
       .set({
@@ -97,7 +97,7 @@ export async function updatePage(
   const photoChanged = photoName !== undefined && photoName !== page.photoName;
   await deps.db.transaction(async (tx) => {
     if (photoChanged && photoName) {
-      await claimPagePhoto(tx as unknown as Db, page.id, access.userId, photoName);
+      await claimPagePhoto(tx, page.id, access.userId, photoName);
     }
     await tx
       .update(memorialPages)

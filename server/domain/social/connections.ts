@@ -3,17 +3,17 @@ import type { Db } from '../../db/database';
 import { connectionRequests, connections, memorialPages, users } from '../../db/schema';
 import type { Relationship } from '../../db/schema';
 import { conflict, invalid, notFound } from '../errors';
-import { areConnected, pendingRequestsBetween } from '../connections';
+import { areConnected, connectBothWays, pendingRequestsBetween } from '../connections';
 import {
   asListedTo,
   displayName,
   isActiveMember,
   memberCardColumns,
   memberCards,
-  ownMemorialPage,
   type MemberCard,
 } from './members';
 import { notify, withdrawRequestNotification } from './notifications';
+import { ownMemorialPage } from '../ownPage';
 
 export interface ConnectionItem extends MemberCard {
   /** What this member chose to call the other (家族, 友人, …). */
@@ -50,7 +50,7 @@ export async function listConnections(db: Db, userId: string): Promise<Connectio
     })
     .from(connections)
     .innerJoin(users, eq(users.id, connections.otherUserId))
-    .leftJoin(memorialPages, ownMemorialPage)
+    .leftJoin(memorialPages, ownMemorialPage())
     .leftJoin(
       theirSide,
       and(eq(theirSide.userId, connections.otherUserId), eq(theirSide.otherUserId, userId)),
@@ -163,18 +163,12 @@ export async function acceptRequest(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const request = await answerRequest(tx, requestId, 'accepted', { toUserId: userId }, at);
-    await tx
-      .insert(connections)
-      .values([
-        { userId, otherUserId: request.fromUserId, relationship, createdAt: at },
-        {
-          userId: request.fromUserId,
-          otherUserId: userId,
-          relationship: request.relationship,
-          createdAt: at,
-        },
-      ])
-      .onConflictDoNothing();
+    await connectBothWays(
+      tx,
+      { userId, relationship },
+      { userId: request.fromUserId, relationship: request.relationship },
+      at,
+    );
     const accepter = (await memberCards(tx, [userId])).get(userId)!;
     await notify(
       tx,

@@ -13,7 +13,8 @@ import type { ServedOf } from '../../../src/contract/endpoint';
 import type { dashboardView, mourningView } from '../../../src/contract/social';
 import { anniversariesBetween, addDays } from '../memorial/anniversaries';
 import { listablePageIds, pageColumns } from '../memorial/access';
-import { asListedTo, memberCardColumns, ownMemorialPage, type MemberCard } from './members';
+import { asListedTo, memberCardColumns, type MemberCard } from './members';
+import { ownMemorialPage } from '../ownPage';
 import { listNotifications, unreadCount, type NotificationItem } from './notifications';
 
 /** How far ahead the mourning tab looks for anniversaries. */
@@ -62,11 +63,7 @@ export async function mourning(db: Db, userId: string, now: Date): Promise<Mourn
           isNotNull(memorialPageMembers.userId),
           or(isNotNull(memorialPageProfiles.deathDate), eq(memorialPages.type, 'pet')),
         ),
-        and(
-          eq(memorialPages.type, 'self'),
-          isNotNull(memorialPageProfiles.deathDate),
-          inArray(memorialPages.ownerUserId, connectedIds),
-        ),
+        and(ownMemorialPage(connectedIds), isNotNull(memorialPageProfiles.deathDate)),
       ),
     )
     .orderBy(sql`${memorialPageProfiles.deathDate} DESC NULLS LAST`, desc(memorialPages.createdAt))
@@ -158,7 +155,7 @@ export async function dashboard(db: Db, userId: string, now: Date): Promise<Dash
   const [own] = await db
     .select({ id: memorialPages.id })
     .from(memorialPages)
-    .where(and(eq(memorialPages.ownerUserId, userId), eq(memorialPages.type, 'self')));
+    .where(ownMemorialPage(userId));
   const rows = await db
     .select({
       ...memberCardColumns,
@@ -168,7 +165,7 @@ export async function dashboard(db: Db, userId: string, now: Date): Promise<Dash
     })
     .from(connections)
     .innerJoin(users, eq(users.id, connections.otherUserId))
-    .leftJoin(memorialPages, ownMemorialPage)
+    .leftJoin(memorialPages, ownMemorialPage())
     .where(
       and(
         eq(connections.userId, userId),

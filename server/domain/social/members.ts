@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { memorialPages, users } from '../../db/schema';
 import { listablePageIds } from '../memorial/access';
+import { ownMemorialPage } from '../ownPage';
 
 /** How another member appears in social lists: names, icon object name, own memorial page. */
 export interface MemberCard {
@@ -26,19 +27,13 @@ export const memberCardColumns = {
   memorialPageId: memorialPages.id,
 };
 
-/** Join condition from users to the member's own ('self') memorial page. */
-export const ownMemorialPage = and(
-  eq(memorialPages.ownerUserId, users.id),
-  eq(memorialPages.type, 'self'),
-);
-
 /** The cards of the given members, keyed by id (members that no longer exist are absent). */
 export async function memberCards(db: Db, userIds: string[]): Promise<Map<string, MemberCard>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
     .select(memberCardColumns)
     .from(users)
-    .leftJoin(memorialPages, ownMemorialPage)
+    .leftJoin(memorialPages, ownMemorialPage())
     .where(inArray(users.id, userIds));
   return new Map(rows.map((row) => [row.userId, row]));
 }

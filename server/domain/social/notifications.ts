@@ -68,11 +68,39 @@ export async function notify<K extends NotificationKind>(
   payload: NotificationPayloads[K],
   at: Date,
 ): Promise<string> {
-  const [row] = await db
+  const [id] = await insertNotices(db, [{ userId, kind, payload }], at);
+  return id!;
+}
+
+/** One notification to be recorded: for whom, of what kind, with that kind's payload. */
+export type Notice = {
+  [K in NotificationKind]: { userId: string; kind: K; payload: NotificationPayloads[K] };
+}[NotificationKind];
+
+/**
+ * notify for many notifications at once, in one insert (a job's batch); answers their ids in
+ * order.
+ */
+export function notifyAll(db: Db, notices: Notice[], at: Date): Promise<string[]> {
+  return insertNotices(db, notices, at);
+}
+
+/** The one place notifications are written. */
+async function insertNotices(
+  db: Db,
+  notices: {
+    userId: string;
+    kind: NotificationKind;
+    payload: NotificationPayloads[NotificationKind];
+  }[],
+  at: Date,
+): Promise<string[]> {
+  if (notices.length === 0) return [];
+  const rows = await db
     .insert(notifications)
-    .values({ userId, kind, payload, createdAt: at })
+    .values(notices.map((notice) => ({ ...notice, createdAt: at })))
     .returning({ id: notifications.id });
-  return row!.id;
+  return rows.map((row) => row.id);
 }
 
 /** One page of a member's notifications, newest first; `hasMore` says a next page exists. */

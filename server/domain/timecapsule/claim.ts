@@ -2,7 +2,7 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { letterDeliveries, timeCapsuleLetterRecipients, users } from '../../db/schema';
 import { notFound } from '../errors';
-import { hashClaimToken } from './delivery';
+import { hashSecretToken } from '../accounts/secretTokens';
 
 /**
  * POST /v1/time_capsule_letter/claim: a member opening the link mailed to a non-member
@@ -17,7 +17,7 @@ export async function claimGuestLetter(db: Db, userId: string, token: string): P
     .from(timeCapsuleLetterRecipients)
     .where(
       and(
-        eq(letterDeliveries.claimTokenHash, hashClaimToken(token)),
+        eq(letterDeliveries.claimTokenHash, hashSecretToken(token, 'hex')),
         eq(timeCapsuleLetterRecipients.id, letterDeliveries.recipientId),
         or(isNull(letterDeliveries.recipientUserId), eq(letterDeliveries.recipientUserId, userId)),
         sql`lower(${timeCapsuleLetterRecipients.email}) = (

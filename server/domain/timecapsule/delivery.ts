@@ -1,11 +1,9 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
 import {
   letterDeliveries,
-  mailOutbox,
-  notifications,
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
   users,
@@ -13,7 +11,8 @@ import {
 import type { Translate } from '../../../src/contract/rules/endingnote';
 import type { Clock } from '../../clock';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
-import type { NotificationPayloads } from '../social/notifications';
+import { notifyAll, type Notice } from '../social/notifications';
+import { enqueueMails, type OutboxMail } from '../../mail/outbox';
 import { letterMail } from './mail';
 import { isLate } from './rules';
 
@@ -27,8 +26,6 @@ export interface DeliveryOptions {
   texts: Translate;
   batchSize?: number;
 }
-
-export const hashClaimToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const sender = alias(users, 'sender');
 const recipientUser = alias(users, 'recipient_user');
@@ -90,14 +87,14 @@ export async function deliverDueLetters(
 
     const deliveries = recipients.map((recipient) => {
       const letter = byId.get(recipient.letterId)!;
-      const claimToken = recipient.userId ? undefined : randomBytes(32).toString('base64url');
+      const claimToken = recipient.userId ? undefined : newSecretToken();
       return {
         row: {
           id: randomUUID(),
           letterId: letter.id,
           recipientId: recipient.id,
           recipientUserId: recipient.userId,
-          claimTokenHash: claimToken ? hashClaimToken(claimToken) : null,
+          claimTokenHash: claimToken ? hashSecretToken(claimToken, 'hex') : null,
           deliveredAt: now,
           late: isLate(letter.dueAt!, now),
         },
@@ -139,34 +136,31 @@ export async function deliverDueLetters(
         dueAt: letter.dueAt!,
         late: row.late,
       });
-      return [
-        {
-          kind: 'letter',
-          userId: row.recipientUserId,
-          // A letter sent because of the writer's death is withdrawn if that death is undone.
-          aboutUserId: letter.rule === 'date' ? null : letter.senderUserId,
-          deliveryId: row.id,
-          toEmail: email,
-          reportTokenHash: hashSecretToken(reportToken),
-          createdAt: now,
-          nextAttemptAt: now,
-          ...mail,
-        },
-      ];
+      const outboxMail: OutboxMail = {
+        kind: 'letter',
+        userId: row.recipientUserId ?? undefined,
+        // A letter sent because of the writer's death is withdrawn if that death is undone.
+        aboutUserId: letter.rule === 'date' ? undefined : letter.senderUserId,
+        deliveryId: row.id,
+        to: email,
+        reportTokenHash: hashSecretToken(reportToken),
+        ...mail,
+      };
+      return [outboxMail];
     });
-    if (mails.length > 0) await tx.insert(mailOutbox).values(mails);
+    await enqueueMails(tx, mails, clock);
 
-    // One insert for the batch (notify() writes one row per call) in the same transaction.
-    const notices = deliveries.flatMap(({ row, letter }) => {
+    // One insert for the batch, in the same transaction.
+    const notices = deliveries.flatMap(({ row, letter }): Notice[] => {
       if (!writtenIds.has(row.id) || !row.recipientUserId) return [];
-      const payload: NotificationPayloads['letter_delivered'] = {
+      const payload = {
         letterId: letter.id,
         senderName: `${letter.senderLastName} ${letter.senderFirstName}`.trim(),
         title: letter.title,
       };
-      return [{ userId: row.recipientUserId, kind: 'letter_delivered', payload, createdAt: now }];
+      return [{ userId: row.recipientUserId, kind: 'letter_delivered', payload }];
     });
-    if (notices.length > 0) await tx.insert(notifications).values(notices);
+    await notifyAll(tx, notices, now);
 
     await tx
       .update(timeCapsuleLetters)

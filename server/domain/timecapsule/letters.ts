@@ -203,9 +203,9 @@ export async function createLetter(
       .insert(timeCapsuleLetters)
       .values({ senderUserId: writerId, createdAt: now, ...letterColumns(input, now) })
       .returning({ id: timeCapsuleLetters.id });
-    await claimLetterPhotos(tx as unknown as Db, writerId, letter!.id, input.photo_names);
-    await noteGuestAddresses(tx as unknown as Db, clock, writerId, input, guestLimit);
-    await insertPeople(tx as unknown as Db, letter!.id, input);
+    await claimLetterPhotos(tx, writerId, letter!.id, input.photo_names);
+    await noteGuestAddresses(tx, clock, writerId, input, guestLimit);
+    await insertPeople(tx, letter!.id, input);
     return letter!.id;
   });
 }
@@ -243,10 +243,9 @@ export async function updateLetter(
   guestLimit: GuestAddressLimit,
 ): Promise<void> {
   const { photoNames } = await db.transaction(async (tx) => {
-    const txDb = tx as unknown as Db;
-    const kept = await lockUnsentLetter(txDb, writerId, letterId);
-    await checkLetter(txDb, clock, writerId, input);
-    await claimLetterPhotos(txDb, writerId, letterId, input.photo_names, kept.photoNames);
+    const kept = await lockUnsentLetter(tx, writerId, letterId);
+    await checkLetter(tx, clock, writerId, input);
+    await claimLetterPhotos(tx, writerId, letterId, input.photo_names, kept.photoNames);
     await tx
       .update(timeCapsuleLetters)
       .set(letterColumns(input, clock.now()))
@@ -255,8 +254,8 @@ export async function updateLetter(
       .delete(timeCapsuleLetterRecipients)
       .where(eq(timeCapsuleLetterRecipients.letterId, letterId));
     await tx.delete(timeCapsuleLetterAdmins).where(eq(timeCapsuleLetterAdmins.letterId, letterId));
-    await noteGuestAddresses(txDb, clock, writerId, input, guestLimit);
-    await insertPeople(txDb, letterId, input);
+    await noteGuestAddresses(tx, clock, writerId, input, guestLimit);
+    await insertPeople(tx, letterId, input);
     return kept;
   });
   const removed = photoNames.filter((name) => !input.photo_names.includes(name));
@@ -271,7 +270,7 @@ export async function deleteLetter(
   letterId: string,
 ): Promise<void> {
   await db.transaction(async (tx) => {
-    await lockUnsentLetter(tx as unknown as Db, writerId, letterId);
+    await lockUnsentLetter(tx, writerId, letterId);
     await tx.delete(timeCapsuleLetters).where(eq(timeCapsuleLetters.id, letterId));
   });
   await releaseUploads({ db, store }, { kind: 'letter_photo', id: letterId });

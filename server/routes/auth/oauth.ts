@@ -176,7 +176,7 @@ export async function oauthRoutes(
         ctx.clock,
       );
       reply.clearCookie(kit.cookies.oauthState, stateCookie);
-      const pending = claims as unknown as PendingSignIn | undefined;
+      const pending = claims as PendingSignIn | undefined;
       const { code, state } = request.query;
       if (
         !client ||
@@ -225,16 +225,7 @@ export async function oauthRoutes(
       if (await identityLinked(deps, identity.provider, identity.providerUserId)) {
         try {
           const result = await logInWithIdentity(deps, identity);
-          await kit.writeSession(reply, {
-            user: {
-              id: result.userId,
-              username: result.username,
-              memorialPageId: result.memorialPageId,
-              iconUrl: result.userIconUrl,
-            },
-            accessToken: result.accessToken,
-            refreshToken: result.refreshToken,
-          });
+          await kit.startSession(reply, result);
           return reply.redirect(pending.callbackUrl);
         } catch (error) {
           // A member whose death was released: told what happened and mailed the way back.

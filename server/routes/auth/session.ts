@@ -8,7 +8,6 @@ import { activateAccount } from '../../domain/accounts/activation';
 import { logIn } from '../../domain/accounts/login';
 import { verifyProviderAssertion } from '../../domain/accounts/providerAssertion';
 import { AccountMemorialized } from '../../domain/deathDetection/restoration';
-import type { SignInResult } from '../../domain/accounts/signIn';
 import { revokeFamilyOf, rotateRefreshToken } from '../../domain/accounts/refreshTokens';
 import { csrfTokenOf, newCsrfCookie } from '../../domain/accounts/sessionCookie';
 import { endpointRoute } from '../../http/endpoints';
@@ -37,23 +36,11 @@ export async function sessionRoutes(
 ): Promise<void> {
   const routes = scope.withTypeProvider<ZodTypeProvider>();
   const { publicUrl, authSecret, cookies, cookieOptions, checkedCallbackUrl, requireCsrf } = kit;
-  const { readSession, writeSession } = kit;
+  const { readSession, writeSession, startSession } = kit;
 
   const toWire = sessionWire;
 
   const sendNull = (reply: FastifyReply) => reply.type('application/json').send('null');
-
-  const startSession = (reply: FastifyReply, result: SignInResult) =>
-    writeSession(reply, {
-      user: {
-        id: result.userId,
-        username: result.username,
-        memorialPageId: result.memorialPageId,
-        iconUrl: result.userIconUrl,
-      },
-      accessToken: result.accessToken,
-      refreshToken: result.refreshToken,
-    });
 
   routes.route({
     ...endpointRoute(endpoints.csrfToken),

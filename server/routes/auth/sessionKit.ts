@@ -9,6 +9,7 @@ import {
   type Session,
   type SessionData,
 } from '../../domain/accounts/sessionCookie';
+import type { SignInResult } from '../../domain/accounts/signIn';
 import { ApiError } from '../../http/errors';
 
 /**
@@ -61,6 +62,12 @@ export function sessionKit(ctx: AppContext) {
   /** The same cookie for an activation's provider sign-in, spent by the session layer. */
   const activationBindingOptions = { ...cookieOptions, path: '/api/auth' } as const;
 
+  async function writeSession(reply: FastifyReply, data: SessionData): Promise<Session> {
+    const { value, expires } = await sealSession(data, authSecret, ctx.clock);
+    reply.setCookie(cookies.session, value, { ...cookieOptions, expires });
+    return { ...data, expires };
+  }
+
   return {
     publicUrl,
     authSecret,
@@ -98,11 +105,20 @@ export function sessionKit(ctx: AppContext) {
     readSession: (request: FastifyRequest) =>
       openSession(request.cookies[cookies.session], authSecret, ctx.clock),
 
-    async writeSession(reply: FastifyReply, data: SessionData): Promise<Session> {
-      const { value, expires } = await sealSession(data, authSecret, ctx.clock);
-      reply.setCookie(cookies.session, value, { ...cookieOptions, expires });
-      return { ...data, expires };
-    },
+    writeSession,
+
+    /** The session a sign-in opens, by any way in: the member and their /v1 tokens. */
+    startSession: (reply: FastifyReply, result: SignInResult): Promise<Session> =>
+      writeSession(reply, {
+        user: {
+          id: result.userId,
+          username: result.username,
+          memorialPageId: result.memorialPageId,
+          iconUrl: result.userIconUrl,
+        },
+        accessToken: result.accessToken,
+        refreshToken: result.refreshToken,
+      }),
   };
 }
 

@@ -61,6 +61,7 @@ export async function createPage(
   type: 'other' | 'pet',
   profile: MemoryProfile,
 ): Promise<MemorialPage> {
+  // The contract types the body as parsed (camelCase); the wire takes the form's snake_case.
   const body = { ...profile, type } as unknown as PageBody<typeof memorial.createPage>;
   return callEndpoint(memorial.createPage, { body });
 }
