@@ -35,7 +35,6 @@ export interface InvitationCredential {
 
 export { memorialKeys } from '../../contract/pages/memorialKeys';
 
-
 /** Album, history and admin lists may answer an object with `detail` instead of [] when empty or refused; both read as an empty list. */
 function listOf<T>(answer: T[]): T[] {
   return Array.isArray(answer) ? answer : [];

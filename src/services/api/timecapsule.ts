@@ -29,9 +29,7 @@ export function fetchUnsentLettersPage(cursor: string | null): Promise<ListPage<
   return callEndpoint(letters.listUnsentLettersPaged, { query: pageQueryOf(cursor) });
 }
 
-export function fetchReceivedLettersPage(
-  cursor: string | null,
-): Promise<ListPage<ReceivedLetter>> {
+export function fetchReceivedLettersPage(cursor: string | null): Promise<ListPage<ReceivedLetter>> {
   return callEndpoint(letters.listReceivedLettersPaged, { query: pageQueryOf(cursor) });
 }
 
