@@ -1,5 +1,7 @@
 import { and, count, eq, gt, inArray, min, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { createKeyBatcher } from '../../db/keyBatcher';
+import { preparedPerDatabase } from '../../db/prepared';
 import { queryRows } from '../../db/rows';
 import {
   connections,
@@ -7,6 +9,7 @@ import {
   timeCapsuleLetterAdmins,
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
+  users,
 } from '../../db/schema';
 import { DomainError, invalid, notFound, type FieldError } from '../errors';
 import { afterNewestFirst, decodeCursor, keyParts, pageFrom } from '../listPages';
@@ -422,12 +425,27 @@ export async function listWrittenLetters(
  * that shows in any of them (migration 0077).
  */
 export async function letterListsVersion(db: Db, userId: string): Promise<number> {
-  const [row] = await queryRows<{ version: string | number }>(
-    db,
-    sql`select letters_version as version from users where id = ${userId}`,
-  );
-  return Number(row?.version ?? 0);
+  return (await lettersVersionOf(db)(userId)) ?? 0;
 }
+
+/*
+ * Every list read asks for its member's version first, by one key with one fixed query: a
+ * prepared statement, and the reads of one turn answered together (decision 422).
+ */
+const lettersVersionsQuery = preparedPerDatabase((db) =>
+  db
+    .select({ id: users.id, version: users.lettersVersion })
+    .from(users)
+    .where(sql`${users.id} = any(${sql.placeholder('userIds')}::uuid[])`)
+    .prepare('letter_lists_versions'),
+);
+
+const lettersVersionOf = preparedPerDatabase((db) =>
+  createKeyBatcher<string, number>(async (userIds) => {
+    const rows = await lettersVersionsQuery(db).execute({ userIds });
+    return new Map(rows.map((row) => [row.id, Number(row.version)]));
+  }),
+);
 
 /** GET /v1/time_capsule_letter/get_admin_letters: letters the caller manages, envelope only. */
 export async function listAdminLetters(db: Db, userId: string): Promise<LetterEnvelope[]> {

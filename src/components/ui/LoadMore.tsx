@@ -22,8 +22,8 @@ const More = styled.div`
 `;
 
 /**
- * 「もっと見る」 under a long list while it has more: the next page is added below what is
- * shown. `label` names the list for a screen reader (it contains the visible words).
+ * The "more" button (list-more) under a long list while it has more: the next page is added
+ * below what is shown. `label` names the list for a screen reader (it contains the visible words).
  */
 export function LoadMore({ list, label }: { list: PagedList; label: string }) {
   const t = useT();

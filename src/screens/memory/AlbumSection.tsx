@@ -72,7 +72,7 @@ export function PhotoCaption({ photo }: { photo: AlbumPhoto }) {
 }
 
 /**
- * The album: thumbnails in display order, a page at a time with 「もっと見る」; the first
+ * The album: thumbnails in display order, a page at a time with the "more" button; the first
  * row loads at once, the rest as the reader scrolls near. Admins upload, delete and reorder,
  * and a new order names every photo: their album is read whole.
  */

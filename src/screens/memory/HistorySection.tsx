@@ -58,8 +58,8 @@ export function EntryView({ entry }: { entry: HistoryEntry }) {
 }
 
 /**
- * The history: dated entries, oldest first, a page at a time with 「もっと見る」; admins add,
- * edit and delete among those shown.
+ * The history: dated entries, oldest first, a page at a time with the "more" button; admins
+ * add, edit and delete among those shown.
  */
 export function HistorySection({
   memorialPageId,

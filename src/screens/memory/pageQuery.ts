@@ -196,7 +196,7 @@ function usePageRead<T>(
   });
 }
 
-/** A paged list, its first page read as `usePageRead` reads, the next on 「もっと見る」. */
+/** A paged list, its first page read as `usePageRead` reads, the next on the "more" button. */
 function usePagedRead<T>(
   read: {
     queryKey: readonly unknown[];

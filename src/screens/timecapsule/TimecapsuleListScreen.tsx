@@ -22,8 +22,8 @@ type ListStatus = 'loading' | 'loaded' | 'failed';
 
 /**
  * One of the three lists, read on its own so that one failing list never hides the others,
- * a page at a time (「もっと見る」 reads the next); letters already shown stay on screen while
- * their list is read again. No automatic retry: the region offers it.
+ * a page at a time (the "more" button reads the next); letters already shown stay on screen
+ * while their list is read again. No automatic retry: the region offers it.
  */
 function useLetterList<T>(
   list: TimecapsuleListName,
