@@ -7,7 +7,7 @@
  */
 import { Writable } from 'node:stream';
 import { LocalizationProvider, ReactLocalization } from '@fluent/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { dehydrate, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
@@ -17,12 +17,13 @@ import { DocumentTitleContext } from './components/shell/documentTitle';
 import { bundleFrom } from './i18n/I18nProvider';
 import { clientStateMachine } from './machines/clientState';
 import { ClientStateActorProvider } from './services/clientState/clientState';
-import { seedQueryCache, type PageData, type SeededAnswer } from './services/hydration/pageData';
+import type { PageData, PreparedRead } from './services/hydration/pageData';
+import { toCamelCase } from './services/http/casing';
 import { SessionContext, type SessionValue } from './services/session/SessionContext';
 import { routes } from './screens/routes';
 import { ThemeRoot } from './theme/ThemeRoot';
 
-export type { PageData, SeededAnswer } from './services/hydration/pageData';
+export type { PageData, PreparedRead } from './services/hydration/pageData';
 
 export interface RenderedPage {
   kind: 'page';
@@ -40,10 +41,29 @@ export interface RenderedPage {
 export type RenderResult = RenderedPage | { kind: 'redirect'; location: string };
 
 /** Renders a URL (path and query) for a visitor, with the API's answers the screen reads. */
-export type PageRenderer = (
-  url: string,
-  answers?: readonly SeededAnswer[],
-) => Promise<RenderResult>;
+export type PageRenderer = (url: string, reads?: readonly PreparedRead[]) => Promise<RenderResult>;
+
+/** An answer as the browser's HTTP client reads it: JSON, in camelCase (services/http/casing.ts). */
+const asReadByTheClient = (answer: unknown): unknown =>
+  toCamelCase(JSON.parse(JSON.stringify(answer)) as unknown);
+
+/**
+ * Prefetches each read into `client` as the screens query it: a whole answer with
+ * prefetchQuery, a list's first page with prefetchInfiniteQuery (its first page has no cursor).
+ */
+async function prefetchReads(client: QueryClient, reads: readonly PreparedRead[]): Promise<void> {
+  await Promise.all(
+    reads.map(({ key, answer, paged }) =>
+      paged
+        ? client.prefetchInfiniteQuery({
+            queryKey: key,
+            queryFn: () => asReadByTheClient(answer),
+            initialPageParam: null,
+          })
+        : client.prefetchQuery({ queryKey: key, queryFn: () => asReadByTheClient(answer) }),
+    ),
+  );
+}
 
 const refused = () => Promise.reject(new Error('the server render is static'));
 
@@ -106,17 +126,17 @@ export async function createPageRenderer(translations: string): Promise<ServerRe
   const bundle = bundleFrom(translations);
   const l10n = new ReactLocalization([bundle], asText);
 
-  const render: PageRenderer = async (url, answers = []) => {
+  const render: PageRenderer = async (url, reads = []) => {
     const context = await handler.query(new Request(new URL(url, 'http://localhost')));
     if (context instanceof Response) {
       return { kind: 'redirect', location: context.headers.get('location') ?? '/' };
     }
-    // The screens read through TanStack Query: a client of this render's own, holding the
-    // answers, provided above the routes (QueryLayer gives way to an outer provider).
+    // The screens read through TanStack Query: a client of this render's own, the reads
+    // prefetched into it, provided above the routes (QueryLayer gives way to an outer provider).
     const queryClient = new QueryClient({
       defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY, retry: false } },
     });
-    seedQueryCache(queryClient, answers);
+    await prefetchReads(queryClient, reads);
     const router = createStaticRouter(handler.dataRoutes, context);
     const sheet = new ServerStyleSheet();
     let title: string | undefined;
@@ -150,7 +170,7 @@ export async function createPageRenderer(translations: string): Promise<ServerRe
             actionData: context.actionData,
             errors: context.errors,
           },
-          answers: [...answers],
+          queries: dehydrate(queryClient),
         },
       };
     } finally {

@@ -4,7 +4,7 @@ import { App } from './App';
 import { bundleFrom, loadBundle } from './i18n/I18nProvider';
 import { createAppRouter } from './screens/router';
 import { startClientState } from './services/clientState/clientState';
-import { seedQueryCache, takePageData } from './services/hydration/pageData';
+import { asOfNow, takePageData } from './services/hydration/pageData';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
@@ -24,8 +24,8 @@ async function start(root: HTMLElement) {
   const [translations, clientState] = await Promise.all([bundle, startClientState()]);
   const router = await createAppRouter(pageData?.hydration);
   if (pageData) {
-    const { queryClient } = await import('./services/queries/queryClient');
-    seedQueryCache(queryClient, pageData.answers);
+    const { hydratePage } = await import('./services/queries/queryClient');
+    hydratePage(asOfNow(pageData.queries));
   }
   const app = (
     <StrictMode>

@@ -73,6 +73,15 @@ export function afterKey(columns: SQL[], casts: string[], key: SortKey, descendi
   return sql`(${sql.join(columns, sql`, `)}) ${sql.raw(descending ? '<' : '>')} (${sql.join(values, sql`, `)})`;
 }
 
+/**
+ * The condition "after this key" in an order of a time, newest first, then an id ascending
+ * (the letter lists'): a row comparison goes one way only, so the two parts are spelled out.
+ */
+export function afterNewestFirst(time: SQL, id: SQL, key: SortKey): SQL {
+  const [at, last] = key;
+  return sql`(${time} < ${at}::timestamptz or (${time} = ${at}::timestamptz and ${id} > ${last}::uuid))`;
+}
+
 /** The page's items and the next cursor: one row more than the limit is read to know. */
 export function pageFrom<Row, Item>(
   rows: Row[],

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type {
   createPageRenderer,
+  PreparedRead,
   RenderedPage,
-  SeededAnswer,
   ServerRender,
 } from '../../src/entry-server';
 import { memorialKeys } from '../../src/contract/pages/memorialKeys';
@@ -83,24 +83,24 @@ export function visitorPages(
     const server = await serverRender();
     if (!server) return undefined;
     const pageId = clientRouteParams(pathname, '/memory/:memorialPageId')?.memorialPageId;
-    let answers: SeededAnswer[] = [];
+    let reads: PreparedRead[] = [];
     let share: { name: string; hasPhoto: boolean; photo: string | null } | undefined;
     if (pageId !== undefined) {
-      const reads = await visitorPageReads(deps, pageId);
-      if (!reads) return undefined;
-      answers = [
-        { key: memorialKeys.page(pageId), answer: reads.page },
-        { key: memorialKeys.album(pageId), answer: reads.album },
-        { key: memorialKeys.histories(pageId), answer: reads.histories },
-        { key: memorialKeys.admins(pageId), answer: reads.admins },
+      const answers = await visitorPageReads(deps, pageId);
+      if (!answers) return undefined;
+      reads = [
+        { key: memorialKeys.page(pageId), answer: answers.page },
+        { key: memorialKeys.albumPages(pageId), answer: answers.album, paged: true },
+        { key: memorialKeys.historyPages(pageId), answer: answers.histories, paged: true },
+        { key: memorialKeys.admins(pageId), answer: answers.admins },
       ];
       share = {
-        name: `${reads.page.lastName} ${reads.page.firstName}`.trim(),
-        hasPhoto: reads.page.photoUrl !== null,
-        photo: reads.page.photoThumbnailUrl,
+        name: `${answers.page.lastName} ${answers.page.firstName}`.trim(),
+        hasPhoto: answers.page.photoUrl !== null,
+        photo: answers.page.photoThumbnailUrl,
       };
     }
-    const rendered = await server.render(url, answers);
+    const rendered = await server.render(url, reads);
     if (rendered.kind !== 'page') return undefined;
     if (!pageId || !share) return { rendered, head: '' };
     const description = withoutInvisibleControls(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp, userId } from './common';
+import { pageOf, pageQuery, timestamp, userId } from './common';
 import { endpoint, errorBody, noBody, named } from './endpoint';
 import { letterClaimSchema, letterInputSchema } from './rules/timecapsule';
 import sample from './examples.json';
@@ -200,6 +200,36 @@ export const timecapsuleEndpoints = named({
     tag: TAG,
     caller: 'member',
     responses: { 200: z.array(unsentLetter) },
+  }),
+  listAdminLettersPaged: endpoint({
+    method: 'GET',
+    path: `${BASE}/get_admin_letters/paged`,
+    summary:
+      'Letters the caller manages a page at a time, in the order of the whole list; 400 `cursor_invalid` for a cursor of another list (ETag; 304 when unchanged)',
+    tag: TAG,
+    caller: 'member',
+    query: pageQuery,
+    responses: { 200: pageOf(letterEnvelope), 400: errorBody },
+  }),
+  listReceivedLettersPaged: endpoint({
+    method: 'GET',
+    path: `${BASE}/get_received_letters/paged`,
+    summary:
+      'Letters delivered to the caller a page at a time, newest delivery first; 400 `cursor_invalid` for a cursor of another list (ETag; 304 when unchanged)',
+    tag: TAG,
+    caller: 'member',
+    query: pageQuery,
+    responses: { 200: pageOf(receivedLetter), 400: errorBody },
+  }),
+  listUnsentLettersPaged: endpoint({
+    method: 'GET',
+    path: `${BASE}/get_unsent_letters/paged`,
+    summary:
+      "The caller's letters not yet delivered a page at a time, last changed first; 400 `cursor_invalid` for a cursor of another list (ETag; 304 when unchanged)",
+    tag: TAG,
+    caller: 'member',
+    query: pageQuery,
+    responses: { 200: pageOf(unsentLetter), 400: errorBody },
   }),
   createLetter: endpoint({
     method: 'POST',

@@ -292,12 +292,24 @@ export const ROWS: Record<string, Row> = {
   },
 
   // Time-capsule letters: each member's own lists; a letter is its writer's.
+  'GET /v1/time_capsule_letter/get_admin_letters/paged': {
+    request: json('GET', `${letters}/get_admin_letters/paged?limit=5`),
+    expect: members(200),
+  },
   'GET /v1/time_capsule_letter/get_admin_letters': {
     request: json('GET', `${letters}/get_admin_letters`),
     expect: members(200),
   },
+  'GET /v1/time_capsule_letter/get_received_letters/paged': {
+    request: json('GET', `${letters}/get_received_letters/paged?limit=5`),
+    expect: members(200),
+  },
   'GET /v1/time_capsule_letter/get_received_letters': {
     request: json('GET', `${letters}/get_received_letters`),
+    expect: members(200),
+  },
+  'GET /v1/time_capsule_letter/get_unsent_letters/paged': {
+    request: json('GET', `${letters}/get_unsent_letters/paged?limit=5`),
     expect: members(200),
   },
   'GET /v1/time_capsule_letter/get_unsent_letters': {

@@ -121,21 +121,25 @@ describe('pages rendered on the server for a visitor', () => {
     const visitorRead = async (url: string) =>
       JSON.parse((await app.app.inject({ method: 'GET', url })).body) as unknown;
     const data = dataIn(html)!;
-    expect(data.answers).toEqual([
-      { key: memorialKeys.page(id), answer: await visitorRead(`/v1/memorial_page/${id}`) },
-      {
-        key: memorialKeys.album(id),
-        answer: await visitorRead(`/v1/album/memorial_page_id/${id}/album`),
-      },
-      {
-        key: memorialKeys.histories(id),
-        answer: await visitorRead(`/v1/history/get_histories_by_memorial_page_id/${id}`),
-      },
-      {
-        key: memorialKeys.admins(id),
-        answer: await visitorRead(`/v1/memorial_page/get_memorial_page_admin/${id}`),
-      },
-    ]);
+    // TanStack Query's own dehydrated cache: each read under the key the screen queries, the
+    // album and the history as the first page of their paged calls.
+    const queried = (key: readonly unknown[]) =>
+      data.queries.queries.find((query) => JSON.stringify(query.queryKey) === JSON.stringify(key))
+        ?.state.data;
+    const firstPage = (answer: unknown) => ({ pages: [answer], pageParams: [null] });
+    expect(data.queries.queries).toHaveLength(4);
+    expect(queried(memorialKeys.page(id))).toEqual(await visitorRead(`/v1/memorial_page/${id}`));
+    expect(queried(memorialKeys.albumPages(id))).toEqual(
+      firstPage(await visitorRead(`/v1/album/memorial_page_id/${id}/album/paged?limit=12`)),
+    );
+    expect(queried(memorialKeys.historyPages(id))).toEqual(
+      firstPage(
+        await visitorRead(`/v1/history/get_histories_by_memorial_page_id/${id}/paged?limit=12`),
+      ),
+    );
+    expect(queried(memorialKeys.admins(id))).toEqual(
+      await visitorRead(`/v1/memorial_page/get_memorial_page_admin/${id}`),
+    );
     expect(Object.values(data.hydration.loaderData ?? {})).toContain(null);
 
     const image = await app.app.inject({
@@ -171,10 +175,12 @@ describe('pages rendered on the server for a visitor', () => {
     expect(html).toMatch(/<div id="root">.*<h1 id="memory-profile-title">/s);
     const iconId = icon.replace(/^uploads\/|\.jpg$/g, '');
     expect(html).not.toContain(iconId);
-    const seeded = dataIn(html)!.answers.find(
-      ({ key }) => key.join() === memorialKeys.admins(id).join(),
+    const seeded = dataIn(html)!.queries.queries.find(
+      ({ queryKey }) => queryKey.join() === memorialKeys.admins(id).join(),
     );
-    expect(seeded?.answer).toEqual([expect.objectContaining({ userId: member.id, iconUrl: null })]);
+    expect(seeded?.state.data).toEqual([
+      expect.objectContaining({ userId: member.id, iconUrl: null }),
+    ]);
   });
 
   it('make the share image once per cover photo, keep it in the store and answer 304 to its ETag', async () => {

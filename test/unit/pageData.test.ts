@@ -1,9 +1,9 @@
-import { QueryClient } from '@tanstack/react-query';
+import { dehydrate, hydrate, QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonForScript } from '../../server/pages/memberPage';
 import { formatCount } from '../../src/i18n/formatCount';
 import { PAGE_DATA_ID } from '../../src/contract/pages/pageHandover';
-import { seedQueryCache, takePageData } from '../../src/services/hydration/pageData';
+import { asOfNow, takePageData } from '../../src/services/hydration/pageData';
 
 /** Writes the element as the server does (server/pages/visitorPages.ts). */
 function pageCarries(text: string) {
@@ -19,14 +19,14 @@ afterEach(() => {
 });
 
 describe('the data of a page rendered on the server', () => {
+  const server = new QueryClient();
+  server.setQueryData(['memorial', 'p-1', 'page'], {
+    lastName: '</script><script>alert(1)</script>',
+    photoUrl: null,
+  });
   const data = {
     hydration: { loaderData: { '0-12': null }, actionData: null, errors: null },
-    answers: [
-      {
-        key: ['memorial', 'page', 'p-1'],
-        answer: { last_name: '</script><script>alert(1)</script>', photo_url: null },
-      },
-    ],
+    queries: JSON.parse(JSON.stringify(dehydrate(server))) as ReturnType<typeof dehydrate>,
   };
 
   it('is taken once, escaped characters and all, and the element leaves the page', () => {
@@ -38,19 +38,33 @@ describe('the data of a page rendered on the server', () => {
 
   it('is nothing when the page has none, or an element that does not parse or lacks a part', () => {
     expect(takePageData()).toBeUndefined();
-    for (const text of ['{"hydration":', '{"answers":[]}', 'null']) {
+    for (const text of [
+      '{"hydration":',
+      '{"queries":{"queries":[]}}',
+      '{"hydration":{}}',
+      'null',
+    ]) {
       pageCarries(text);
       expect(takePageData(), text).toBeUndefined();
     }
   });
 
-  it('seeds the query cache as the HTTP client reads answers', () => {
-    const client = new QueryClient();
-    seedQueryCache(client, data.answers);
-    expect(client.getQueryData(['memorial', 'page', 'p-1'])).toEqual({
+  it('hydrates the query cache with answers as fresh as the page, whatever the server clock', () => {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000 } } });
+    const skewed = {
+      ...data.queries,
+      queries: data.queries.queries.map((query) => ({
+        ...query,
+        state: { ...query.state, dataUpdatedAt: 0 },
+      })),
+    };
+    hydrate(client, asOfNow(skewed, 1_000_000));
+    const query = client.getQueryCache().find({ queryKey: ['memorial', 'p-1', 'page'] });
+    expect(query?.state.data).toEqual({
       lastName: '</script><script>alert(1)</script>',
       photoUrl: null,
     });
+    expect(query?.state.dataUpdatedAt).toBe(1_000_000);
   });
 });
 

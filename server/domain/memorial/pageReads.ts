@@ -1,14 +1,16 @@
+import { LIST_PAGE_SIZE } from '../../../src/contract/pages/memorialKeys';
 import { pageAccess, type PageAccess } from './access';
 import { listAdmins } from './admins';
-import { listAlbum } from './album';
+import { listAlbum, listAlbumPage } from './album';
 import type { MemorialDeps } from './memorialDeps';
-import { listHistory } from './history';
+import { listHistory, listHistoryPage } from './history';
 import { pageView } from './pages';
 
 /*
  * The four reads a memorial page opens with, for a caller whose access was checked: what the
  * API answers (routes/memorial/pages.ts, album.ts, history.ts) and what the server draws a
- * visitor's page from (server/pages/visitorPages.ts), one code for both.
+ * visitor's page from (server/pages/visitorPages.ts), one code for both. The page shows the
+ * album and the history a page at a time, so a visitor's page is drawn from their first pages.
  */
 
 export const pageAnswer = (deps: MemorialDeps, access: PageAccess) => pageView(deps, access);
@@ -26,11 +28,18 @@ export const adminsAnswer = (
   callerId: string | undefined,
 ) => listAdmins(deps, access.page.id, callerId);
 
+/** The first page of the album and of the history, as the paged calls answer it. */
+export const albumFirstPage = (deps: MemorialDeps, access: PageAccess) =>
+  listAlbumPage(deps, access.page.id, LIST_PAGE_SIZE, undefined);
+
+export const historyFirstPage = (deps: MemorialDeps, access: PageAccess) =>
+  listHistoryPage(deps, access.page.id, LIST_PAGE_SIZE, undefined);
+
 /** The answers of the four reads, as the API sends them. */
 export interface PageReadAnswers {
   page: Awaited<ReturnType<typeof pageAnswer>>;
-  album: Awaited<ReturnType<typeof albumAnswer>>;
-  histories: Awaited<ReturnType<typeof historyAnswer>>;
+  album: Awaited<ReturnType<typeof albumFirstPage>>;
+  histories: Awaited<ReturnType<typeof historyFirstPage>>;
   admins: Awaited<ReturnType<typeof adminsAnswer>>;
 }
 
@@ -49,8 +58,8 @@ export async function visitorPageReads(
   if (!access || access.role !== null || access.page.privacy !== 'public') return undefined;
   const [page, album, histories, admins] = await Promise.all([
     pageAnswer(deps, access),
-    albumAnswer(deps, access),
-    historyAnswer(deps, access),
+    albumFirstPage(deps, access),
+    historyFirstPage(deps, access),
     adminsAnswer(deps, access, undefined),
   ]);
   return { page, album, histories, admins };

@@ -1,5 +1,7 @@
 import { and, count, eq, gt, inArray, min, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { createKeyBatcher } from '../../db/keyBatcher';
+import { preparedPerDatabase } from '../../db/prepared';
 import { queryRows } from '../../db/rows';
 import {
   connections,
@@ -7,8 +9,10 @@ import {
   timeCapsuleLetterAdmins,
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
+  users,
 } from '../../db/schema';
 import { DomainError, invalid, notFound, type FieldError } from '../errors';
+import { afterNewestFirst, decodeCursor, keyParts, pageFrom } from '../listPages';
 import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
 import type { Clock } from '../../clock';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
@@ -297,8 +301,8 @@ interface EnvelopeRow {
 }
 
 /** The letters that `fromWhere` picks: a FROM naming time_capsule_letters `l`, and more. */
-const envelopeRows = (db: Db, fromWhere: SQL) =>
-  queryRows<EnvelopeRow>(
+const envelopeRows = (db: Db, fromWhere: SQL, sortKey?: SQL) =>
+  queryRows<EnvelopeRow & { sortKey?: string }>(
     db,
     sql`select l.id as "timeCapsuleLetterId", l.title,
         ${isoTime(sql`coalesce(l.send_at, l.due_at)`)} as "sendDate",
@@ -306,6 +310,7 @@ const envelopeRows = (db: Db, fromWhere: SQL) =>
         ${isoTime(sql`l.created_at`)} as "createdAt",
         ${isoTime(sql`l.updated_at`)} as "updatedAt",
         ${isoTime(sql`l.delivered_at`)} as "deliveredAt"
+        ${sortKey ? sql`, ${sortKey}::text as "sortKey"` : sql``}
       ${fromWhere}`,
   );
 
@@ -419,12 +424,27 @@ export async function listWrittenLetters(
  * that shows in any of them (migration 0077).
  */
 export async function letterListsVersion(db: Db, userId: string): Promise<number> {
-  const [row] = await queryRows<{ version: string | number }>(
-    db,
-    sql`select letters_version as version from users where id = ${userId}`,
-  );
-  return Number(row?.version ?? 0);
+  return (await lettersVersionOf(db)(userId)) ?? 0;
 }
+
+/*
+ * Every list read asks for its member's version first, by one key with one fixed query: a
+ * prepared statement, and the reads of one turn answered together (decision 422).
+ */
+const lettersVersionsQuery = preparedPerDatabase((db) =>
+  db
+    .select({ id: users.id, version: users.lettersVersion })
+    .from(users)
+    .where(sql`${users.id} = any(${sql.placeholder('userIds')}::uuid[])`)
+    .prepare('letter_lists_versions'),
+);
+
+const lettersVersionOf = preparedPerDatabase((db) =>
+  createKeyBatcher<string, number>(async (userIds) => {
+    const rows = await lettersVersionsQuery(db).execute({ userIds });
+    return new Map(rows.map((row) => [row.id, Number(row.version)]));
+  }),
+);
 
 /** GET /v1/time_capsule_letter/get_admin_letters: letters the caller manages, envelope only. */
 export async function listAdminLetters(db: Db, userId: string): Promise<LetterEnvelope[]> {
@@ -455,5 +475,105 @@ export function listReceivedLetters(db: Db, userId: string): Promise<ReceivedLet
         join users u on u.id = l.sender_user_id
       where d.recipient_user_id = ${userId}
       order by d.delivered_at desc, l.id`,
+  );
+}
+
+/*
+ * The three lists a page at a time, in the whole lists' orders (newest first, the id
+ * ascending among equal times). The cursor names the list and the member, so one of another
+ * list or another member is refused.
+ */
+
+const LETTER_KEY = [keyParts.timestamp, keyParts.uuid];
+
+/** "After the key" of `time` and `id` when there is a cursor, else nothing. */
+const afterCursor = (time: SQL, id: SQL, after: string[] | undefined) =>
+  after ? sql`and ${afterNewestFirst(time, id, after)}` : sql``;
+
+interface PageRequest {
+  limit: number;
+  cursor: string | undefined;
+}
+
+/** A page of GET /v1/time_capsule_letter/get_unsent_letters. */
+export async function listUnsentLettersPage(
+  db: Db,
+  userId: string,
+  { limit, cursor }: PageRequest,
+) {
+  const after = decodeCursor('letters.unsent', userId, LETTER_KEY, cursor);
+  const rows = await envelopeRows(
+    db,
+    sql`from time_capsule_letters l
+      where l.sender_user_id = ${userId} and l.delivered_at is null
+        ${afterCursor(sql`l.updated_at`, sql`l.id`, after)}
+      order by l.updated_at desc, l.id limit ${limit + 1}`,
+    sql`l.updated_at`,
+  );
+  const shown = rows.slice(0, limit);
+  const envelopes = await toEnvelopes(db, shown);
+  const items = envelopes.map((envelope, index) =>
+    Object.assign(envelope, { updatedAt: shown[index]!.updatedAt }),
+  );
+  return pageFrom(
+    rows,
+    limit,
+    'letters.unsent',
+    userId,
+    (row) => [row.sortKey!, row.timeCapsuleLetterId],
+    items,
+  );
+}
+
+/** A page of GET /v1/time_capsule_letter/get_admin_letters. */
+export async function listAdminLettersPage(db: Db, userId: string, { limit, cursor }: PageRequest) {
+  const after = decodeCursor('letters.admin', userId, LETTER_KEY, cursor);
+  const rows = await envelopeRows(
+    db,
+    sql`from time_capsule_letter_admins a join time_capsule_letters l on l.id = a.letter_id
+      where a.user_id = ${userId} ${afterCursor(sql`l.created_at`, sql`l.id`, after)}
+      order by l.created_at desc, l.id limit ${limit + 1}`,
+    sql`l.created_at`,
+  );
+  const items = await toEnvelopes(db, rows.slice(0, limit));
+  return pageFrom(
+    rows,
+    limit,
+    'letters.admin',
+    userId,
+    (row) => [row.sortKey!, row.timeCapsuleLetterId],
+    items,
+  );
+}
+
+/** A page of GET /v1/time_capsule_letter/get_received_letters. */
+export async function listReceivedLettersPage(
+  db: Db,
+  userId: string,
+  { limit, cursor }: PageRequest,
+) {
+  const after = decodeCursor('letters.received', userId, LETTER_KEY, cursor);
+  const rows = await queryRows<ReceivedLetter & { sortKey: string }>(
+    db,
+    sql`select l.id as "timeCapsuleLetterId", u.first_name as "senderFirstName",
+        u.last_name as "senderLastName", l.title,
+        ${isoTime(sql`l.created_at`)} as "createdAt",
+        ${isoTime(sql`d.delivered_at`)} as "deliveredAt",
+        ${isoTime(sql`d.opened_at`)} as "openedAt",
+        d.late, d.delivered_at::text as "sortKey"
+      from letter_deliveries d
+        join time_capsule_letters l on l.id = d.letter_id
+        join users u on u.id = l.sender_user_id
+      where d.recipient_user_id = ${userId} ${afterCursor(sql`d.delivered_at`, sql`l.id`, after)}
+      order by d.delivered_at desc, l.id limit ${limit + 1}`,
+  );
+  const items = rows.slice(0, limit).map(({ sortKey: _key, ...letter }): ReceivedLetter => letter);
+  return pageFrom(
+    rows,
+    limit,
+    'letters.received',
+    userId,
+    (row) => [row.sortKey, row.timeCapsuleLetterId],
+    items,
   );
 }

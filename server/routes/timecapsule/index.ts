@@ -9,8 +9,11 @@ import {
   deleteLetter,
   letterListsVersion,
   listAdminLetters,
+  listAdminLettersPage,
   listReceivedLetters,
+  listReceivedLettersPage,
   listUnsentLetters,
+  listUnsentLettersPage,
   updateLetter,
   type GuestAddressLimit,
 } from '../../domain/timecapsule/letters';
@@ -51,6 +54,30 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
         const version = `letters.${name}.${userId}.${await letterListsVersion(db, userId)}`;
         return versionedAnswer(request, reply, version, async () => {
           const answer: Awaited<ReturnType<typeof read>> = await read(db, userId);
+          return answer;
+        });
+      },
+    });
+  }
+
+  // The same lists a page at a time; the ETag adds the page size and the cursor.
+  const pagedLists = [
+    [letters.listAdminLettersPaged, listAdminLettersPage, 'admin'],
+    [letters.listReceivedLettersPaged, listReceivedLettersPage, 'received'],
+    [letters.listUnsentLettersPaged, listUnsentLettersPage, 'unsent'],
+  ] as const;
+  for (const [list, read, name] of pagedLists) {
+    routes.route({
+      ...endpointRoute(list),
+      handler: async (request, reply) => {
+        const userId = currentUserId(request);
+        const { limit, cursor } = request.query;
+        const version = `letters.${name}.${userId}.${await letterListsVersion(db, userId)}.${limit}.${encodeURIComponent(cursor ?? '')}`;
+        return versionedAnswer(request, reply, version, async () => {
+          const answer: Awaited<ReturnType<typeof read>> = await read(db, userId, {
+            limit,
+            cursor,
+          });
           return answer;
         });
       },

@@ -203,7 +203,11 @@ function EditablePhoto({
     queryClient.invalidateQueries({ queryKey: memorialKeys.album(memorialPageId) });
   const reorder = useMutation({
     mutationFn: (ids: string[]) => reorderAlbum(memorialPageId, ids),
-    onSuccess: (album) => queryClient.setQueryData(memorialKeys.album(memorialPageId), album),
+    onSuccess: (album) => {
+      queryClient.setQueryData(memorialKeys.album(memorialPageId), album);
+      // The pages a reader sees follow the new order too.
+      return queryClient.invalidateQueries({ queryKey: memorialKeys.albumPages(memorialPageId) });
+    },
     onError: refresh,
   });
   const remove = useMutation({

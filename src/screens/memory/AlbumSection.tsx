@@ -3,7 +3,8 @@ import styled from 'styled-components';
 import { formatCalendarDate } from '../../components/ui/calendarDate';
 import { useT } from '../../i18n/useT';
 import type { AlbumPhoto } from '../../services/api/memorial';
-import { useAlbum } from './pageQuery';
+import { LoadMore } from '../../components/ui/LoadMore';
+import { itemsOf, useAlbum, useAlbumPages } from './pageQuery';
 import { ListSection } from './ListSection';
 
 // Editing is offered to admins only: a visitor's page never loads its code.
@@ -70,7 +71,11 @@ export function PhotoCaption({ photo }: { photo: AlbumPhoto }) {
   );
 }
 
-/** The album: thumbnails in display order; admins upload, delete and reorder. */
+/**
+ * The album: thumbnails in display order, a page at a time with the "more" button; the first
+ * row loads at once, the rest as the reader scrolls near. Admins upload, delete and reorder,
+ * and a new order names every photo: their album is read whole.
+ */
 export function AlbumSection({
   memorialPageId,
   canEdit,
@@ -78,27 +83,39 @@ export function AlbumSection({
   memorialPageId: string;
   canEdit: boolean;
 }) {
-  const album = useAlbum(memorialPageId);
-  const photos = album.data ?? [];
-  const viewing = photos.length > 0 && (
-    <Grid>
-      {photos.map((photo, index) => (
-        <li key={photo.id}>
-          <PhotoLink photo={photo} index={index} />
-          <PhotoCaption photo={photo} />
-        </li>
-      ))}
-    </Grid>
+  const t = useT();
+  const pages = useAlbumPages(memorialPageId);
+  const whole = useAlbum(memorialPageId, canEdit);
+  const shown = itemsOf(pages.data);
+  const viewing = shown.length > 0 && (
+    <>
+      <Grid>
+        {shown.map((photo, index) => (
+          <li key={photo.id}>
+            <PhotoLink photo={photo} index={index} />
+            <PhotoCaption photo={photo} />
+          </li>
+        ))}
+      </Grid>
+      <LoadMore list={pages} label={t('memory-album-more')} />
+    </>
   );
+  if (!canEdit) {
+    return (
+      <ListSection
+        id="album"
+        list={{ isError: pages.isError, isSuccess: pages.isSuccess, data: shown }}
+        canEdit={false}
+      >
+        {viewing}
+      </ListSection>
+    );
+  }
   return (
-    <ListSection id="album" list={album} canEdit={canEdit}>
-      {canEdit ? (
-        <Suspense fallback={viewing}>
-          <AlbumEditing memorialPageId={memorialPageId} photos={photos} />
-        </Suspense>
-      ) : (
-        viewing
-      )}
+    <ListSection id="album" list={whole} canEdit>
+      <Suspense fallback={viewing}>
+        <AlbumEditing memorialPageId={memorialPageId} photos={whole.data ?? []} />
+      </Suspense>
     </ListSection>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { CheckboxField } from '../../components/form/ChoiceFields';
 import { UnsavedChangesDialog } from '../../components/form/UnsavedChangesDialog';
 import { DateField, TextareaField } from '../../components/form/TextFields';
@@ -182,13 +182,18 @@ function EditableEntry({ entry, memorialPageId }: { entry: HistoryEntry; memoria
   );
 }
 
-/** The history as its admins see it: each entry with its controls, then the form to add one. */
+/**
+ * The history as its admins see it: each entry shown so far with its controls, `more` (the
+ * next page's button), then the form to add one.
+ */
 export function HistoryEditing({
   memorialPageId,
   entries,
+  more,
 }: {
   memorialPageId: string;
   entries: HistoryEntry[];
+  more: ReactNode;
 }) {
   const t = useT();
   return (
@@ -200,6 +205,7 @@ export function HistoryEditing({
           ))}
         </Timeline>
       )}
+      {more}
       <SectionTitle as="h3">{t('memory-history-add-title')}</SectionTitle>
       <HistoryForm memorialPageId={memorialPageId} />
     </>

@@ -3,7 +3,8 @@ import styled from 'styled-components';
 import { formatCalendarDate } from '../../components/ui/calendarDate';
 import { useT } from '../../i18n/useT';
 import type { HistoryEntry } from '../../services/api/memorial';
-import { useHistories } from './pageQuery';
+import { LoadMore } from '../../components/ui/LoadMore';
+import { itemsOf, useHistoryPages } from './pageQuery';
 import { ListSection } from './ListSection';
 
 // Editing is offered to admins only: a visitor's page never loads its code.
@@ -56,7 +57,10 @@ export function EntryView({ entry }: { entry: HistoryEntry }) {
   );
 }
 
-/** The history: dated entries, oldest first; admins add, edit and delete. */
+/**
+ * The history: dated entries, oldest first, a page at a time with the "more" button; admins
+ * add, edit and delete among those shown.
+ */
 export function HistorySection({
   memorialPageId,
   canEdit,
@@ -64,8 +68,10 @@ export function HistorySection({
   memorialPageId: string;
   canEdit: boolean;
 }) {
-  const histories = useHistories(memorialPageId);
-  const entries = histories.data ?? [];
+  const t = useT();
+  const histories = useHistoryPages(memorialPageId);
+  const entries = itemsOf(histories.data);
+  const more = <LoadMore list={histories} label={t('memory-history-more')} />;
   const viewing = entries.length > 0 && (
     <Timeline>
       {entries.map((entry) => (
@@ -76,13 +82,20 @@ export function HistorySection({
     </Timeline>
   );
   return (
-    <ListSection id="history" list={histories} canEdit={canEdit}>
+    <ListSection
+      id="history"
+      list={{ isError: histories.isError, isSuccess: histories.isSuccess, data: entries }}
+      canEdit={canEdit}
+    >
       {canEdit ? (
         <Suspense fallback={viewing}>
-          <HistoryEditing memorialPageId={memorialPageId} entries={entries} />
+          <HistoryEditing memorialPageId={memorialPageId} entries={entries} more={more} />
         </Suspense>
       ) : (
-        viewing
+        <>
+          {viewing}
+          {more}
+        </>
       )}
     </ListSection>
   );

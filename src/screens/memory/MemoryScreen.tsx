@@ -10,7 +10,7 @@ import { Page, Panel } from '../../components/ui/pageLayout';
 import { AdminsSection } from './AdminsSection';
 import { AlbumSection } from './AlbumSection';
 import { HistorySection } from './HistorySection';
-import { startVisitorReads, unavailableReason, usePageLists, usePageQuery } from './pageQuery';
+import { prefetchVisitorReads, unavailableReason, usePageLists, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
 import { memoryPath } from './memorialPageNames';
 import { Actions } from './sectionLayout';
@@ -38,10 +38,10 @@ const PageActions = styled(Actions)`
 
 /**
  * Runs as soon as this chunk is in, before the first render of the screen: a signed-out
- * visitor's reads go out while the session check is still under way.
+ * visitor's reads are prefetched while the session check is still under way.
  */
 export function loader({ params }: LoaderFunctionArgs) {
-  startVisitorReads(params.memorialPageId ?? '');
+  prefetchVisitorReads(params.memorialPageId ?? '');
   return null;
 }
 

@@ -5,7 +5,7 @@ import { ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { useSession } from '../../services/session/useSession';
 import { Page, Panel } from '../../components/ui/pageLayout';
-import { unavailableReason, usePageLists, usePageQuery } from './pageQuery';
+import { itemsOf, unavailableReason, usePageLists, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';
 import { memoryPath, pageName } from './memorialPageNames';
 import { SectionTitle } from './sectionLayout';
@@ -56,8 +56,8 @@ export function Component() {
   if (!page.data || !album.data || !histories.data || !admins.data) return <RouteLoading />;
 
   const steps: Step[] = [
-    { key: 'photo', done: album.data.length > 0, section: 'album' },
-    { key: 'history', done: histories.data.length > 0, section: 'history' },
+    { key: 'photo', done: itemsOf(album.data).length > 0, section: 'album' },
+    { key: 'history', done: itemsOf(histories.data).length > 0, section: 'history' },
     { key: 'admin', done: admins.data.length > 1, section: 'share' },
   ];
   const next = steps.find((step) => !step.done);

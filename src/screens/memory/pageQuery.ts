@@ -1,14 +1,23 @@
-import { useQuery } from '@tanstack/react-query';
+import {
+  hashKey,
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+} from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { memorialKeys } from '../../contract/pages/memorialKeys';
 import type {
   AlbumPhoto,
   HistoryEntry,
+  ListPage,
   MemorialPage,
   PageAdmin,
   ReadOptions,
 } from '../../services/api/memorial';
 import { isHttpError, loadHttp } from '../../services/http/lazy';
 import { PERSIST_ROOT_KEY } from '../../services/persistence/clientStorage';
+import { queryClient } from '../../services/queries/queryClient';
 import { useSession } from '../../services/session/useSession';
 
 /** Why a page cannot be shown: it needs signing in, or it is not there for this reader. */
@@ -25,12 +34,6 @@ export function unavailableReason(error: unknown): PageUnavailable {
 const retryUnlessRefused = (count: number, error: unknown) =>
   count < 2 && unavailableReason(error) === 'failed';
 
-/** One read of the page: its query key and how to make it. */
-interface PageRead<T> {
-  key: readonly unknown[];
-  read: (options?: ReadOptions) => Promise<T>;
-}
-
 /**
  * The memorial calls, loaded with the first read, and the API client they go through with
  * them: a page the server rendered has its answers, so a visitor who only reads it loads
@@ -41,33 +44,51 @@ async function memorialApi() {
   return api;
 }
 
+/** The whole-list reads, under the keys the server's render hydrates too. */
 const pageReads = {
-  page: (id: string): PageRead<MemorialPage> => ({
-    key: memorialKeys.page(id),
-    read: async (options) => (await memorialApi()).fetchPage(id, options),
+  page: (id: string) => ({
+    queryKey: memorialKeys.page(id),
+    queryFn: async (options?: ReadOptions): Promise<MemorialPage> =>
+      (await memorialApi()).fetchPage(id, options),
   }),
-  album: (id: string): PageRead<AlbumPhoto[]> => ({
-    key: memorialKeys.album(id),
-    read: async (options) => (await memorialApi()).fetchAlbum(id, options),
+  album: (id: string) => ({
+    queryKey: memorialKeys.album(id),
+    queryFn: async (options?: ReadOptions): Promise<AlbumPhoto[]> =>
+      (await memorialApi()).fetchAlbum(id, options),
   }),
-  histories: (id: string): PageRead<HistoryEntry[]> => ({
-    key: memorialKeys.histories(id),
-    read: async (options) => (await memorialApi()).fetchHistories(id, options),
-  }),
-  admins: (id: string): PageRead<PageAdmin[]> => ({
-    key: memorialKeys.admins(id),
-    read: async (options) => (await memorialApi()).fetchAdmins(id, options),
+  admins: (id: string) => ({
+    queryKey: memorialKeys.admins(id),
+    queryFn: async (options?: ReadOptions): Promise<PageAdmin[]> =>
+      (await memorialApi()).fetchAdmins(id, options),
   }),
 };
 
-/**
- * Reads sent as a visitor before the session was known, by query key. They are kept for the
- * first query of their key only, and only if it runs soon (the visit they were started for)
- * and the session turned out signed out: a member's reads carry their bearer, and what a
- * page shows (mode, privacy) depends on who reads it.
- */
-const visitorReads = new Map<string, { startedAt: number; answer: Promise<unknown> }>();
-const VISITOR_READ_LIFETIME_MS = 10_000;
+/** The paged reads: the album and the history a page at a time, from a cursor. */
+const pagedReads = {
+  album: (id: string) => ({
+    queryKey: memorialKeys.albumPages(id),
+    queryFn: async (cursor: string | null, options?: ReadOptions): Promise<ListPage<AlbumPhoto>> =>
+      (await memorialApi()).fetchAlbumPage(id, cursor, options),
+  }),
+  histories: (id: string) => ({
+    queryKey: memorialKeys.historyPages(id),
+    queryFn: async (
+      cursor: string | null,
+      options?: ReadOptions,
+    ): Promise<ListPage<HistoryEntry>> =>
+      (await memorialApi()).fetchHistoryPage(id, cursor, options),
+  }),
+};
+
+/** The first page's cursor is none; a page with no next cursor is the last. */
+const paging = {
+  initialPageParam: null as string | null,
+  getNextPageParam: (last: ListPage<unknown>) => last.nextCursor,
+};
+
+/** Every item of the pages read so far, in order. */
+export const itemsOf = <T>(data: InfiniteData<ListPage<T>> | undefined): T[] =>
+  data?.pages.flatMap((page) => page.items) ?? [];
 
 /** True when this browser holds no signed-in user (the persisted client state). */
 function looksSignedOut(): boolean {
@@ -80,27 +101,51 @@ function looksSignedOut(): boolean {
 }
 
 /**
- * The page's first reads on a navigation in the browser, before its first render: they start
- * as a visitor's while the session check is still under way, so that a signed-out visitor's
- * page read is not one more round trip after it (the page photo waits for the page read).
- * Skipped when a member is remembered: their reads must wait for the bearer anyway. A page
- * the server rendered has its answers already (main.tsx), and the server runs no reads here.
+ * The keys prefetched as a visitor's. What a page shows (mode, privacy) depends on who reads
+ * it: should the session turn out signed in after all, these are read again with the bearer.
  */
-export function startVisitorReads(memorialPageId: string): void {
+const readAsVisitor = new Set<string>();
+
+/**
+ * The page's first reads on a navigation in the browser, before its first render: TanStack
+ * Query prefetches them as a visitor's while the session check is still under way, so that a
+ * signed-out visitor's page read is not one more round trip after it (the page photo waits
+ * for the page read). Skipped when a member is remembered: their reads must wait for the
+ * bearer anyway. A page the server rendered was hydrated with the same queries (main.tsx), so
+ * nothing is asked again; the server runs no reads here.
+ */
+export function prefetchVisitorReads(memorialPageId: string): void {
   if (memorialPageId === '' || typeof window === 'undefined') return;
   if (!looksSignedOut()) return;
-  for (const readOf of Object.values(pageReads)) {
-    const { key, read } = readOf(memorialPageId);
-    const answer = read({ asVisitor: true });
-    // Kept for a query that may never come; its failure is that query's to show.
-    answer.catch(() => undefined);
-    visitorReads.set(JSON.stringify(key), { startedAt: Date.now(), answer });
-  }
-  const page = visitorReads.get(JSON.stringify(memorialKeys.page(memorialPageId)));
-  void page?.answer.then(
-    (answer) => preloadImage((answer as MemorialPage).photoThumbnailUrl),
-    () => undefined,
+  const asVisitor = { asVisitor: true };
+  const whole = <T>(read: {
+    queryKey: readonly unknown[];
+    queryFn: (o: ReadOptions) => Promise<T>;
+  }) => {
+    readAsVisitor.add(hashKey(read.queryKey));
+    return queryClient.prefetchQuery({
+      queryKey: read.queryKey,
+      queryFn: () => read.queryFn(asVisitor),
+    });
+  };
+  const paged = <T>(read: {
+    queryKey: readonly unknown[];
+    queryFn: (cursor: string | null, o: ReadOptions) => Promise<ListPage<T>>;
+  }) => {
+    readAsVisitor.add(hashKey(read.queryKey));
+    return queryClient.prefetchInfiniteQuery({
+      ...paging,
+      queryKey: read.queryKey,
+      queryFn: ({ pageParam }) => read.queryFn(pageParam, asVisitor),
+    });
+  };
+  const page = pageReads.page(memorialPageId);
+  void whole(page).then(() =>
+    preloadImage(queryClient.getQueryData<MemorialPage>(page.queryKey)?.photoThumbnailUrl ?? null),
   );
+  void paged(pagedReads.album(memorialPageId));
+  void paged(pagedReads.histories(memorialPageId));
+  void whole(pageReads.admins(memorialPageId));
 }
 
 /**
@@ -117,34 +162,64 @@ function preloadImage(url: string | null): void {
   document.head.append(link);
 }
 
-/** The read of a query: the visitor read started for it when that still fits, else a new one. */
-function readFor<T>({ key, read }: PageRead<T>, signedOut: boolean): Promise<T> {
-  const id = JSON.stringify(key);
-  const started = visitorReads.get(id);
-  visitorReads.delete(id);
-  if (started && signedOut && Date.now() - started.startedAt < VISITOR_READ_LIFETIME_MS) {
-    return started.answer as Promise<T>;
-  }
-  return read();
+/**
+ * A query prefetched as a visitor's is read again once the session is known to be a
+ * member's; its answer was a visitor's.
+ */
+function useVisitorReadChecked(queryKey: readonly unknown[]) {
+  const { status } = useSession();
+  const client = useQueryClient();
+  const hash = hashKey(queryKey);
+  useEffect(() => {
+    if (status === 'authenticated' && readAsVisitor.delete(hash)) {
+      void client.resetQueries({ queryKey: JSON.parse(hash) as unknown[], exact: true });
+    }
+  }, [status, client, hash]);
+  return status;
 }
 
 /**
  * A read of the page or one of its lists, once the session is known (a member's bearer must
- * go with it: a page the caller may not see answers 401 signed out and 404 signed in).
+ * go with it: a page the caller may not see answers 401 signed out and 404 signed in). A
+ * prefetched or hydrated answer shows at once.
  */
-function usePageRead<T>(pageRead: PageRead<T>, enabled: boolean) {
-  const { status } = useSession();
+function usePageRead<T>(
+  read: { queryKey: readonly unknown[]; queryFn: () => Promise<T> },
+  enabled: boolean,
+) {
+  const status = useVisitorReadChecked(read.queryKey);
   return useQuery({
-    queryKey: pageRead.key,
-    queryFn: () => readFor(pageRead, status === 'unauthenticated'),
+    queryKey: read.queryKey,
+    queryFn: () => read.queryFn(),
+    enabled: enabled && status !== 'loading',
+    retry: retryUnlessRefused,
+  });
+}
+
+/** A paged list, its first page read as `usePageRead` reads, the next on the "more" button. */
+function usePagedRead<T>(
+  read: {
+    queryKey: readonly unknown[];
+    queryFn: (cursor: string | null) => Promise<ListPage<T>>;
+  },
+  enabled: boolean,
+) {
+  const status = useVisitorReadChecked(read.queryKey);
+  return useInfiniteQuery({
+    ...paging,
+    queryKey: read.queryKey,
+    queryFn: ({ pageParam }) => read.queryFn(pageParam),
     enabled: enabled && status !== 'loading',
     retry: retryUnlessRefused,
   });
 }
 
 export const usePageQuery = (id: string) => usePageRead(pageReads.page(id), id !== '');
-export const useAlbum = (id: string) => usePageRead(pageReads.album(id), id !== '');
-export const useHistories = (id: string) => usePageRead(pageReads.histories(id), id !== '');
+/** The whole album: its admins reorder it, which takes every photo. */
+export const useAlbum = (id: string, enabled = true) =>
+  usePageRead(pageReads.album(id), enabled && id !== '');
+export const useAlbumPages = (id: string) => usePagedRead(pagedReads.album(id), id !== '');
+export const useHistoryPages = (id: string) => usePagedRead(pagedReads.histories(id), id !== '');
 export const useAdmins = (id: string) => usePageRead(pageReads.admins(id), id !== '');
 
 /**
@@ -153,8 +228,8 @@ export const useAdmins = (id: string) => usePageRead(pageReads.admins(id), id !=
  */
 export function usePageLists(memorialPageId: string) {
   return {
-    album: useAlbum(memorialPageId),
-    histories: useHistories(memorialPageId),
+    album: useAlbumPages(memorialPageId),
+    histories: useHistoryPages(memorialPageId),
     admins: useAdmins(memorialPageId),
   };
 }

@@ -1,13 +1,15 @@
-import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Button, ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
+import type { ListPage } from '../../services/api/listPages';
 import {
-  fetchAdminLetters,
-  fetchReceivedLetters,
-  fetchUnsentLetters,
+  fetchAdminLettersPage,
+  fetchReceivedLettersPage,
+  fetchUnsentLettersPage,
   timecapsuleKeys,
 } from '../../services/api/timecapsule';
+import { LoadMore, type PagedList } from '../../components/ui/LoadMore';
 import { isHandledBySession } from '../../services/http';
 import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { DeleteLetterButton } from './DeleteLetterButton';
@@ -19,28 +21,47 @@ type TimecapsuleListName = 'admin' | 'unsent' | 'received';
 type ListStatus = 'loading' | 'loaded' | 'failed';
 
 /**
- * One of the three lists, read on its own so that one failing list never hides the others;
- * letters already shown stay on screen while their list is read again. No automatic retry:
- * the region offers it.
+ * One of the three lists, read on its own so that one failing list never hides the others,
+ * a page at a time (the "more" button reads the next); letters already shown stay on screen
+ * while their list is read again. No automatic retry: the region offers it.
  */
-function useLetterList<T>(list: TimecapsuleListName, fetchList: () => Promise<T[]>) {
-  return useQuery({
+function useLetterList<T>(
+  list: TimecapsuleListName,
+  fetchPage: (cursor: string | null) => Promise<ListPage<T>>,
+) {
+  return useInfiniteQuery({
     queryKey: [...timecapsuleKeys.lists, list],
-    queryFn: async () => {
+    queryFn: async ({ pageParam }) => {
       try {
-        return await fetchList();
+        return await fetchPage(pageParam);
       } catch (error) {
         if (!isHandledBySession(error))
           console.error(`time capsule: the ${list} letters could not be loaded`, error);
         throw error;
       }
     },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
     retry: false,
   });
 }
 
-const statusOf = (query: UseQueryResult<unknown[]>): ListStatus =>
-  query.isFetching ? 'loading' : query.isError ? 'failed' : 'loaded';
+/** The letters of the pages read so far. */
+const lettersOf = <T,>(data: InfiniteData<ListPage<T>> | undefined): T[] =>
+  data?.pages.flatMap((page) => page.items) ?? [];
+
+/** Reading the next page is the button's to show; the region's state is the list's own. */
+const statusOf = (query: {
+  isFetching: boolean;
+  isFetchingNextPage: boolean;
+  isError: boolean;
+  isFetchNextPageError: boolean;
+}): ListStatus =>
+  query.isFetching && !query.isFetchingNextPage
+    ? 'loading'
+    : query.isError && !query.isFetchNextPageError
+      ? 'failed'
+      : 'loaded';
 
 /** One list's region: its heading, then loading, failure with retry, empty, or the letters. */
 function ListRegion({
@@ -48,12 +69,14 @@ function ListRegion({
   status,
   count,
   onRetry,
+  paged,
   children,
 }: {
   list: TimecapsuleListName;
   status: ListStatus;
   count: number;
   onRetry: () => void;
+  paged: PagedList;
   children: ReactNode;
 }) {
   const t = useT();
@@ -72,6 +95,7 @@ function ListRegion({
       {status === 'loading' && count === 0 && <p>{t('timecapsule-loading')}</p>}
       {status === 'loaded' && count === 0 && <p>{t(`timecapsule-list-${list}-empty`)}</p>}
       {count > 0 && <LetterList>{children}</LetterList>}
+      {count > 0 && <LoadMore list={paged} label={t(`timecapsule-list-${list}-more`)} />}
     </Panel>
   );
 }
@@ -83,16 +107,16 @@ function ListRegion({
 export function Component() {
   const t = useT();
   const lists = {
-    admin: useLetterList('admin', fetchAdminLetters),
-    unsent: useLetterList('unsent', fetchUnsentLetters),
-    received: useLetterList('received', fetchReceivedLetters),
+    admin: useLetterList('admin', fetchAdminLettersPage),
+    unsent: useLetterList('unsent', fetchUnsentLettersPage),
+    received: useLetterList('received', fetchReceivedLettersPage),
   };
   const retry = (list: TimecapsuleListName) => () => void lists[list].refetch();
   // Writing or deleting a letter changes every list it may be in.
   const reload = () => Object.values(lists).forEach((query) => void query.refetch());
-  const admin = { letters: lists.admin.data ?? [] };
-  const unsent = { letters: lists.unsent.data ?? [] };
-  const received = { letters: lists.received.data ?? [] };
+  const admin = { letters: lettersOf(lists.admin.data) };
+  const unsent = { letters: lettersOf(lists.unsent.data) };
+  const received = { letters: lettersOf(lists.received.data) };
 
   return (
     <Page>
@@ -105,6 +129,7 @@ export function Component() {
         status={statusOf(lists.received)}
         count={received.letters.length}
         onRetry={retry('received')}
+        paged={lists.received}
       >
         {received.letters.map((letter) => (
           <LetterItem key={letter.timeCapsuleLetterId}>
@@ -130,6 +155,7 @@ export function Component() {
         status={statusOf(lists.unsent)}
         count={unsent.letters.length}
         onRetry={retry('unsent')}
+        paged={lists.unsent}
       >
         {unsent.letters.map((letter) => (
           <LetterItem key={letter.timeCapsuleLetterId}>
@@ -159,6 +185,7 @@ export function Component() {
         status={statusOf(lists.admin)}
         count={admin.letters.length}
         onRetry={retry('admin')}
+        paged={lists.admin}
       >
         {admin.letters.map((letter) => (
           <LetterItem key={letter.timeCapsuleLetterId}>

@@ -12,6 +12,7 @@ import {
 } from '../../contract/memorial';
 import type { MemoryProfile } from '../../machines/memoryCreation';
 import { callEndpoint } from '../http/callEndpoint';
+import { pageQueryOf, type ListPage } from './listPages';
 
 /** The memorial-page calls (docs/memorial.md, "API calls"); the wire's shapes are the contract's. */
 
@@ -24,6 +25,7 @@ export type HistoryEntry = z.infer<typeof historyEntry>;
 export type PageAdmin = z.infer<typeof pageAdmin>;
 export type Condolence = z.infer<typeof condolence>;
 export type ShareToken = z.infer<typeof shareToken>;
+export type { ListPage } from './listPages';
 
 /** What every invitation call sends: the pair from the shared link. */
 export interface InvitationCredential {
@@ -79,6 +81,19 @@ export async function fetchAlbum(id: string, options: ReadOptions = {}): Promise
   return listOf(await callEndpoint(memorial.listAlbum, { params: { id } }, readConfig(options)));
 }
 
+/** One page of the album (`cursor` null for the first). */
+export async function fetchAlbumPage(
+  id: string,
+  cursor: string | null,
+  options: ReadOptions = {},
+): Promise<ListPage<AlbumPhoto>> {
+  return callEndpoint(
+    memorial.listAlbumPaged,
+    { params: { id }, query: pageQueryOf(cursor) },
+    readConfig(options),
+  );
+}
+
 export async function addAlbumPhoto(
   id: string,
   photo: { imageName: string; caption: string; takenOn: string | null },
@@ -102,11 +117,17 @@ export async function reorderAlbum(id: string, photoIds: string[]): Promise<Albu
   return listOf(await callEndpoint(memorial.reorderAlbum, { params: { id }, body: { photoIds } }));
 }
 
-export async function fetchHistories(
+/** One page of the history (`cursor` null for the first). */
+export async function fetchHistoryPage(
   id: string,
+  cursor: string | null,
   options: ReadOptions = {},
-): Promise<HistoryEntry[]> {
-  return listOf(await callEndpoint(memorial.listHistory, { params: { id } }, readConfig(options)));
+): Promise<ListPage<HistoryEntry>> {
+  return callEndpoint(
+    memorial.listHistoryPaged,
+    { params: { id }, query: pageQueryOf(cursor) },
+    readConfig(options),
+  );
 }
 
 export interface HistoryInput {

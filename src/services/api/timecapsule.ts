@@ -10,6 +10,7 @@ import {
 import { callEndpoint } from '../http/callEndpoint';
 import { toCamelCase } from '../http/casing';
 import { isHttpError } from '../http/lazy';
+import { pageQueryOf, type ListPage } from './listPages';
 
 /** The time-capsule calls (docs/timecapsule.md, "API"); the wire's shapes are the contract's. */
 
@@ -19,16 +20,17 @@ export const timecapsuleKeys = {
   letter: (letterId: string) => ['timecapsule', 'letter', letterId] as const,
 };
 
-export function fetchAdminLetters(): Promise<LetterEnvelope[]> {
-  return callEndpoint(letters.listAdminLetters, {});
+/** One page of each list (`cursor` null for the first). */
+export function fetchAdminLettersPage(cursor: string | null): Promise<ListPage<LetterEnvelope>> {
+  return callEndpoint(letters.listAdminLettersPaged, { query: pageQueryOf(cursor) });
 }
 
-export function fetchUnsentLetters(): Promise<UnsentLetter[]> {
-  return callEndpoint(letters.listUnsentLetters, {});
+export function fetchUnsentLettersPage(cursor: string | null): Promise<ListPage<UnsentLetter>> {
+  return callEndpoint(letters.listUnsentLettersPaged, { query: pageQueryOf(cursor) });
 }
 
-export function fetchReceivedLetters(): Promise<ReceivedLetter[]> {
-  return callEndpoint(letters.listReceivedLetters, {});
+export function fetchReceivedLettersPage(cursor: string | null): Promise<ListPage<ReceivedLetter>> {
+  return callEndpoint(letters.listReceivedLettersPaged, { query: pageQueryOf(cursor) });
 }
 
 /** Reads a letter; a recipient's first read marks it opened. */

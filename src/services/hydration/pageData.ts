@@ -1,25 +1,24 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { DehydratedState } from '@tanstack/react-query';
 import type { HydrationState } from 'react-router';
 import { PAGE_DATA_ID } from '../../contract/pages/pageHandover';
-import { toCamelCase } from '../http/casing';
 
-/** One read's answer as the API sends it, under the query key the screen reads it with. */
-export interface SeededAnswer {
+/**
+ * What the server's render read for a page, under the query key the screen reads it with:
+ * the answer as the API sends it, or the first page of a paged list (`paged`).
+ */
+export interface PreparedRead {
   key: readonly unknown[];
   answer: unknown;
-}
-
-export interface PageData {
-  hydration: HydrationState;
-  answers: SeededAnswer[];
+  paged?: boolean;
 }
 
 /**
- * Puts the answers into `client`'s cache as the app's HTTP client would have read them
- * (camelCase, services/http/casing.ts), fresh as of now.
+ * What a page rendered on the server hands the browser: React Router's data, and TanStack
+ * Query's own dehydrated cache (the queries the server prefetched).
  */
-export function seedQueryCache(client: QueryClient, answers: readonly SeededAnswer[]): void {
-  for (const { key, answer } of answers) client.setQueryData(key, toCamelCase(answer));
+export interface PageData {
+  hydration: HydrationState;
+  queries: DehydratedState;
 }
 
 /** The page's data, when the server rendered it; undefined for the plain page. */
@@ -29,9 +28,23 @@ export function takePageData(doc: Document = document): PageData | undefined {
   element.remove();
   try {
     const data = JSON.parse(element.textContent ?? '') as Partial<PageData> | null;
-    if (!data?.hydration || !Array.isArray(data.answers)) return undefined;
-    return { hydration: data.hydration, answers: data.answers };
+    if (!data?.hydration || !Array.isArray(data.queries?.queries)) return undefined;
+    return { hydration: data.hydration, queries: data.queries };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The queries as of now: the server's clock is not the browser's, and the answers are as
+ * fresh as the page that carries them (else a phone whose clock runs ahead reads them again).
+ */
+export function asOfNow(state: DehydratedState, now = Date.now()): DehydratedState {
+  return {
+    ...state,
+    queries: state.queries.map((query) => ({
+      ...query,
+      state: { ...query.state, dataUpdatedAt: now },
+    })),
+  };
 }

@@ -1,4 +1,10 @@
-import { QueryClient, QueryClientContext, QueryClientProvider } from '@tanstack/react-query';
+import {
+  hydrate,
+  QueryClient,
+  QueryClientContext,
+  QueryClientProvider,
+  type DehydratedState,
+} from '@tanstack/react-query';
 import { useContext, type ReactNode } from 'react';
 
 /**
@@ -16,4 +22,13 @@ export function QueryLayer({ children }: { children: ReactNode }) {
   const outer = useContext(QueryClientContext);
   if (outer) return children;
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+}
+
+/**
+ * Puts the queries a page rendered on the server was drawn from into the app's cache, before
+ * the page is hydrated: TanStack Query's own hydration, so the screens find their answers
+ * under the keys they read and ask the API nothing.
+ */
+export function hydratePage(state: DehydratedState): void {
+  hydrate(queryClient, state);
 }
