@@ -14,6 +14,7 @@ export function dataExportDepsOf(ctx: AppContext): DataExportJobDeps {
     store: ctx.store,
     clock: ctx.clock,
     texts: japaneseTexts,
+    publicUrl: ctx.config.publicUrl,
   };
 }
 

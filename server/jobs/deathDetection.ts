@@ -1,6 +1,8 @@
 import type { AppContext } from '../context';
 import { deathDepsOf } from '../domain/deathDetection/deathDeps';
-import { releaseDueCases } from '../domain/deathDetection/release';
+import { deleteDueAccounts } from '../domain/deathDetection/afterDeath';
+import { releaseDueCases, type ReleaseDeps } from '../domain/deathDetection/release';
+import { japaneseTexts } from '../pages/translations';
 import { runSuspicionSweep } from '../domain/deathDetection/sweep';
 import { periodic } from './periodic';
 
@@ -8,8 +10,13 @@ import { periodic } from './periodic';
 export const DEATH_RELEASE_INTERVAL_MS = 2_000;
 export const SUSPICION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
+/** The release's dependencies: the death rules' own and the app's texts for its mails. */
+export function releaseDepsOf(ctx: AppContext): ReleaseDeps {
+  return { ...deathDepsOf(ctx), texts: japaneseTexts };
+}
+
 export interface DeathDetectionJob {
-  /** One release pass (tests call it directly). */
+  /** One release pass with its due deletions (tests call it directly). */
   release(): Promise<void>;
   /** One suspicion sweep (tests and the bench call it directly). */
   sweep(): Promise<void>;
@@ -24,9 +31,14 @@ export function startDeathDetection(
   ctx: AppContext,
   intervals = { releaseMs: DEATH_RELEASE_INTERVAL_MS, sweepMs: SUSPICION_SWEEP_INTERVAL_MS },
 ): DeathDetectionJob {
-  const deps = deathDepsOf(ctx);
-  const release = periodic(ctx, 'death cases released', intervals.releaseMs, () =>
-    releaseDueCases(deps),
+  const deps = releaseDepsOf(ctx);
+  const deletionDeps = { db: ctx.database.db, clock: ctx.clock, store: ctx.store };
+  // The accounts whose chosen day of deletion has come go in the same pass (an index probe).
+  const release = periodic(
+    ctx,
+    'death cases released',
+    intervals.releaseMs,
+    async () => (await releaseDueCases(deps)) + (await deleteDueAccounts(deps, deletionDeps)),
   );
   const sweep = periodic(ctx, 'suspicion sweep', intervals.sweepMs, () => runSuspicionSweep(deps));
   return {

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
-import { deathDepsOf } from '../../server/domain/deathDetection/deathDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
+import { releaseDepsOf } from '../../server/jobs/deathDetection';
 import { isDeathConfirmed } from '../../server/domain/endingnote/deathConfirmation';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -105,7 +105,7 @@ async function letterDueAt(letterId: string): Promise<string | null> {
   return row?.due_at ? new Date(row.due_at).toISOString() : null;
 }
 
-const release = () => releaseDueCases(deathDepsOf(t.ctx));
+const release = () => releaseDueCases(releaseDepsOf(t.ctx));
 
 describe('administrators', () => {
   it('are chosen among connections, with the rule', async () => {

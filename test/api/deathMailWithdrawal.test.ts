@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
-import { deathDepsOf } from '../../server/domain/deathDetection/deathDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
+import { releaseDepsOf } from '../../server/jobs/deathDetection';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import { japaneseTexts } from '../../server/pages/translations';
 import { outboxBacklog } from '../../server/mail/outbox';
@@ -144,7 +144,7 @@ describe('mails about a death that is cancelled', () => {
     expect((await reportSuspicion(t, watcher, member)).statusCode).toBe(201);
     expect((await confirmDeath(t, watcher, keys, member)).json().state).toBe('grace');
     t.clock.advance(7 * DAY_MS + 60_000);
-    expect(await releaseDueCases(deathDepsOf(t.ctx))).toBe(1);
+    expect(await releaseDueCases(releaseDepsOf(t.ctx))).toBe(1);
 
     // The friend's mail server refuses while the letter is delivered: its mail waits.
     const working = t.ctx.mailer;
