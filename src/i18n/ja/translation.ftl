@@ -1218,14 +1218,14 @@ death-settings-after-page-mourning-explained = 追悼の表示に変わり、つ
 death-settings-after-page-unchanged = いまのまま残す
 death-settings-after-page-unchanged-explained = 表示も公開範囲も変えずに残します。
 death-settings-after-page-hidden = 見えないようにする
-death-settings-after-page-hidden-explained = ページの管理者のほかは、どなたも見られなくなります。
+death-settings-after-page-hidden-explained = このページを一緒に管理している方のほかは、どなたも見られなくなります。
 death-settings-after-account = アカウント
 death-settings-after-account-memorial = 追悼のためにお預かりする
 death-settings-after-account-memorial-explained = アカウントは削除されず、ログインだけができなくなります。これまでと同じ扱いです。
 death-settings-after-account-delete = 日数をおいて解約する
 death-settings-after-account-delete-explained = 猶予期間が終わってから決めた日数が過ぎると、アカウントを解約します。
 death-settings-after-delete-days = 解約までの日数({ $min }〜{ $max } 日)
-death-settings-after-delete-keeps = 残るもの:メモリアルページ(上で選んだとおり。「見えないようにする」を選んだ場合は、ほかに管理者がいなければ削除されます)、お名前、すでに届けた手紙、ほかの方のページに残した記帳や写真。
+death-settings-after-delete-keeps = 残るもの:メモリアルページ(上で選んだとおり。「見えないようにする」を選んだ場合は、一緒に管理している方がいなければ削除されます)、お名前、すでに届けた手紙、ほかの方のページに残した記帳や写真。
 death-settings-after-delete-goes = なくなるもの:ログインの情報、メールアドレス・ご住所・生年月日などのプロフィール、あなただけが管理しているほかのページ、データの書き出しのファイル。解約のあとは、元に戻せません。
 death-settings-after-delete-restore = 解約の日までにご本人がアカウントを元に戻した場合は、解約されません。
 death-settings-after-archive = すべてのデータの書き出し(ZIP ファイル)を見守り役に渡す
@@ -1259,7 +1259,7 @@ mail-after-death-done-subject = 【しのぶ】{ $name }様のご意向に沿っ
 mail-after-death-done-body = 見守り役をお務めいただいている{ $name }様のご逝去の確認を受けて、{ $name }様がご生前に選ばれていたとおりに、次のように整えました。
 mail-after-death-done-page = { $page ->
         [unchanged] メモリアルページ:いまのまま残しています。
-        [hidden] メモリアルページ:見えないようにしました。ページの管理者の方だけがご覧になれます。
+        [hidden] メモリアルページ:見えないようにしました。ページを一緒に管理している方だけがご覧になれます。
        *[mourning] メモリアルページ:追悼ページに切り替えました。
     }
 mail-after-death-done-account = { $account ->
@@ -1277,7 +1277,7 @@ mail-after-death-archive-body = { $name }様がご生前にあなたへ渡すと
 mail-after-death-deleted-subject = 【しのぶ】{ $name }様のアカウントを解約しました
 mail-after-death-deleted-body = { $name }様がご生前に選ばれていたとおり、アカウントを解約しました。{ $page ->
         [kept] メモリアルページは、選ばれたとおりに残っています。
-       *[gone] メモリアルページも、ほかに管理者の方がいなかったため削除しました。
+       *[gone] メモリアルページも、一緒に管理している方がいなかったため削除しました。
     }
 mail-restoration-link-subject = 【しのぶ】アカウントを元に戻すためのご案内
 mail-restoration-link-what = { $date }に、見守り役の方があなたのご逝去を確認されたため、あなたのアカウントは追悼のためのページとしてお預かりしています。先ほど、あなたのパスワードでログインがありました。

@@ -99,7 +99,7 @@ const withinDays = (text: string, min: number, max: number) => {
 
 /**
  * The member's choices for after their death: the page, the account (with what a deletion
- * keeps and takes, said plainly) and the 見守り役 who receives the archive.
+ * keeps and takes, said plainly) and the administrator who receives the archive.
  */
 function AfterDeathChoices({
   draft,
@@ -332,7 +332,7 @@ function SettingsForm({
                     administratorIds: event.target.checked
                       ? [...draft.administratorIds, connection.userId]
                       : draft.administratorIds.filter((id) => id !== connection.userId),
-                    // The archive goes only to one of the 見守り役.
+                    // The archive goes only to one of the administrators.
                     ...(!event.target.checked && draft.archiveRecipient === connection.userId
                       ? { archiveRecipient: '' }
                       : {}),

@@ -18,7 +18,7 @@ export function targetOf(item: NotificationItem): string {
     case 'data_export_requested':
     case 'data_export_ready':
       return '/mypage';
-    // The archive is downloaded from the 見守り役's page.
+    // The archive is downloaded from the administrators' page.
     case 'death_archive_ready':
       return '/death-administration';
     case 'death_choices_carried_out':

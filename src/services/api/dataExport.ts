@@ -26,7 +26,7 @@ export async function dataExportDownloadUrl(exportId: string): Promise<string> {
   return (await callEndpoint(exports.createDownloadLink, { params: { exportId } })).url;
 }
 
-/** A released member's archive the caller receives as their 見守り役 (docs/after-death.md). */
+/** A released member's archive the caller receives as their administrator (docs/after-death.md). */
 export type EntrustedArchive = z.infer<typeof entrustedArchiveItem>;
 
 export const entrustedKeys = { list: ['dataExports', 'entrusted'] as const };
