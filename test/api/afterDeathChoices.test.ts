@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import { memorialPageMembers } from '../../server/db/schema';
 import { hashPassword } from '../../server/domain/accounts/passwords';
 import { runDataExports } from '../../server/domain/dataExport/requests';
 import { deleteDueAccounts } from '../../server/domain/deathDetection/afterDeath';
@@ -246,6 +247,18 @@ describe('the release carries the choices out', () => {
     expect(kept.statusCode).toBe(200);
     expect(kept.json().mourningSince).toBeNull();
     expect(kept.json().deathDate ?? null).toBeNull();
+    // Left as it was, the page is still a departed member's: its co-admins may keep it.
+    await t.ctx.database.db.insert(memorialPageMembers).values({
+      memorialPageId: unchanged.member.memorialPageId,
+      userId: unchanged.friend.id,
+      role: 'admin',
+    });
+    const keepsakes = await call(
+      unchanged.friend,
+      'GET',
+      `/v1/memorial_page/${unchanged.member.memorialPageId}/keepsakes`,
+    );
+    expect(keepsakes.json().available).toBe(true);
 
     const hidden = pages.get('hidden')!;
     const url = `/v1/memorial_page/${hidden.member.memorialPageId}`;
