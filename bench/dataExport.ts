@@ -82,6 +82,7 @@ async function benchBuild(kind: 'pglite' | 'postgres', options: BenchOptions): P
       store,
       clock,
       texts: japaneseTexts,
+      publicUrl: 'http://127.0.0.1',
     });
     const elapsed = performance.now() - started;
     clearInterval(sampler);

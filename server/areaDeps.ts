@@ -10,6 +10,7 @@ import { mailUnlockLink } from './domain/accounts/unlockLinks';
 import type { DataExportJobDeps } from './domain/dataExport/requests';
 import type { DeathDeps } from './domain/deathDetection/deathDeps';
 import { createPushSender } from './domain/deathDetection/push';
+import type { ReleaseDeps } from './domain/deathDetection/release';
 import { fileRevocationChecker } from './domain/deathDetection/revocation';
 import { createSealer } from './domain/endingnote/sealing';
 import type { EndingNoteDeps } from './domain/endingnote/sections';
@@ -60,6 +61,7 @@ export const dataExportDepsOf = memoizePerOwner((ctx: AppContext): DataExportJob
   store: ctx.store,
   clock: ctx.clock,
   texts: japaneseTexts,
+  publicUrl: ctx.config.publicUrl,
 }));
 
 /** Trust anchors are parsed once per app. */
@@ -76,6 +78,12 @@ export const deathDepsOf = memoizePerOwner((ctx: AppContext): DeathDeps => {
     log: ctx.log,
   };
 });
+
+/** The release's dependencies: the death rules' own and the app's texts for its mails. */
+export const releaseDepsOf = memoizePerOwner((ctx: AppContext): ReleaseDeps => ({
+  ...deathDepsOf(ctx),
+  texts: japaneseTexts,
+}));
 
 export const restorationDepsOf = memoizePerOwner((ctx: AppContext): RestorationDeps => ({
   db: ctx.database.db,

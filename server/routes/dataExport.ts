@@ -5,6 +5,7 @@ import { tokyoToday } from '../../src/contract/rules/tokyoDate';
 import type { AppContext } from '../context';
 import {
   createDownloadLink,
+  listEntrustedArchives,
   listExports,
   requestExport,
   takeDownload,
@@ -40,6 +41,13 @@ export async function dataExportRoutes(app: FastifyInstance, ctx: AppContext): P
     ...endpointRoute(exports.listExports),
     handler: async (request) => ({
       exports: await listExports(db, ctx.clock, currentUserId(request)),
+    }),
+  });
+
+  routes.route({
+    ...endpointRoute(exports.listEntrustedArchives),
+    handler: async (request) => ({
+      archives: await listEntrustedArchives(db, ctx.clock, currentUserId(request)),
     }),
   });
 

@@ -23,6 +23,11 @@ export const keepsakeItem = dataExportItem
   .extend({ requestedBy: memberName })
   .meta({ id: 'Keepsake' });
 
+/** A released member's archive an administrator received (docs/after-death.md). */
+export const entrustedArchiveItem = dataExportItem
+  .extend({ member: memberName })
+  .meta({ id: 'EntrustedArchive' });
+
 const exportParams = z.object({ exportId: z.uuid({ error: 'export_id_invalid' }) });
 
 export const dataExportEndpoints = named({
@@ -44,6 +49,14 @@ export const dataExportEndpoints = named({
     tag: TAG,
     caller: 'member',
     responses: { 200: z.object({ exports: z.array(dataExportItem) }) },
+  }),
+  listEntrustedArchives: endpoint({
+    method: 'GET',
+    path: '/v1/data_exports/entrusted',
+    summary: 'The archives of released members the caller receives as their chosen administrator',
+    tag: TAG,
+    caller: 'member',
+    responses: { 200: z.object({ archives: z.array(entrustedArchiveItem) }) },
   }),
   createDownloadLink: endpoint({
     method: 'POST',

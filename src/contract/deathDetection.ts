@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { currentPasswordField, timestamp, userId } from './common';
 import { endpoint, errorBody, fileBody, noBody, named } from './endpoint';
 import {
+  ACCOUNT_AFTER_DEATH_VALUES,
   accountRestorationSchema,
   administratorReportSchema,
   cancelSuspicionSchema,
@@ -15,6 +16,7 @@ import {
   IDENTITY_STATUS_VALUES,
   integrationLinkSchema,
   integrationReportSchema,
+  PAGE_AFTER_DEATH_VALUES,
   restorationLinkSchema,
   restorationProofSchema,
   SIGNAL_SOURCE_VALUES,
@@ -147,6 +149,13 @@ export const deathSettings = z
     ),
     checkInPeriodDays: z.int().nullable(),
     gracePeriodDays: z.int(),
+    /** What the release does with the page, the account and the archive. */
+    afterDeath: z.object({
+      page: z.enum(PAGE_AFTER_DEATH_VALUES),
+      account: z.enum(ACCOUNT_AFTER_DEATH_VALUES),
+      deleteAfterDays: z.int().nullable(),
+      archiveRecipientUserId: userId.nullable(),
+    }),
   })
   .meta({ id: 'DeathSettings' });
 
@@ -194,6 +203,17 @@ export const accountRestoration = z
       endingNoteSections: z.array(z.object({ section: z.string(), readers: z.array(z.string()) })),
       /** The people told of the death (its notification), family name first. */
       notified: z.array(z.string()),
+      /** The administrator who downloaded the member's archive, and when (it stays theirs). */
+      archive: z.object({ recipient: z.string(), downloadedAt: timestamp }).nullable(),
+    }),
+    /** What the restoration undid of the member's choices for after their death. */
+    undone: z.object({
+      /** The page's mourning view ended, or the hidden page shows again. */
+      page: z.boolean(),
+      /** The account's deletion, waiting for its day, will not happen. */
+      accountDeletionCancelled: z.boolean(),
+      /** The archive nobody had downloaded yet was withdrawn. */
+      archiveWithdrawn: z.boolean(),
     }),
   })
   .meta({ id: 'AccountRestoration' });

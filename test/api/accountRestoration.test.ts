@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
-import { deathDepsOf } from '../../server/areaDeps';
+import { deathDepsOf, releaseDepsOf } from '../../server/areaDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import { isDeathConfirmed } from '../../server/domain/endingnote/deathConfirmation';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
@@ -118,7 +118,7 @@ async function releasedByMistake() {
   const keys = await verifyIdentity(t, watcher);
   expect((await confirmDeath(t, watcher, keys, member)).json().state).toBe('grace');
   t.clock.advance(7 * DAY_MS + 60_000);
-  expect(await releaseDueCases(deathDepsOf(t.ctx))).toBe(1);
+  expect(await releaseDueCases(releaseDepsOf(t.ctx))).toBe(1);
   await deliverAllDueLetters(t.ctx.database.db, t.clock, {
     publicUrl: t.config.publicUrl,
     texts: await japaneseTexts(),
@@ -176,7 +176,10 @@ describe('restoring an account whose death was confirmed by mistake', () => {
         letters: [{ title: 'すぐに届く手紙', deliveredAt: releasedAt, recipients: ['鈴木 友子'] }],
         endingNoteSections: [{ section: 'message', readers: ['鈴木 友子'] }],
         notified: ['佐藤 一郎', '鈴木 友子'],
+        archive: null,
       },
+      // The default choices: the mourning view ended; no deletion or archive to undo.
+      undone: { page: true, accountDeletionCancelled: false, archiveWithdrawn: false },
     });
 
     // The link works once.

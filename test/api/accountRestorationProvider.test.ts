@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { externalIdentities } from '../../server/db/schema';
-import { deathDepsOf } from '../../server/areaDeps';
+import { deathDepsOf, releaseDepsOf } from '../../server/areaDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import {
   localIssuer,
@@ -106,7 +106,7 @@ async function releasedLineMember(
   const keys = await verifyIdentity(t, watcher);
   expect((await confirmDeath(t, watcher, keys, member)).json().state).toBe('grace');
   t.clock.advance(7 * DAY_MS + 60_000);
-  expect(await releaseDueCases(deathDepsOf(t.ctx))).toBe(1);
+  expect(await releaseDueCases(releaseDepsOf(t.ctx))).toBe(1);
   return { member, releasedAt: t.clock.now().toISOString() };
 }
 

@@ -685,6 +685,11 @@ export const ROWS: Record<string, Row> = {
     fresh: true,
   },
   'GET /v1/data_exports': { request: json('GET', '/v1/data_exports'), expect: members(200) },
+  // The archives released members chose to hand to the caller: each member reads their own.
+  'GET /v1/data_exports/entrusted': {
+    request: json('GET', '/v1/data_exports/entrusted'),
+    expect: members(200),
+  },
   'POST /v1/data_exports/:exportId/download_link': {
     request: async (w) =>
       json('POST', `/v1/data_exports/${await readyExportOf(w)}/download_link`)(),

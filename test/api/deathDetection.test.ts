@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
-import { deathDepsOf } from '../../server/areaDeps';
+import { deathDepsOf, releaseDepsOf } from '../../server/areaDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import { isDeathConfirmed } from '../../server/domain/endingnote/deathConfirmation';
 import { connectMembers, createMember, type TestMember } from '../support/members';
@@ -105,7 +105,7 @@ async function letterDueAt(letterId: string): Promise<string | null> {
   return row?.due_at ? new Date(row.due_at).toISOString() : null;
 }
 
-const release = () => releaseDueCases(deathDepsOf(t.ctx));
+const release = () => releaseDueCases(releaseDepsOf(t.ctx));
 
 describe('administrators', () => {
   it('are chosen among connections, with the rule', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
-import { deathDepsOf } from '../../server/areaDeps';
+import { deathDepsOf, releaseDepsOf } from '../../server/areaDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import { japaneseTexts } from '../../server/pages/translations';
@@ -144,7 +144,7 @@ describe('mails about a death that is cancelled', () => {
     expect((await reportSuspicion(t, watcher, member)).statusCode).toBe(201);
     expect((await confirmDeath(t, watcher, keys, member)).json().state).toBe('grace');
     t.clock.advance(7 * DAY_MS + 60_000);
-    expect(await releaseDueCases(deathDepsOf(t.ctx))).toBe(1);
+    expect(await releaseDueCases(releaseDepsOf(t.ctx))).toBe(1);
 
     // The friend's mail server refuses while the letter is delivered: its mail waits.
     const working = t.ctx.mailer;

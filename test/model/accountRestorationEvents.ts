@@ -37,7 +37,9 @@ export const RESTORED = {
     ],
     endingNoteSections: [],
     notified: ['山田 花子', '佐藤 次郎'],
+    archive: null,
   },
+  undone: { page: true, accountDeletionCancelled: false, archiveWithdrawn: false },
 } as unknown as AccountRestoration;
 
 /** A refusal as the screen's calls throw it: an error carrying the API's code. */

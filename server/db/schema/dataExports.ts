@@ -6,8 +6,9 @@ import { memorialPages, users } from './core';
 const ts = (name: string) => timestamp(name, { withTimezone: true });
 
 /**
- * Mirrors migrations/0100_data_exports.sql and 0110_keepsakes.sql: a member's archive of all
- * their data, or (with `memorialPageId`) a keepsake of a memorial page an admin asked for.
+ * Mirrors migrations/0100_data_exports.sql, 0110_keepsakes.sql and 0120_after_death_choices.sql:
+ * a member's archive of all their data, (with `memorialPageId`) a keepsake of a memorial page an
+ * admin asked for, or (with `subjectUserId`) a released member's archive for an administrator.
  */
 export const dataExports = pgTable(
   'data_exports',
@@ -32,6 +33,9 @@ export const dataExports = pgTable(
     memorialPageId: uuid('memorial_page_id').references(() => memorialPages.id, {
       onDelete: 'cascade',
     }),
+    /** 0120: the member whose data an administrator's archive holds (docs/after-death.md). */
+    subjectUserId: uuid('subject_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    downloadedAt: ts('downloaded_at'),
   },
   (table) => [index('data_exports_user_idx').on(table.userId, table.createdAt)],
 );

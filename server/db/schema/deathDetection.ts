@@ -12,6 +12,10 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './core';
+import {
+  ACCOUNT_AFTER_DEATH_VALUES,
+  PAGE_AFTER_DEATH_VALUES,
+} from '../../../src/contract/rules/deathDetection';
 import { mailOutbox } from './mail';
 
 /** Mirrors migrations/0060_death_detection.sql and 0063_death_administration.sql. */
@@ -52,6 +56,17 @@ export const deathSettings = pgTable('death_settings', {
   checkInPeriodDays: integer('check_in_period_days'),
   aliveAt: ts('alive_at').notNull(),
   updatedAt: ts('updated_at').notNull(),
+  // 0120: what the member chose for after their death (docs/after-death.md).
+  pageAfterDeath: text('page_after_death', { enum: PAGE_AFTER_DEATH_VALUES })
+    .notNull()
+    .default('mourning'),
+  accountAfterDeath: text('account_after_death', { enum: ACCOUNT_AFTER_DEATH_VALUES })
+    .notNull()
+    .default('memorial'),
+  deleteAfterDays: integer('delete_after_days'),
+  archiveRecipientUserId: uuid('archive_recipient_user_id').references(() => users.id, {
+    onDelete: 'set null',
+  }),
 });
 
 export const deathAdministrators = pgTable(
@@ -108,6 +123,9 @@ export const deathCases = pgTable('death_cases', {
   closedAt: ts('closed_at'),
   closedBy: text('closed_by'),
   dateOfDeath: date('date_of_death', { mode: 'string' }),
+  // 0120: the day a member who chose deletion is deleted, and when it was done.
+  accountDeletionDueAt: ts('account_deletion_due_at'),
+  accountDeletedAt: ts('account_deleted_at'),
 });
 
 export const deathSignals = pgTable('death_signals', {

@@ -13,6 +13,7 @@ import { withdrawExports } from '../dataExport/requests';
 /** The changes that need a fresh proof and are told to the member by mail. */
 export const SENSITIVE_CHANGES = [
   'death_settings',
+  'after_death',
   'note_readers',
   'note_visibility',
   'email',
@@ -24,6 +25,7 @@ export type SensitiveChange = (typeof SENSITIVE_CHANGES)[number];
 
 const CHANGE_NAMES: Record<SensitiveChange, string> = {
   death_settings: '見守り役と確認の設定（見守り役、またはご逝去の確認に必要な人数）',
+  after_death: 'ご逝去のあとの追悼ページ・アカウント・データの扱い',
   note_readers: 'エンディングノートを読める方',
   note_visibility: 'エンディングノートの項目の公開範囲',
   email: 'ログイン用のメールアドレス',

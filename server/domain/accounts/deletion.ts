@@ -20,13 +20,29 @@ import { revokeAllOfUser } from './refreshTokens';
  * the member was the only member go; on shared pages the member leaves, and a page left
  * without an admin passes to its longest-standing member.
  */
-export async function deleteAccount(deps: AccountDeps, userId: string): Promise<void> {
+export async function deleteAccount(
+  deps: Pick<AccountDeps, 'db' | 'clock' | 'store'>,
+  userId: string,
+  /**
+   * A released member's deletion (docs/after-death.md) leaves their own page as they chose:
+   * the page stays with its membership, and the connections that are its audience stay too.
+   */
+  options: { keepPageId?: string } = {},
+): Promise<void> {
   const now = deps.clock.now();
+  const kept = options.keepPageId;
   await deps.db.transaction(async (tx) => {
     const memberships = await tx
       .select({ pageId: memorialPageMembers.memorialPageId })
       .from(memorialPageMembers)
-      .where(eq(memorialPageMembers.userId, userId));
+      .where(
+        kept
+          ? and(
+              eq(memorialPageMembers.userId, userId),
+              ne(memorialPageMembers.memorialPageId, kept),
+            )
+          : eq(memorialPageMembers.userId, userId),
+      );
     const pageIds = memberships.map((m) => m.pageId);
     if (pageIds.length > 0) {
       await tx
@@ -37,7 +53,14 @@ export async function deleteAccount(deps: AccountDeps, userId: string): Promise<
             sql`not exists (select 1 from ${memorialPageMembers} where ${memorialPageMembers.memorialPageId} = ${memorialPages.id} and ${memorialPageMembers.userId} <> ${userId})`,
           ),
         );
-      await tx.delete(memorialPageMembers).where(eq(memorialPageMembers.userId, userId));
+      await tx
+        .delete(memorialPageMembers)
+        .where(
+          and(
+            eq(memorialPageMembers.userId, userId),
+            inArray(memorialPageMembers.memorialPageId, pageIds),
+          ),
+        );
       await tx.execute(sql`
         update memorial_page_members set role = 'admin'
         where (memorial_page_id, user_id) in (
@@ -49,9 +72,11 @@ export async function deleteAccount(deps: AccountDeps, userId: string): Promise<
               where admin.memorial_page_id = candidate.memorial_page_id and admin.role = 'admin')
           order by memorial_page_id, created_at, user_id)`);
     }
-    await tx
-      .delete(connections)
-      .where(or(eq(connections.userId, userId), eq(connections.otherUserId, userId)));
+    if (!kept) {
+      await tx
+        .delete(connections)
+        .where(or(eq(connections.userId, userId), eq(connections.otherUserId, userId)));
+    }
     await tx
       .delete(connectionRequests)
       .where(

@@ -8,15 +8,17 @@ import { listKeepsakes, requestExport } from './requests';
 
 /**
  * Whether the page's keepsake may be made: a pet's page at any time; a page for a person once
- * they have died — a member's own page once it became a mourning page, another person's
- * once it has a date of death. A living member's page is not handed to others as a keepsake.
+ * they have died — a member's own page once it became a mourning page or their death was
+ * released (a page they chose to leave as it is, or hidden), another person's once it has a
+ * date of death. A living member's page is not handed to others as a keepsake.
  */
 async function keepsakeAvailable(db: Db, pageId: string): Promise<boolean> {
   const [page] = await queryRows<{ available: boolean }>(
     db,
     sql`select case type
         when 'pet' then true
-        when 'self' then mourning_since is not null
+        when 'self' then mourning_since is not null or exists (
+          select 1 from users u where u.id = owner_user_id and u.death_confirmed_at is not null)
         else death_date is not null end as available
       from memorial_pages where id = ${pageId}`,
   );

@@ -15,6 +15,7 @@ import { DomainError, notFound } from '../errors';
 import type { EndingNoteDeps } from '../endingnote/sections';
 import { notify } from '../social/notifications';
 import type { Translate } from '../../../src/contract/rules/endingnote';
+import { AFTER_DEATH_ARCHIVE_KEPT_DAYS, archiveReady } from '../deathDetection/afterDeath';
 import { buildArchive, KEEPSAKE_README, MEMBER_README } from './build';
 import { collectKeepsake, collectMemberData } from './collect';
 
@@ -35,10 +36,13 @@ const item = {
   byteSize: dataExports.byteSize,
 };
 
-/** The archives of one subject: the member's own data (no page), or one memorial page. */
+/**
+ * The archives of one subject: the member's own data (no page, nobody else's), or one
+ * memorial page.
+ */
 const subjectIs = (memorialPageId: string | null) =>
   memorialPageId === null
-    ? isNull(dataExports.memorialPageId)
+    ? and(isNull(dataExports.memorialPageId), isNull(dataExports.subjectUserId))
     : eq(dataExports.memorialPageId, memorialPageId);
 
 const inProgress = () =>
@@ -139,6 +143,24 @@ export async function listKeepsakes(db: Db, clock: Clock, memorialPageId: string
 }
 
 /**
+ * GET /v1/data_exports/entrusted: the archives of released members the caller receives as
+ * their chosen administrator (docs/after-death.md), newest first, each naming the member.
+ */
+export async function listEntrustedArchives(db: Db, clock: Clock, userId: string) {
+  const since = new Date(clock.now().getTime() - (AFTER_DEATH_ARCHIVE_KEPT_DAYS + 1) * DAY_MS);
+  return db
+    .select({
+      ...item,
+      member: { userId: users.id, lastName: users.lastName, firstName: users.firstName },
+    })
+    .from(dataExports)
+    .innerJoin(users, eq(users.id, dataExports.subjectUserId))
+    .where(and(eq(dataExports.userId, userId), gt(dataExports.createdAt, since)))
+    .orderBy(desc(dataExports.createdAt))
+    .limit(20);
+}
+
+/**
  * POST /v1/data_exports/:id/download_link: a link that downloads the ready archive once
  * within DATA_EXPORT_LINK_MINUTES. A new link replaces the one before. Another member's
  * export is not found; one not (or no longer) ready is a conflict.
@@ -189,7 +211,10 @@ export async function takeDownload(db: Db, store: ObjectStore, clock: Clock, tok
   const now = clock.now();
   const [taken] = await db
     .update(dataExports)
-    .set({ linkUsedAt: now })
+    .set({
+      linkUsedAt: now,
+      downloadedAt: sql`coalesce(${dataExports.downloadedAt}, ${now.toISOString()}::timestamptz)`,
+    })
     .where(
       and(
         eq(dataExports.linkHash, hashSecretToken(token)),
@@ -229,8 +254,10 @@ export async function withdrawExports(db: Db, userId: string, at: Date): Promise
 export interface DataExportJobDeps extends EndingNoteDeps {
   store: ObjectStore;
   clock: Clock;
-  /** The Japanese texts of a keepsake's book. */
+  /** The Japanese texts of a keepsake's book and of the mail of an administrator's archive. */
   texts: () => Promise<Translate>;
+  /** The links of the mails the job sends. */
+  publicUrl: string;
 }
 
 /**
@@ -246,6 +273,7 @@ async function claimNext(db: Db, clock: Clock) {
         id: dataExports.id,
         userId: dataExports.userId,
         memorialPageId: dataExports.memorialPageId,
+        subjectUserId: dataExports.subjectUserId,
         attempts: dataExports.attempts,
       })
       .from(dataExports)
@@ -279,6 +307,7 @@ async function claimNext(db: Db, clock: Clock) {
       id: next.id,
       userId: next.userId,
       memorialPageId: next.memorialPageId,
+      subjectUserId: next.subjectUserId,
       attempt,
     };
   });
@@ -287,7 +316,13 @@ async function claimNext(db: Db, clock: Clock) {
 /** Builds one claimed archive; answers whether it became ready. */
 async function buildOne(
   deps: DataExportJobDeps,
-  claim: { id: string; userId: string; memorialPageId: string | null; attempt: number },
+  claim: {
+    id: string;
+    userId: string;
+    memorialPageId: string | null;
+    subjectUserId: string | null;
+    attempt: number;
+  },
 ): Promise<boolean> {
   const { db, clock } = deps;
   const objectName = `data-exports/${randomBytes(24).toString('base64url')}.zip`;
@@ -313,7 +348,7 @@ async function buildOne(
     const at = clock.now();
     const entries = pageId
       ? collectKeepsake(db, await deps.texts(), pageId, at)
-      : collectMemberData(deps, claim.userId);
+      : collectMemberData(deps, claim.subjectUserId ?? claim.userId);
     const readme = pageId ? KEEPSAKE_README : MEMBER_README;
     byteSize = await buildArchive(deps.store, objectName, entries, at, readme);
   } catch (error) {
@@ -338,12 +373,23 @@ async function buildOne(
         byteSize,
         updatedAt: now,
         readyAt: now,
-        expiresAt: new Date(now.getTime() + DATA_EXPORT_KEPT_DAYS * DAY_MS),
+        expiresAt: new Date(
+          now.getTime() +
+            (claim.subjectUserId ? AFTER_DEATH_ARCHIVE_KEPT_DAYS : DATA_EXPORT_KEPT_DAYS) * DAY_MS,
+        ),
       })
       .where(stillMine)
       .returning({ id: dataExports.id });
-    // A keepsake's admin watches it on the page; the member's archive comes with a notice.
-    if (row && !pageId) {
+    // A keepsake's admin watches it on the page; the member's archive comes with a notice, and
+    // a released member's with a notice and a mail to the administrator who receives it.
+    if (row && claim.subjectUserId) {
+      await archiveReady(
+        deps,
+        tx,
+        { exportId: claim.id, recipientId: claim.userId, subjectUserId: claim.subjectUserId },
+        now,
+      );
+    } else if (row && !pageId) {
       await notify(tx, claim.userId, 'data_export_ready', { exportId: claim.id }, now);
     }
     return Boolean(row);

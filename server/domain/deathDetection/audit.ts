@@ -12,6 +12,15 @@ export const AUDIT_ACTIONS = [
   'check_in_answered',
   'administrators_changed',
   'restored',
+  // The member's choices for after their death (docs/after-death.md).
+  'after_death_changed',
+  'page_carried_out',
+  'account_deletion_scheduled',
+  'archive_requested',
+  'archive_skipped',
+  'archive_ready',
+  'administrators_told',
+  'account_deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,13 +1,16 @@
-import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, lte } from 'drizzle-orm';
 import type { Db } from '../../db/database';
-import { connections, deathCases, memorialPages, userDeaths, users } from '../../db/schema';
+import { connections, deathCases, userDeaths, users } from '../../db/schema';
 import { revokeAllOfUser } from '../accounts/refreshTokens';
 import { notify } from '../social/notifications';
 import { releaseLettersOnDeath } from '../timecapsule/death';
+import { carryOutChoices, carryOutPage, type ReleaseChoicesDeps } from './afterDeath';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deathDeps';
 import { fullName } from './mails';
-import { ownMemorialPage } from '../ownPage';
+
+/** What a release needs: the death rules' own, and the texts of the mails it writes. */
+export type ReleaseDeps = DeathDeps & ReleaseChoicesDeps;
 
 /** Cases released per transaction; a pass takes batches until none is due. */
 const RELEASE_BATCH = 20;
@@ -17,7 +20,7 @@ const RELEASE_BATCH = 20;
  * with FOR UPDATE SKIP LOCKED and turned `released` in the transaction that releases them,
  * so concurrent passes (or instances) never release the same case twice. Answers how many.
  */
-export async function releaseDueCases(deps: DeathDeps): Promise<number> {
+export async function releaseDueCases(deps: ReleaseDeps): Promise<number> {
   let released = 0;
   for (;;) {
     const batch = await deps.db.transaction(async (tx) => {
@@ -42,7 +45,7 @@ export async function releaseDueCases(deps: DeathDeps): Promise<number> {
 }
 
 async function releaseCase(
-  deps: DeathDeps,
+  deps: ReleaseDeps,
   tx: Db,
   dueCase: { id: string; userId: string; dateOfDeath: string | null },
   now: Date,
@@ -54,46 +57,27 @@ async function releaseCase(
     .where(eq(deathCases.id, caseId));
   // Ending-note sections "after my death" read this column (domain/endingnote/deathConfirmation).
   await tx.update(userDeaths).set({ deathConfirmedAt: now }).where(eq(userDeaths.id, userId));
-  // The mourning view; the date of death fills an empty one unless it would precede the birth.
-  const [page] = await tx
-    .update(memorialPages)
-    .set({ updatedAt: now })
-    .where(ownMemorialPage(userId))
-    .returning({
-      id: memorialPages.id,
-      lastName: memorialPages.lastName,
-      firstName: memorialPages.firstName,
-      deathDateWasEmpty: sql<boolean>`death_date is null`,
-    });
-  let deathDateFilled = false;
-  if (page) {
-    await tx.execute(sql`
-      update memorial_pages set mourning_since = ${now.toISOString()}::timestamptz,
-        death_date = case when death_date is null and (birth_date is null or birth_date <= ${dateOfDeath}::date)
-                          then ${dateOfDeath}::date else death_date end
-      where id = ${page.id}`);
-    // Kept in the audit entry: restoring the account empties only a date the release wrote.
-    const [after] = await tx
-      .select({ deathDate: sql<string | null>`death_date` })
-      .from(memorialPages)
-      .where(eq(memorialPages.id, page.id));
-    deathDateFilled = page.deathDateWasEmpty && after?.deathDate != null;
-  }
-  // Read-only memorial content: every session ends and sign-in is refused (onMemberSignIn).
-  await revokeAllOfUser(tx, userId, deps.clock);
-  const letters = await releaseLettersOnDeath(tx, userId, now, dateOfDeath);
   const [member] = await tx
     .select({ lastName: users.lastName, firstName: users.firstName })
     .from(users)
     .where(eq(users.id, userId));
+  const name = member ? fullName(member) : '';
+  const released = { caseId, userId, name, dateOfDeath };
+  // The page as the member chose: the mourning view (today's default), unchanged or hidden.
+  const page = await carryOutPage(tx, released, now);
+  // Kept in the release's entry: restoring the account empties only a date the release wrote.
+  const deathDateFilled = page.deathDateFilled;
+  // Read-only memorial content: every session ends and sign-in is refused (onMemberSignIn).
+  await revokeAllOfUser(tx, userId, deps.clock);
+  const letters = await releaseLettersOnDeath(tx, userId, now, dateOfDeath);
   const connected = await tx
     .select({ id: connections.otherUserId })
     .from(connections)
     .where(eq(connections.userId, userId));
   const payload = {
     userId,
-    memorialPageId: page?.id ?? '',
-    name: member ? fullName(member) : '',
+    memorialPageId: page.memorialPageId ?? '',
+    name,
   };
   for (const { id } of connected) await notify(tx, id, 'death_confirmed', payload, now);
   await recordAudit(tx, {
@@ -108,4 +92,6 @@ async function releaseCase(
     },
     at: now,
   });
+  // The deletion's day and the archive; the administrators are told what was done.
+  await carryOutChoices(deps, tx, released, page, now);
 }

@@ -23,6 +23,7 @@ import { verifyPassword } from '../accounts/passwords';
 import type { Clock } from '../../clock';
 import { DomainError } from '../errors';
 import { notify } from '../social/notifications';
+import { undoChoices } from './afterDeath';
 import { recordAudit } from './audit';
 import { fullName } from './mails';
 import {
@@ -276,7 +277,9 @@ export async function restoreAccount(
       .where(eq(deathCases.id, caseId));
     await tx.update(deathSettings).set({ aliveAt: now }).where(eq(deathSettings.userId, userId));
     await tx.update(userDeaths).set({ deathConfirmedAt: null }).where(eq(userDeaths.id, userId));
-    await turnPageBack(tx, userId, caseId, closed.dateOfDeath);
+    const mourningEnded = await turnPageBack(tx, userId, caseId, closed.dateOfDeath);
+    // The member's choices for after their death, undone where they can be.
+    const undone = await undoChoices(tx, { caseId, userId, mourningEnded }, now);
     // Letters given a due time by the release and not delivered yet wait again for a death.
     const stopped = await tx
       .update(timeCapsuleLetters)
@@ -309,6 +312,10 @@ export async function restoreAccount(
         lettersDelivered: delivered.letters.length,
         sectionsOpened: delivered.endingNoteSections.length,
         told,
+        pageRestored: undone.page,
+        accountDeletionCancelled: undone.accountDeletionCancelled,
+        archiveWithdrawn: undone.archiveWithdrawn,
+        archiveDownloaded: undone.archive !== null,
       },
       at: now,
     });
@@ -320,6 +327,12 @@ export async function restoreAccount(
         letters: delivered.letters,
         endingNoteSections: delivered.endingNoteSections,
         notified: delivered.notified.map((person) => person.name),
+        archive: undone.archive,
+      },
+      undone: {
+        page: undone.page,
+        accountDeletionCancelled: undone.accountDeletionCancelled,
+        archiveWithdrawn: undone.archiveWithdrawn,
       },
     };
   });
@@ -329,17 +342,27 @@ export async function restoreAccount(
   return outcome;
 }
 
-/** The mourning view ends; a date of death the release wrote into the page is emptied. */
-async function turnPageBack(tx: Db, userId: string, caseId: string, dateOfDeath: string | null) {
+/**
+ * The mourning view ends; a date of death the release wrote into the page is emptied.
+ * Answers whether the page was in mourning.
+ */
+async function turnPageBack(
+  tx: Db,
+  userId: string,
+  caseId: string,
+  dateOfDeath: string | null,
+): Promise<boolean> {
   const [release] = await tx
     .select({ detail: deathAuditLog.detail })
     .from(deathAuditLog)
     .where(and(eq(deathAuditLog.caseId, caseId), eq(deathAuditLog.action, 'released')));
   const filled = release?.detail.deathDateFilled === true && dateOfDeath !== null;
-  await tx.execute(sql`
+  const turned = await tx.execute(sql`
     update memorial_pages set mourning_since = null,
       death_date = case when ${filled} and death_date = ${dateOfDeath}::date then null else death_date end
-    where ${ownMemorialPage(userId)}`);
+    where ${ownMemorialPage(userId)} and mourning_since is not null
+    returning id`);
+  return (turned as unknown as { rows: unknown[] }).rows.length > 0;
 }
 
 interface Person {

@@ -7,7 +7,7 @@ export function tokyoDate(at: Date): string {
 }
 
 /** A mail whose every text is a Fluent message: paragraphs, then the link, then the signature. */
-function mailOf(
+export function mailOf(
   t: Translate,
   to: string,
   ids: { subject: string; paragraphs: string[]; after?: string[] },

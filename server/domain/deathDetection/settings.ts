@@ -5,6 +5,7 @@ import {
   CHECK_IN_PERIOD_DAYS_MAX,
   CHECK_IN_PERIOD_DAYS_MIN,
   MAX_ADMINISTRATORS,
+  type AfterDeathBody,
 } from '../../../src/contract/rules/deathDetection';
 import type { Db } from '../../db/database';
 import {
@@ -20,6 +21,13 @@ import { invalid, notFound, type FieldError } from '../errors';
 import { enqueueMail } from '../../mail/outbox';
 import { areConnected } from '../connections';
 import { notify } from '../social/notifications';
+import {
+  afterDeathErrors,
+  afterDeathOf,
+  choicesOfBody,
+  sameChoices,
+  type AfterDeathChoices,
+} from './afterDeath';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deathDeps';
 import { administratorNamedMail, fullName } from './mails';
@@ -96,6 +104,7 @@ export async function getDeathSettings(
     administrators,
     checkInPeriodDays: settings?.checkInPeriodDays ?? null,
     gracePeriodDays: deps.settings.gracePeriodDays,
+    afterDeath: await afterDeathOf(deps.db, userId),
   };
 }
 
@@ -103,9 +112,31 @@ export interface DeathSettingsInput {
   rule: ConfirmationRule;
   administrator_user_ids: string[];
   check_in_period_days: number | null;
+  /** Left out: the choices stay, but an archive recipient no longer named is dropped. */
+  after_death?: AfterDeathBody;
 }
 
-/** Replaces the member's rule, administrators and check-in period (all or nothing). */
+/**
+ * The choices a save leaves: those of the body, or the current ones without an archive
+ * recipient who is no longer among the administrators named.
+ */
+export async function choicesAfterSave(
+  db: Db,
+  userId: string,
+  input: DeathSettingsInput,
+): Promise<AfterDeathChoices> {
+  if (input.after_death) return choicesOfBody(input.after_death);
+  const current = await afterDeathOf(db, userId);
+  const recipient = current.archiveRecipientUserId;
+  return recipient === null || input.administrator_user_ids.includes(recipient)
+    ? current
+    : { ...current, archiveRecipientUserId: null };
+}
+
+/**
+ * Replaces the member's rule, administrators, check-in period and choices for after their
+ * death (all or nothing).
+ */
 export async function putDeathSettings(
   deps: DeathDeps,
   userId: string,
@@ -113,6 +144,9 @@ export async function putDeathSettings(
 ): Promise<DeathSettingsView> {
   const ids = input.administrator_user_ids;
   const errors: FieldError[] = [];
+  const choicesBefore = await afterDeathOf(deps.db, userId);
+  const choices = await choicesAfterSave(deps.db, userId, input);
+  errors.push(...afterDeathErrors(choices, ids));
   if (new Set(ids).size !== ids.length)
     errors.push({ field: 'administrator_user_ids', code: 'duplicate' });
   else if (ids.length > MAX_ADMINISTRATORS)
@@ -139,13 +173,29 @@ export async function putDeathSettings(
 
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
+    const columns = {
+      rule: input.rule,
+      checkInPeriodDays: period,
+      aliveAt: now,
+      updatedAt: now,
+      pageAfterDeath: choices.page,
+      accountAfterDeath: choices.account,
+      deleteAfterDays: choices.deleteAfterDays,
+      archiveRecipientUserId: choices.archiveRecipientUserId,
+    };
     await tx
       .insert(deathSettings)
-      .values({ userId, rule: input.rule, checkInPeriodDays: period, aliveAt: now, updatedAt: now })
-      .onConflictDoUpdate({
-        target: deathSettings.userId,
-        set: { rule: input.rule, checkInPeriodDays: period, aliveAt: now, updatedAt: now },
+      .values({ userId, ...columns })
+      .onConflictDoUpdate({ target: deathSettings.userId, set: columns });
+    if (!sameChoices(choicesBefore, choices)) {
+      await recordAudit(tx, {
+        userId,
+        action: 'after_death_changed',
+        actorUserId: userId,
+        detail: { ...choices },
+        at: now,
       });
+    }
     const before = await tx
       .select({
         id: deathAdministrators.administratorUserId,

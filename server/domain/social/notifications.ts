@@ -46,6 +46,24 @@ export interface NotificationPayloads {
   data_export_requested: { exportId: string };
   /** The archive this member asked for can be downloaded. */
   data_export_ready: { exportId: string };
+  /**
+   * The release of a member this member administers carried out the member's choices: the
+   * page (`mourning`, `unchanged`, `hidden`), the account (`memorial`, `delete` on `date`) and
+   * who receives the archive (`you`, `other`, `none`).
+   */
+  death_choices_carried_out: {
+    userId: string;
+    memorialPageId: string;
+    name: string;
+    page: string;
+    account: string;
+    date: string;
+    archive: string;
+  };
+  /** The archive of a released member this member receives can be downloaded. */
+  death_archive_ready: { exportId: string; userId: string; name: string };
+  /** The account of a released member was deleted as they chose; the page `kept` or `gone`. */
+  death_account_deleted: { userId: string; memorialPageId: string; name: string; page: string };
 }
 
 /**

@@ -18,9 +18,11 @@ import {
   unlinkIntegration,
 } from '../../domain/deathDetection/reports';
 import { claimUpload } from '../../domain/uploads/uploads';
+import { sameChoices } from '../../domain/deathDetection/afterDeath';
 import {
   acceptAdministration,
   administeredUsers,
+  choicesAfterSave,
   getDeathSettings,
   isAdministratorOf,
   putDeathSettings,
@@ -54,23 +56,29 @@ export async function fposRoutes(app: FastifyInstance, ctx: AppContext): Promise
     handler: async (request) => getDeathSettings(deps, currentUserId(request)),
   });
 
-  // Naming administrators or changing their rule needs a fresh proof and is told by mail;
-  // the check-in period alone does not.
+  // Naming administrators, changing their rule or the choices for after one's death needs a
+  // fresh proof and is told by mail; the check-in period alone does not.
   api.route({
     ...endpointRoute(death.saveDeathSettings),
     handler: async (request) => {
       const userId = currentUserId(request);
       const before = await getDeathSettings(deps, userId);
       const wanted = request.body;
-      const sensitive =
+      const administratorsChanged =
         before.rule !== wanted.rule ||
         !sameMembers(
           before.administrators.map((administrator) => administrator.userId),
           wanted.administrator_user_ids,
         );
-      const proven = sensitive ? await proveFreshly(ctx, request) : undefined;
+      const choicesChanged = !sameChoices(
+        before.afterDeath,
+        await choicesAfterSave(deps.db, userId, wanted),
+      );
+      const proven =
+        administratorsChanged || choicesChanged ? await proveFreshly(ctx, request) : undefined;
       const after = await putDeathSettings(deps, userId, wanted);
-      if (proven) await noticeOfChange(ctx, proven, 'death_settings');
+      if (proven && administratorsChanged) await noticeOfChange(ctx, proven, 'death_settings');
+      if (proven && choicesChanged) await noticeOfChange(ctx, proven, 'after_death');
       return after;
     },
   });

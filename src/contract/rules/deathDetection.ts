@@ -22,6 +22,16 @@ export const SIGNAL_SOURCE_VALUES = [
 export type SignalSourceValue = (typeof SIGNAL_SOURCE_VALUES)[number];
 
 export const MAX_ADMINISTRATORS = 5;
+
+/** What a release does with the member's own memorial page (docs/after-death.md). */
+export const PAGE_AFTER_DEATH_VALUES = ['mourning', 'unchanged', 'hidden'] as const;
+export type PageAfterDeath = (typeof PAGE_AFTER_DEATH_VALUES)[number];
+/** Whether the account is kept as a memorial or deleted some days after the release. */
+export const ACCOUNT_AFTER_DEATH_VALUES = ['memorial', 'delete'] as const;
+export type AccountAfterDeath = (typeof ACCOUNT_AFTER_DEATH_VALUES)[number];
+/** A deletion waits at least a month, so a release by mistake can still be undone. */
+export const DELETE_AFTER_DAYS_MIN = 30;
+export const DELETE_AFTER_DAYS_MAX = 365;
 export const CHECK_IN_PERIOD_DAYS_MIN = 30;
 export const CHECK_IN_PERIOD_DAYS_MAX = 1095;
 export const REPORT_NOTE_MAX_LENGTH = 500;
@@ -32,6 +42,19 @@ const PEM_MAX_LENGTH = 32_768;
 const userId = z.uuid({ error: 'user_id_invalid' });
 
 /** PUT /v1/fpos/death_settings */
+/** The member's choices for after their death; the days only with `delete`. */
+export const afterDeathSchema = z.object({
+  page: z.enum(PAGE_AFTER_DEATH_VALUES, { error: 'page_invalid' }),
+  account: z.enum(ACCOUNT_AFTER_DEATH_VALUES, { error: 'account_invalid' }),
+  delete_after_days: z
+    .number({ error: 'delete_after_days_invalid' })
+    .int('delete_after_days_invalid')
+    .nullable(),
+  /** One of the administrators named in the same body, or null for no archive. */
+  archive_recipient_user_id: userId.nullable(),
+});
+export type AfterDeathBody = z.infer<typeof afterDeathSchema>;
+
 export const deathSettingsSchema = z.object({
   rule: z.enum(CONFIRMATION_RULE_VALUES, { error: 'rule_invalid' }),
   administrator_user_ids: z.array(userId, { error: 'administrator_user_ids_invalid' }),
@@ -39,6 +62,8 @@ export const deathSettingsSchema = z.object({
     .number({ error: 'check_in_period_days_invalid' })
     .int('check_in_period_days_invalid')
     .nullable(),
+  /** Left out: the choices stay as they are. */
+  after_death: afterDeathSchema.optional(),
 });
 export type DeathSettingsBody = z.infer<typeof deathSettingsSchema>;
 

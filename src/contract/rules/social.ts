@@ -50,6 +50,9 @@ export const NOTIFICATION_KINDS = [
   'death_restored',
   'data_export_requested',
   'data_export_ready',
+  'death_choices_carried_out',
+  'death_archive_ready',
+  'death_account_deleted',
 ] as const;
 export type NotificationKindValue = (typeof NOTIFICATION_KINDS)[number];
 

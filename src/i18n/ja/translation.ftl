@@ -1067,7 +1067,7 @@ death-settings-how-signal = ご逝去の可能性を示すお知らせ(見守り
 death-settings-how-cancel = あなたがログインするか、ログインした状態でしのぶを開くと、それだけで取り消されます。見守り役にも取り消されたことが伝わります。
 death-settings-how-confirm = 見守り役がスマートフォンアプリで電子証明書による署名を行い、ご逝去を確認します。下で選んだ人数(1人または2人)の確認がそろうと確定します。
 death-settings-how-grace = 確定から { $days } 日間は猶予期間です。この間にあなたがログインすれば、確認はすべて取り消され、何も公開されません。
-death-settings-how-release = 猶予期間が終わると、「逝去後に届ける」手紙が届けられ、エンディングノートの「逝去後に公開」の項目が指定した方に見られるようになり、あなたのメモリアルページが追悼の表示に変わります。アカウントは削除されません。
+death-settings-how-release = 猶予期間が終わると、「逝去後に届ける」手紙が届けられ、エンディングノートの「逝去後に公開」の項目が指定した方に見られるようになります。メモリアルページとアカウント、データは、下の「ご逝去のあと」で選んだとおりにします。
 death-settings-form-heading = 設定
 death-settings-administrators = 見守り役(つながりの中から最大 { $max } 人)
 death-settings-administrators-hint = 選んだ方には、お知らせとメールで伝わります。見守り役が引き受けると「承諾済み」になります。
@@ -1094,7 +1094,7 @@ death-settings-error-needs_two_administrators = 2人の確認で確定するに�
 death-settings-error-out_of_range = 日数は30〜1095日の間で入力してください。
 death-settings-error-check_in_period_days_invalid = 日数は30〜1095日の間で入力してください。
 death-settings-error-current_password_incorrect = 現在のパスワードが正しくありません。
-death-settings-error-reauthentication_required = 見守り役や確定のしかたを変えるには、確認のため現在のパスワードを入力してください。
+death-settings-error-reauthentication_required = 見守り役や確定のしかた、ご逝去のあとの扱いを変えるには、確認のため現在のパスワードを入力してください。
 death-settings-error-recent_sign_in_required = 安全のため、もう一度ログインしてから保存してください(パスワードをお持ちでない方は、ログインから5分以内に保存できます)。
 death-settings-error-offline = 通信できませんでした。電波の良いところでもう一度お試しください。入力した内容はそのまま残っています。
 death-settings-error-unexpected = 保存できませんでした。時間をおいてもう一度お試しください。入力した内容はそのまま残っています。
@@ -1218,6 +1218,75 @@ restore-list-separator = {" "}さん、
 restore-to-login = ログインする
 notification-kind-death_restored = { $name } さんご本人から、お元気であるとのご連絡があり、ご逝去の確認は取り消されました。
 death-audit-restored = ご本人によるアカウントの復元(ご逝去の確認の取り消し)
+death-settings-after-heading = ご逝去のあと
+death-settings-after-explained = 猶予期間が終わったあと、あなたのメモリアルページとアカウント、データをどうするかを選べます。変えるときは、見守り役と同じく現在のパスワードで確かめ、変えたことをメールでお知らせします。
+death-settings-after-page = メモリアルページ(わたしのページ)
+death-settings-after-page-mourning = 追悼ページに切り替える
+death-settings-after-page-mourning-explained = 追悼の表示に変わり、つながりの方が記帳や献花をできます。これまでと同じ扱いです。
+death-settings-after-page-unchanged = いまのまま残す
+death-settings-after-page-unchanged-explained = 表示も公開範囲も変えずに残します。
+death-settings-after-page-hidden = 見えないようにする
+death-settings-after-page-hidden-explained = このページを一緒に管理している方のほかは、どなたも見られなくなります。
+death-settings-after-account = アカウント
+death-settings-after-account-memorial = 追悼のためにお預かりする
+death-settings-after-account-memorial-explained = アカウントは削除されず、ログインだけができなくなります。これまでと同じ扱いです。
+death-settings-after-account-delete = 日数をおいて解約する
+death-settings-after-account-delete-explained = 猶予期間が終わってから決めた日数が過ぎると、アカウントを解約します。
+death-settings-after-delete-days = 解約までの日数({ $min }〜{ $max } 日)
+death-settings-after-delete-keeps = 残るもの:メモリアルページ(上で選んだとおり。「見えないようにする」を選んだ場合は、一緒に管理している方がいなければ削除されます)、お名前、すでに届けた手紙、ほかの方のページに残した記帳や写真。
+death-settings-after-delete-goes = なくなるもの:ログインの情報、メールアドレス・ご住所・生年月日などのプロフィール、あなただけが管理しているほかのページ、データの書き出しのファイル。解約のあとは、元に戻せません。
+death-settings-after-delete-restore = 解約の日までにご本人がアカウントを元に戻した場合は、解約されません。
+death-settings-after-archive = すべてのデータの書き出し(ZIP ファイル)を見守り役に渡す
+death-settings-after-archive-none = 渡さない
+death-settings-after-archive-explained = 選んだ見守り役だけがダウンロードできます。ファイルは30日間保管され、その後削除されます。見守り役に選んだ方の中から選べます。
+death-settings-error-page_invalid = メモリアルページの扱いを選んでください。
+death-settings-error-account_invalid = アカウントの扱いを選んでください。
+death-settings-error-delete_after_days_invalid = 解約までの日数は30〜365日の間で入力してください。
+death-settings-error-after-out_of_range = 解約までの日数は30〜365日の間で入力してください。
+death-settings-error-not_administrator = データを渡す方は、見守り役に選んだ方の中から選んでください。
+notification-kind-death_choices_carried_out = { $name } さんがご生前に選ばれたとおりに、メモリアルページとアカウントを整えました。内容をご確認ください。
+notification-kind-death_archive_ready = { $name } さんのすべてのデータの書き出しの準備ができました。見守り役のページからダウンロードできます。
+notification-kind-death_account_deleted = { $name } さんがご生前に選ばれたとおり、アカウントを解約しました。
+death-audit-after_death_changed = ご逝去のあとの扱いの設定の変更
+death-audit-page_carried_out = メモリアルページの扱い(ご本人が選んだとおり)
+death-audit-account_deletion_scheduled = アカウントの解約日の決定
+death-audit-archive_requested = 見守り役へのデータの書き出しの準備開始
+death-audit-archive_skipped = データの書き出しを渡す方が見守り役でなくなっていたため、渡しませんでした
+death-audit-archive_ready = 見守り役へのデータの書き出しの準備完了
+death-audit-administrators_told = 見守り役へのお知らせ
+death-audit-account_deleted = アカウントの解約(ご本人が選んだとおり)
+death-administration-archives = お預かりしたデータ
+death-administration-archives-explained = ご本人があなたに渡すと決めていた、すべてのデータの書き出し(ZIP ファイル)です。ダウンロード用のリンクは一度だけ、15分のあいだ使えます。
+death-administration-archive-of = { $name } さんのデータ:
+restore-undone-heading = 元に戻したもの
+restore-undone-page = メモリアルページを、もとの表示に戻しました。
+restore-undone-deletion = 予定していたアカウントの解約を取りやめました。
+restore-undone-archive = 見守り役にお渡しする予定だったデータの書き出しを取り消しました。
+restore-delivered-archive = すべてのデータの書き出し:{ $recipient } さんが{ $date }にダウンロードしました
+mail-after-death-done-subject = 【しのぶ】{ $name }様のご意向に沿って、ページとアカウントを整えました
+mail-after-death-done-body = 見守り役をお務めいただいている{ $name }様のご逝去の確認を受けて、{ $name }様がご生前に選ばれていたとおりに、次のように整えました。
+mail-after-death-done-page = { $page ->
+        [unchanged] メモリアルページ:いまのまま残しています。
+        [hidden] メモリアルページ:見えないようにしました。ページを一緒に管理している方だけがご覧になれます。
+       *[mourning] メモリアルページ:追悼ページに切り替えました。
+    }
+mail-after-death-done-account = { $account ->
+        [delete] アカウント:{ $date }に解約します。それまでに{ $name }様ご本人がアカウントを元に戻された場合は、解約しません。
+       *[memorial] アカウント:追悼のためにお預かりしています。
+    }
+mail-after-death-done-archive = { $archive ->
+        [you] すべてのデータの書き出し:あなたにお渡しします。準備ができましたら、あらためてお知らせします。
+        [other] すべてのデータの書き出し:ほかの見守り役の方にお渡しします。
+       *[none] すべてのデータの書き出し:どなたにもお渡ししません。
+    }
+mail-after-death-done-more = 記録は、下記の見守り役のページからご覧いただけます。
+mail-after-death-archive-subject = 【しのぶ】{ $name }様のデータをお渡しします
+mail-after-death-archive-body = { $name }様がご生前にあなたへ渡すと決めていた、すべてのデータの書き出し(ZIP ファイル)の準備ができました。下記の見守り役のページからダウンロードしてください。ファイルは{ $days }日間保管され、その後削除されます。
+mail-after-death-deleted-subject = 【しのぶ】{ $name }様のアカウントを解約しました
+mail-after-death-deleted-body = { $name }様がご生前に選ばれていたとおり、アカウントを解約しました。{ $page ->
+        [kept] メモリアルページは、選ばれたとおりに残っています。
+       *[gone] メモリアルページも、一緒に管理している方がいなかったため削除しました。
+    }
 mail-restoration-link-subject = 【しのぶ】アカウントを元に戻すためのご案内
 mail-restoration-link-what = { $date }に、見守り役の方があなたのご逝去を確認されたため、あなたのアカウントは追悼のためのページとしてお預かりしています。先ほど、あなたのパスワードでログインがありました。
 mail-restoration-link-how = お元気でいらっしゃるのでしたら、下記のリンクを開き、パスワードを入力してください。アカウントが元に戻り、見守り役の方と、ご逝去のお知らせを受け取った方に、お元気であることをお知らせします。リンクは24時間有効で、一度だけ使えます。

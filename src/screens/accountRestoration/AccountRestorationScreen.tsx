@@ -169,8 +169,10 @@ export function Component() {
 function Restored({ restored }: { restored: AccountRestoration }) {
   const t = useT();
   const names = (list: string[]) => list.join(t('restore-list-separator'));
-  const { letters, endingNoteSections, notified } = restored.delivered;
-  const nothing = letters.length + endingNoteSections.length + notified.length === 0;
+  const { letters, endingNoteSections, notified, archive } = restored.delivered;
+  const nothing =
+    letters.length + endingNoteSections.length + notified.length === 0 && archive === null;
+  const { undone } = restored;
   return (
     <AuthPage>
       <h1>{t('restore-done-title')}</h1>
@@ -178,6 +180,16 @@ function Restored({ restored }: { restored: AccountRestoration }) {
         <FormMessage kind="info">{t('restore-done')}</FormMessage>
         {restored.lettersStopped > 0 && (
           <p>{t('restore-stopped', { count: String(restored.lettersStopped) })}</p>
+        )}
+        {(undone.page || undone.accountDeletionCancelled || undone.archiveWithdrawn) && (
+          <section aria-labelledby="restore-undone-heading">
+            <h2 id="restore-undone-heading">{t('restore-undone-heading')}</h2>
+            <ul>
+              {undone.page && <li>{t('restore-undone-page')}</li>}
+              {undone.accountDeletionCancelled && <li>{t('restore-undone-deletion')}</li>}
+              {undone.archiveWithdrawn && <li>{t('restore-undone-archive')}</li>}
+            </ul>
+          </section>
         )}
         <section aria-labelledby="restore-delivered-heading">
           <h2 id="restore-delivered-heading">{t('restore-delivered-heading')}</h2>
@@ -206,6 +218,14 @@ function Restored({ restored }: { restored: AccountRestoration }) {
                 ))}
                 {notified.length > 0 && (
                   <li>{t('restore-delivered-notified', { names: names(notified) })}</li>
+                )}
+                {archive && (
+                  <li>
+                    {t('restore-delivered-archive', {
+                      recipient: archive.recipient,
+                      date: formatTokyoInstantDate(new Date(archive.downloadedAt)),
+                    })}
+                  </li>
                 )}
               </ul>
             </>

@@ -9,7 +9,9 @@ import {
   fetchAdministeredUsers,
   type AdministeredUser,
 } from '../../services/api/deathDetection';
-import { Muted } from '../dashboard/homeParts';
+import { fetchEntrustedArchives, entrustedKeys } from '../../services/api/dataExport';
+import { ArchiveRow, PREPARING_POLL_MS, preparing } from '../mypage/ArchiveRow';
+import { ItemList, Muted } from '../dashboard/homeParts';
 import { Page, Panel } from '../../components/ui/pageLayout';
 import { formatTokyoDate } from '../deathConfirmation/dates';
 
@@ -64,6 +66,40 @@ function MemberRow({ member }: { member: AdministeredUser }) {
   );
 }
 
+/**
+ * The archives released members chose to hand to the caller: shown only when there is one,
+ * each downloaded as the member's own archive is (a link that works once).
+ */
+function EntrustedArchives() {
+  const t = useT();
+  const archives = useQuery({
+    queryKey: entrustedKeys.list,
+    queryFn: fetchEntrustedArchives,
+    refetchInterval: (query) => (query.state.data?.some(preparing) ? PREPARING_POLL_MS : false),
+  });
+  if (!archives.data?.length) return null;
+  return (
+    <Panel aria-labelledby="death-administration-archives">
+      <h2 id="death-administration-archives">{t('death-administration-archives')}</h2>
+      <p>{t('death-administration-archives-explained')}</p>
+      <ItemList>
+        {archives.data.map((archive) => (
+          <ArchiveRow
+            key={archive.id}
+            item={archive}
+            heading={t('death-administration-archive-of', {
+              name: t('death-person-name', {
+                lastName: archive.member.lastName,
+                firstName: archive.member.firstName,
+              }),
+            })}
+          />
+        ))}
+      </ItemList>
+    </Panel>
+  );
+}
+
 /** /death-administration: the members who named the caller, each with their state. */
 export function Component() {
   const t = useT();
@@ -83,6 +119,7 @@ export function Component() {
           ))}
         </Rows>
       </Panel>
+      <EntrustedArchives />
       <p>
         <Link to="/death-settings">{t('death-administration-own-settings')}</Link>
       </p>

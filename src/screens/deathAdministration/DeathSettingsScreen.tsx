@@ -17,9 +17,15 @@ import {
 } from '../../services/api/deathDetection';
 import { fetchConnections, socialKeys, type Connection } from '../../services/api/social';
 import {
+  ACCOUNT_AFTER_DEATH_VALUES,
   CHECK_IN_PERIOD_DAYS_MAX,
   CHECK_IN_PERIOD_DAYS_MIN,
+  DELETE_AFTER_DAYS_MAX,
+  DELETE_AFTER_DAYS_MIN,
   MAX_ADMINISTRATORS,
+  PAGE_AFTER_DEATH_VALUES,
+  type AccountAfterDeath,
+  type PageAfterDeath,
 } from '../../contract/rules/deathDetection';
 import { ItemList, Muted } from '../dashboard/homeParts';
 import { Actions, Page, Panel } from '../../components/ui/pageLayout';
@@ -65,6 +71,11 @@ interface Draft {
   rule: 'any_one' | 'two';
   checkInsOn: boolean;
   checkInDays: string;
+  page: PageAfterDeath;
+  account: AccountAfterDeath;
+  deleteDays: string;
+  /** '' for no archive. */
+  archiveRecipient: string;
   currentPassword: string;
 }
 
@@ -73,8 +84,143 @@ const draftOf = (settings: DeathSettings): Draft => ({
   rule: settings.rule,
   checkInsOn: settings.checkInPeriodDays !== null,
   checkInDays: String(settings.checkInPeriodDays ?? DEFAULT_CHECK_IN_DAYS),
+  page: settings.afterDeath.page,
+  account: settings.afterDeath.account,
+  deleteDays: String(settings.afterDeath.deleteAfterDays ?? DELETE_AFTER_DAYS_MIN),
+  archiveRecipient: settings.afterDeath.archiveRecipientUserId ?? '',
   currentPassword: '',
 });
+
+/** A day count the rule accepts. */
+const withinDays = (text: string, min: number, max: number) => {
+  const days = Number(text);
+  return Number.isInteger(days) && days >= min && days <= max;
+};
+
+/**
+ * The member's choices for after their death: the page, the account (with what a deletion
+ * keeps and takes, said plainly) and the administrator who receives the archive.
+ */
+function AfterDeathChoices({
+  draft,
+  change,
+  administrators,
+  errorOf,
+}: {
+  draft: Draft;
+  change: (patch: Partial<Draft>) => void;
+  administrators: Connection[];
+  errorOf: (field: string) => string | undefined;
+}) {
+  const t = useT();
+  return (
+    <section aria-labelledby="death-settings-after">
+      <h3 id="death-settings-after">{t('death-settings-after-heading')}</h3>
+      <p>{t('death-settings-after-explained')}</p>
+      <ChoiceField
+        id="death-settings-after-page"
+        label={t('death-settings-after-page')}
+        error={errorOf('after_death.page')}
+      >
+        {PAGE_AFTER_DEATH_VALUES.map((page) => (
+          <ChoiceLabel key={page}>
+            <input
+              type="radio"
+              name="death-settings-after-page"
+              value={page}
+              checked={draft.page === page}
+              onChange={() => change({ page })}
+            />
+            <span>
+              {t(`death-settings-after-page-${page}`)}
+              <Explained>{t(`death-settings-after-page-${page}-explained`)}</Explained>
+            </span>
+          </ChoiceLabel>
+        ))}
+      </ChoiceField>
+      <ChoiceField
+        id="death-settings-after-account"
+        label={t('death-settings-after-account')}
+        error={errorOf('after_death.account')}
+      >
+        {ACCOUNT_AFTER_DEATH_VALUES.map((account) => (
+          <ChoiceLabel key={account}>
+            <input
+              type="radio"
+              name="death-settings-after-account"
+              value={account}
+              checked={draft.account === account}
+              onChange={() => change({ account })}
+            />
+            <span>
+              {t(`death-settings-after-account-${account}`)}
+              <Explained>{t(`death-settings-after-account-${account}-explained`)}</Explained>
+            </span>
+          </ChoiceLabel>
+        ))}
+      </ChoiceField>
+      {draft.account === 'delete' && (
+        <>
+          <NumberField
+            id="death-settings-after-delete-days"
+            label={t('death-settings-after-delete-days', {
+              min: DELETE_AFTER_DAYS_MIN,
+              max: DELETE_AFTER_DAYS_MAX,
+            })}
+            min={DELETE_AFTER_DAYS_MIN}
+            max={DELETE_AFTER_DAYS_MAX}
+            value={draft.deleteDays}
+            onChange={(deleteDays) => change({ deleteDays })}
+            error={errorOf('after_death.delete_after_days')}
+          />
+          <Notice
+            $tone="attention"
+            role="note"
+            aria-label={t('death-settings-after-account-delete')}
+          >
+            <p>{t('death-settings-after-delete-keeps')}</p>
+            <p>{t('death-settings-after-delete-goes')}</p>
+            <p>{t('death-settings-after-delete-restore')}</p>
+          </Notice>
+        </>
+      )}
+      <ChoiceField
+        id="death-settings-after-archive"
+        label={t('death-settings-after-archive')}
+        error={errorOf('after_death.archive_recipient_user_id')}
+      >
+        <p>{t('death-settings-after-archive-explained')}</p>
+        <ChoiceLabel>
+          <input
+            type="radio"
+            name="death-settings-after-archive"
+            value=""
+            checked={draft.archiveRecipient === ''}
+            onChange={() => change({ archiveRecipient: '' })}
+          />
+          <span>{t('death-settings-after-archive-none')}</span>
+        </ChoiceLabel>
+        {administrators.map((administrator) => (
+          <ChoiceLabel key={administrator.userId}>
+            <input
+              type="radio"
+              name="death-settings-after-archive"
+              value={administrator.userId}
+              checked={draft.archiveRecipient === administrator.userId}
+              onChange={() => change({ archiveRecipient: administrator.userId })}
+            />
+            <span>
+              {t('death-person-name', {
+                lastName: administrator.lastName,
+                firstName: administrator.firstName,
+              })}
+            </span>
+          </ChoiceLabel>
+        ))}
+      </ChoiceField>
+    </section>
+  );
+}
 
 function SettingsForm({
   settings,
@@ -98,6 +244,12 @@ function SettingsForm({
         rule: draft.rule,
         administratorUserIds: draft.administratorIds,
         checkInPeriodDays: draft.checkInsOn ? Number(draft.checkInDays) : null,
+        afterDeath: {
+          page: draft.page,
+          account: draft.account,
+          deleteAfterDays: draft.account === 'delete' ? Number(draft.deleteDays) : null,
+          archiveRecipientUserId: draft.archiveRecipient || null,
+        },
         ...(draft.currentPassword ? { currentPassword: draft.currentPassword } : {}),
       }).catch((error: unknown) => {
         throw codedFailureOf(error);
@@ -125,14 +277,28 @@ function SettingsForm({
       setFailure(new CodedFailure('out_of_range', 'check_in_period_days'));
       return;
     }
+    if (
+      draft.account === 'delete' &&
+      !withinDays(draft.deleteDays, DELETE_AFTER_DAYS_MIN, DELETE_AFTER_DAYS_MAX)
+    ) {
+      setFailure(new CodedFailure('out_of_range', 'after_death.delete_after_days'));
+      return;
+    }
     if (draft.rule === 'two' && draft.administratorIds.length < 2) {
       setFailure(new CodedFailure('needs_two_administrators', 'rule'));
       return;
     }
     save.mutate();
   };
+  // The deletion's days have their own range, worded apart from the check-in period's.
   const errorOf = (field: string) =>
-    failure?.field === field ? t(`death-settings-error-${failure.code}`) : undefined;
+    failure?.field === field
+      ? t(
+          field === 'after_death.delete_after_days' && failure.code === 'out_of_range'
+            ? 'death-settings-error-after-out_of_range'
+            : `death-settings-error-${failure.code}`,
+        )
+      : undefined;
   const acceptedAt = new Map(
     settings.administrators.map((administrator) => [
       administrator.userId,
@@ -166,6 +332,10 @@ function SettingsForm({
                     administratorIds: event.target.checked
                       ? [...draft.administratorIds, connection.userId]
                       : draft.administratorIds.filter((id) => id !== connection.userId),
+                    // The archive goes only to one of the administrators.
+                    ...(!event.target.checked && draft.archiveRecipient === connection.userId
+                      ? { archiveRecipient: '' }
+                      : {}),
                   })
                 }
               />
@@ -231,6 +401,14 @@ function SettingsForm({
           error={errorOf('check_in_period_days')}
         />
       )}
+      <AfterDeathChoices
+        draft={draft}
+        change={change}
+        administrators={connections.filter((connection) =>
+          draft.administratorIds.includes(connection.userId),
+        )}
+        errorOf={errorOf}
+      />
       <PasswordField
         id="death-settings-current-password"
         label={t('death-settings-current-password')}

@@ -18,6 +18,18 @@ export function targetOf(item: NotificationItem): string {
     case 'data_export_requested':
     case 'data_export_ready':
       return '/mypage';
+    // The archive is downloaded from the administrators' page.
+    case 'death_archive_ready':
+      return '/death-administration';
+    case 'death_choices_carried_out':
+      return typeof item.payload.userId === 'string'
+        ? `/death-administration/${encodeURIComponent(item.payload.userId)}`
+        : '/death-administration';
+    // A deleted member's page stays only when they chose so (an empty id otherwise).
+    case 'death_account_deleted':
+      return typeof pageId === 'string' && pageId !== ''
+        ? `/memory/${encodeURIComponent(pageId)}`
+        : '/death-administration';
     case 'letter_delivered':
       return typeof item.payload.letterId === 'string'
         ? letterPath(item.payload.letterId)

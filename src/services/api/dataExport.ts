@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import {
   dataExportEndpoints as exports,
   type dataExportItem,
+  type entrustedArchiveItem,
   type keepsakeItem,
 } from '../../contract/dataExport';
 import { callEndpoint } from '../http/callEndpoint';
@@ -23,6 +24,15 @@ export function requestDataExport(currentPassword?: string): Promise<DataExport>
 /** A link that downloads the archive once, within 15 minutes. */
 export async function dataExportDownloadUrl(exportId: string): Promise<string> {
   return (await callEndpoint(exports.createDownloadLink, { params: { exportId } })).url;
+}
+
+/** A released member's archive the caller receives as their administrator (docs/after-death.md). */
+export type EntrustedArchive = z.infer<typeof entrustedArchiveItem>;
+
+export const entrustedKeys = { list: ['dataExports', 'entrusted'] as const };
+
+export async function fetchEntrustedArchives(): Promise<EntrustedArchive[]> {
+  return (await callEndpoint(exports.listEntrustedArchives, {})).archives;
 }
 
 /** A memorial page's keepsake, with the admin who asked for it (docs/keepsake.md). */
