@@ -52,45 +52,43 @@ function useInvitationMachine(userId: string | null) {
   const clientState = useClientStateActor();
   const navigate = useNavigate();
   const petAdmin = usePetAdminSetting();
-  return useMachine(
-    invitationMachine.provide({
-      actors: {
-        validateShareToken: fromPromise(async ({ input }) => ({
-          isValid: await validateShareToken(input),
-        })),
-        connectToInvitingUser: fromPromise(({ input }) => connectToInvitingUser(input)),
-        resolveMemorialPage: fromPromise(({ input }) => memorialPageIdOfInvitation(input)),
-        addMemorialPageAdmin: fromPromise(({ input }) =>
-          addPageAdmin(input.memorialPageId, input.adminUserId),
-        ),
-        expireShareToken: fromPromise(({ input }) => expireShareToken(input)),
-      },
-      actions: {
-        keepLink: (_, value) => clientState.send({ type: 'UPDATE', slice: 'invitation', value }),
-        clearInvitation: () =>
-          clientState.send({
-            type: 'UPDATE',
-            slice: 'invitation',
-            value: initialSlices.invitation,
-          }),
-        returnHereAfterLogin: () =>
-          clientState.send({
-            type: 'UPDATE',
-            slice: 'nav',
-            value: {
-              ...clientState.getSnapshot().context.slices.nav,
-              postLoginRedirectUrl: INVITATION_PATH,
-            },
-          }),
-        openLogin: () => void navigate('/login'),
-        openRegistration: (_, { pet }) =>
-          void navigate(pet ? '/register-top?pet=true' : '/register-top'),
-        setPetAdmin: (_, { targetMemorialPageEncodedId }) =>
-          petAdmin.set(targetMemorialPageEncodedId),
-      },
-    }),
-    { ...inspectOption(), input: { userId } },
-  );
+  const machine = invitationMachine.provide({
+    actors: {
+      validateShareToken: fromPromise(async ({ input }) => ({
+        isValid: await validateShareToken(input),
+      })),
+      connectToInvitingUser: fromPromise(({ input }) => connectToInvitingUser(input)),
+      resolveMemorialPage: fromPromise(({ input }) => memorialPageIdOfInvitation(input)),
+      addMemorialPageAdmin: fromPromise(({ input }) =>
+        addPageAdmin(input.memorialPageId, input.adminUserId),
+      ),
+      expireShareToken: fromPromise(({ input }) => expireShareToken(input)),
+    },
+    actions: {
+      keepLink: (_, value) => clientState.send({ type: 'UPDATE', slice: 'invitation', value }),
+      clearInvitation: () =>
+        clientState.send({
+          type: 'UPDATE',
+          slice: 'invitation',
+          value: initialSlices.invitation,
+        }),
+      returnHereAfterLogin: () =>
+        clientState.send({
+          type: 'UPDATE',
+          slice: 'nav',
+          value: {
+            ...clientState.getSnapshot().context.slices.nav,
+            postLoginRedirectUrl: INVITATION_PATH,
+          },
+        }),
+      openLogin: () => void navigate('/login'),
+      openRegistration: (_, { pet }) =>
+        void navigate(pet ? '/register-top?pet=true' : '/register-top'),
+      setPetAdmin: (_, { targetMemorialPageEncodedId }) =>
+        petAdmin.set(targetMemorialPageEncodedId),
+    },
+  });
+  return useMachine(machine, { ...inspectOption(), input: { userId } });
 }
 
 /**

@@ -41,21 +41,19 @@ const MEMORY_TYPES: MemoryType[] = ['self', 'other', 'pet'];
  */
 function useCreationMachine(ownMemorialPageId: string | null) {
   const navigate = useNavigate();
-  return useMachine(
-    memoryCreationMachine.provide({
-      actors: {
-        createMemorialPage: fromPromise(async ({ input }) => {
-          const page = await createPage(input.type, input.profile);
-          return { memorialPageId: page.memorialPageId };
-        }),
-      },
-      actions: {
-        openMemorialPage: (_, { memorialPageId }) =>
-          void navigate(memoryPath(memorialPageId), { replace: true }),
-      },
-    }),
-    { ...inspectOption(), input: { ownMemorialPageId } },
-  );
+  const machine = memoryCreationMachine.provide({
+    actors: {
+      createMemorialPage: fromPromise(async ({ input }) => {
+        const page = await createPage(input.type, input.profile);
+        return { memorialPageId: page.memorialPageId };
+      }),
+    },
+    actions: {
+      openMemorialPage: (_, { memorialPageId }) =>
+        void navigate(memoryPath(memorialPageId), { replace: true }),
+    },
+  });
+  return useMachine(machine, { ...inspectOption(), input: { ownMemorialPageId } });
 }
 
 /**
