@@ -1264,7 +1264,7 @@ restore-undone-deletion = 予定していたアカウントの解約を取りや
 restore-undone-archive = 見守り役にお渡しする予定だったデータの書き出しを取り消しました。
 restore-delivered-archive = すべてのデータの書き出し:{ $recipient } さんが{ $date }にダウンロードしました
 mail-after-death-done-subject = 【しのぶ】{ $name }様のご意向に沿って、ページとアカウントを整えました
-mail-after-death-done-body = 見守り役をお務めいただいている{ $name }様のご逝去の確認を受けて、{ $name }様がご生前に選ばれていたとおりに、次のように整えました。
+mail-after-death-done-body = { $name }様の見守り役をお務めいただき、ありがとうございます。{ $name }様のご逝去の確認を受けて、ご生前に選ばれていたとおりに、次のように整えました。
 mail-after-death-done-page = { $page ->
         [unchanged] メモリアルページ:いまのまま残しています。
         [hidden] メモリアルページ:見えないようにしました。ページを一緒に管理している方だけがご覧になれます。
