@@ -45,6 +45,6 @@ export async function readVisibilityOverview(db: Db, userId: string): Promise<Vi
       })),
       readers: await listReaders(db, userId),
     },
-    letters: await listWrittenLetters(db, userId),
+    letters: await listWrittenLetters({ db }, userId),
   };
 }

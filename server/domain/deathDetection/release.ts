@@ -81,7 +81,7 @@ async function releaseCase(
   }
   // Read-only memorial content: every session ends and sign-in is refused (onMemberSignIn).
   await revokeAllOfUser(tx, userId, deps.clock);
-  const letters = await releaseLettersOnDeath(tx, userId, now, dateOfDeath);
+  const letters = await releaseLettersOnDeath({ db: tx }, userId, now, dateOfDeath);
   const [member] = await tx
     .select({ lastName: users.lastName, firstName: users.firstName })
     .from(users)
