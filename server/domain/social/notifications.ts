@@ -5,6 +5,7 @@ import { notifications } from '../../db/schema';
 import { listablePageIds } from '../memorial/access';
 import type { ServedOf } from '../../../src/contract/endpoint';
 import type { NotificationKindValue } from '../../../src/contract/rules/social';
+import type { SocialDeps } from './socialDeps';
 import type { notificationItem } from '../../../src/contract/social';
 
 /**
@@ -105,7 +106,7 @@ async function insertNotices(
 
 /** One page of a member's notifications, newest first; `hasMore` says a next page exists. */
 export async function listNotifications(
-  db: Db,
+  { db }: Pick<SocialDeps, 'db'>,
   userId: string,
   page: { page: number; perPage: number },
 ): Promise<{ items: NotificationItem[]; hasMore: boolean }> {
@@ -163,7 +164,7 @@ const unreadCountQuery = preparedPerDatabase((db) =>
 );
 
 /** The badge number: a count over the partial index of unread rows, no join. */
-export async function unreadCount(db: Db, userId: string): Promise<number> {
+export async function unreadCount({ db }: Pick<SocialDeps, 'db'>, userId: string): Promise<number> {
   const [row] = await unreadCountQuery(db).execute({ userId });
   return row?.value ?? 0;
 }
@@ -173,11 +174,11 @@ export async function unreadCount(db: Db, userId: string): Promise<number> {
  * no such notification of theirs, which the route answers with 404.
  */
 export async function markRead(
-  db: Db,
+  { db, clock }: Pick<SocialDeps, 'db' | 'clock'>,
   userId: string,
   notificationId: string,
-  at: Date,
 ): Promise<boolean> {
+  const at = clock.now();
   const rows = await db
     .update(notifications)
     .set({ readAt: sql`coalesce(${notifications.readAt}, ${at.toISOString()}::timestamptz)` })
@@ -187,7 +188,11 @@ export async function markRead(
 }
 
 /** Marks every unread notification of the member read; answers how many changed. */
-export async function markAllRead(db: Db, userId: string, at: Date): Promise<number> {
+export async function markAllRead(
+  { db, clock }: Pick<SocialDeps, 'db' | 'clock'>,
+  userId: string,
+): Promise<number> {
+  const at = clock.now();
   const rows = await db
     .update(notifications)
     .set({ readAt: at })
