@@ -61,7 +61,7 @@ export async function listConnections(
     )
     .where(and(eq(connections.userId, userId), ne(users.status, 'deleted')))
     .orderBy(asc(users.lastNameKana), asc(users.firstNameKana), asc(users.id));
-  return asListedTo(db, userId, items);
+  return asListedTo({ db }, userId, items);
 }
 
 /** Pending requests the member received and sent, newest first. */
@@ -83,7 +83,7 @@ export async function listRequests(
     request.toUserId === userId ? request.fromUserId : request.toUserId;
   const cards = await memberCards(db, pending.map(otherOf));
   const listed = new Map(
-    (await asListedTo(db, userId, [...cards.values()])).map((card) => [card.userId, card]),
+    (await asListedTo({ db }, userId, [...cards.values()])).map((card) => [card.userId, card]),
   );
   const items = pending.flatMap((request) => {
     const member = listed.get(otherOf(request));
@@ -117,7 +117,7 @@ export async function sendRequest(
   if (fromUserId === toUserId) {
     throw invalid([{ field: 'to_user_id', code: 'connection_to_self' }]);
   }
-  if (!(await isActiveMember(db, toUserId))) throw notFound('member');
+  if (!(await isActiveMember({ db }, toUserId))) throw notFound('member');
   if (await areConnected(db, fromUserId, toUserId)) {
     throw conflict('already_connected', 'the members are already connected');
   }

@@ -176,7 +176,7 @@ export async function dashboard({ db, clock }: SocialDeps, userId: string): Prom
         or(gte(connections.createdAt, since), gte(memorialPages.updatedAt, since)),
       ),
     );
-  const recent = await asListedTo(db, userId, rows);
+  const recent = await asListedTo({ db }, userId, rows);
   const connectionsNews = recent
     .flatMap(({ connectedAt, pageCreatedAt, pageUpdatedAt, ...member }): NewsItem[] => {
       // A page counts as updated when it was edited after it was made and after the two

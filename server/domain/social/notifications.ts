@@ -60,7 +60,8 @@ export type NotificationItem = ServedOf<typeof notificationItem>;
 /**
  * Records a notification for one member. `at` comes from the caller's clock (ctx.clock) so
  * that tests and jobs order notifications by the time they model. Pass a transaction as
- * `db` to notify atomically with the change that caused it.
+ * `db` to notify atomically with the change that caused it (so it takes a `Db`, not the
+ * area's deps).
  */
 export async function notify<K extends NotificationKind>(
   db: Db,
@@ -80,7 +81,7 @@ export type Notice = {
 
 /**
  * notify for many notifications at once, in one insert (a job's batch); answers their ids in
- * order.
+ * order. Takes a `Db`, like notify: it writes into the caller's transaction.
  */
 export function notifyAll(db: Db, notices: Notice[], at: Date): Promise<string[]> {
   return insertNotices(db, notices, at);
@@ -203,7 +204,8 @@ export async function markAllRead(
 
 /**
  * Marks read the member's unread notice of a delivered letter: reading the letter answers
- * it. The unread partial index narrows the update to the member's few unread rows.
+ * it. The unread partial index narrows the update to the member's few unread rows. Takes a
+ * `Db`: it writes into the transaction that opens the letter.
  */
 export async function markLetterNotificationRead(
   db: Db,
@@ -224,7 +226,10 @@ export async function markLetterNotificationRead(
     );
 }
 
-/** Withdraws the request notification of a request that was cancelled before it was seen. */
+/**
+ * Withdraws the request notification of a request that was cancelled before it was seen.
+ * Takes a `Db`: it writes into the cancelling transaction.
+ */
 export async function withdrawRequestNotification(
   db: Db,
   userId: string,

@@ -78,10 +78,9 @@ export async function searchMembers(
 
   const ids = shown.map((hit) => hit.userId);
   const cards = new Map(
-    (await asListedTo(db, searcherId, [...(await memberCards(db, ids)).values()])).map((card) => [
-      card.userId,
-      card,
-    ]),
+    (await asListedTo({ db }, searcherId, [...(await memberCards(db, ids)).values()])).map(
+      (card) => [card.userId, card],
+    ),
   );
   const states = await connectionStates(db, searcherId, ids);
   const items = ids.flatMap((id) => {
