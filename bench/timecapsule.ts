@@ -67,10 +67,11 @@ async function deliveryThroughput(postgresServerUrl?: string): Promise<BenchRow>
     const dueAt = new Date();
     await seedLetters(db, { writerId, readerId, count: DELIVERY_LETTERS, dueAt });
     const startedAt = performance.now();
-    const texts = await japaneseTexts();
-    const delivered = await deliverAllDueLetters(db, systemClock(), {
+    const delivered = await deliverAllDueLetters({
+      db,
+      clock: systemClock(),
       publicUrl: 'http://127.0.0.1',
-      texts,
+      texts: japaneseTexts,
     });
     const seconds = (performance.now() - startedAt) / 1000;
     if (delivered !== DELIVERY_LETTERS) throw new Error(`delivered ${delivered} letters`);
@@ -118,9 +119,11 @@ async function listLatency(postgresServerUrl?: string): Promise<BenchRow[]> {
     ])) as [string, string, string];
     const clock = systemClock();
     await seedLetters(db, { writerId: adminId, readerId, count: LIST_LETTERS, dueAt: clock.now() });
-    await deliverAllDueLetters(db, clock, {
+    await deliverAllDueLetters({
+      db,
+      clock,
       publicUrl: 'http://127.0.0.1',
-      texts: await japaneseTexts(),
+      texts: japaneseTexts,
     });
     const future = new Date(clock.now().getTime() + 365 * 24 * 60 * 60 * 1000);
     await seedLetters(db, { writerId, readerId, adminId, count: LIST_LETTERS, dueAt: future });

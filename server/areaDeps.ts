@@ -16,6 +16,8 @@ import { createSealer } from './domain/endingnote/sealing';
 import type { EndingNoteDeps } from './domain/endingnote/sections';
 import type { RestorationDeps } from './domain/deathDetection/restoration';
 import type { MemorialDeps } from './domain/memorial/memorialDeps';
+import type { SocialDeps } from './domain/social/socialDeps';
+import type { TimecapsuleDeps } from './domain/timecapsule/timecapsuleDeps';
 import type { UploadDeps } from './domain/uploads/uploads';
 import { memoizePerOwner } from './lib/memoizePerOwner';
 import type { OutboxDeps } from './mail/outbox';
@@ -38,6 +40,22 @@ export const uploadDepsOf = memoizePerOwner((ctx: AppContext): UploadDeps => ({
   db: ctx.database.db,
   store: ctx.store,
   clock: ctx.clock,
+}));
+
+export const socialDepsOf = memoizePerOwner((ctx: AppContext): SocialDeps => ({
+  db: ctx.database.db,
+  clock: ctx.clock,
+  store: ctx.store,
+}));
+
+/** The letters: their photos, the mails they send and the limit on new non-member addresses. */
+export const timecapsuleDepsOf = memoizePerOwner((ctx: AppContext): TimecapsuleDeps => ({
+  db: ctx.database.db,
+  clock: ctx.clock,
+  store: ctx.store,
+  publicUrl: ctx.config.publicUrl,
+  texts: japaneseTexts,
+  guestAddressesPerDay: ctx.config.letterNewGuestAddressesPerDay,
 }));
 
 /** The note's reads and writes: the database and the sealer of the section values. */

@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/database';
 import { queryRows } from '../db/rows';
 import { endingNoteSections, users } from '../db/schema';
 import type { ServedOf } from '../../src/contract/endpoint';
 import { SECTION_CODES } from '../../src/contract/rules/endingnote';
 import type { visibilityOverview } from '../../src/contract/visibility';
 import { listReaders } from './endingnote/readers';
+import type { SocialDeps } from './social/socialDeps';
 import { listWrittenLetters } from './timecapsule/letters';
 
 export type VisibilityOverview = ServedOf<typeof visibilityOverview>;
@@ -16,7 +16,10 @@ export type VisibilityOverview = ServedOf<typeof visibilityOverview>;
  * and every letter they wrote. Each part is read with the rule its own area applies, so the
  * overview cannot promise more or less than the areas grant.
  */
-export async function readVisibilityOverview(db: Db, userId: string): Promise<VisibilityOverview> {
+export async function readVisibilityOverview(
+  { db }: Pick<SocialDeps, 'db'>,
+  userId: string,
+): Promise<VisibilityOverview> {
   const [member] = await db
     .select({ searchable: users.searchable })
     .from(users)
@@ -45,6 +48,6 @@ export async function readVisibilityOverview(db: Db, userId: string): Promise<Vi
       })),
       readers: await listReaders(db, userId),
     },
-    letters: await listWrittenLetters(db, userId),
+    letters: await listWrittenLetters({ db }, userId),
   };
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
+import { timecapsuleDepsOf } from '../areaDeps';
 import { deliverAllDueLetters } from '../domain/timecapsule/delivery';
-import { japaneseTexts } from '../pages/translations';
 import { periodic } from './periodic';
 
 /** How often the loop looks for due letters. */
@@ -20,11 +20,9 @@ export function startLetterDelivery(
   ctx: AppContext,
   intervalMs = LETTER_DELIVERY_INTERVAL_MS,
 ): LetterDeliveryJob {
-  const job = periodic(ctx, 'time-capsule letters delivered', intervalMs, async () =>
-    deliverAllDueLetters(ctx.database.db, ctx.clock, {
-      publicUrl: ctx.config.publicUrl,
-      texts: await japaneseTexts(),
-    }),
+  const deps = timecapsuleDepsOf(ctx);
+  const job = periodic(ctx, 'time-capsule letters delivered', intervalMs, () =>
+    deliverAllDueLetters(deps),
   );
   return { tick: job.run, stop: job.stop };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { timecapsuleDepsOf } from '../areaDeps';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../domain/escapeHtml';
 import { isMailReportToken, reportMail } from '../domain/timecapsule/mailReports';
@@ -32,7 +33,7 @@ async function sendPage(reply: FastifyReply, status: number, body: string): Prom
  * links reports nothing. No sign-in: the token in the link is the proof of having the mail.
  */
 export async function mailReportRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const db = ctx.database.db;
+  const deps = timecapsuleDepsOf(ctx);
   const invalidPage = async (reply: FastifyReply) => {
     const t = await japaneseTexts();
     return sendPage(reply, 400, `<p>${escapeHtml(t('mail-report-invalid'))}</p>`);
@@ -40,7 +41,7 @@ export async function mailReportRoutes(app: FastifyInstance, ctx: AppContext): P
 
   app.get(MAIL_REPORT_PATH, { schema: { querystring: tokenField } }, async (request, reply) => {
     const { token } = request.query as z.infer<typeof tokenField>;
-    if (!token || !(await isMailReportToken(db, token))) return invalidPage(reply);
+    if (!token || !(await isMailReportToken(deps, token))) return invalidPage(reply);
     const t = await japaneseTexts();
     return sendPage(
       reply,
@@ -55,7 +56,7 @@ export async function mailReportRoutes(app: FastifyInstance, ctx: AppContext): P
 
   app.post(MAIL_REPORT_PATH, { schema: { body: tokenField } }, async (request, reply) => {
     const { token } = request.body as z.infer<typeof tokenField>;
-    const reported = token ? await reportMail(db, ctx.clock, token) : undefined;
+    const reported = token ? await reportMail(deps, token) : undefined;
     if (!reported) return invalidPage(reply);
     if (reported.firstReport) {
       request.log.warn(

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { visibilityEndpoints } from '../../src/contract/visibility';
+import { socialDepsOf } from '../areaDeps';
 import type { AppContext } from '../context';
 import { readVisibilityOverview } from '../domain/visibilityOverview';
 import { currentUserId } from '../http/authenticate';
@@ -10,6 +11,6 @@ import { endpointRoute } from '../http/endpoints';
 export async function visibilityRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().route({
     ...endpointRoute(visibilityEndpoints.readVisibility),
-    handler: (request) => readVisibilityOverview(ctx.database.db, currentUserId(request)),
+    handler: (request) => readVisibilityOverview(socialDepsOf(ctx), currentUserId(request)),
   });
 }

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
-import { deathDepsOf, releaseDepsOf } from '../../server/areaDeps';
+import { deathDepsOf, releaseDepsOf, timecapsuleDepsOf } from '../../server/areaDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import { isDeathConfirmed } from '../../server/domain/endingnote/deathConfirmation';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { japaneseTexts } from '../../server/pages/translations';
 import { createSessionApi } from '../../src/services/api/session';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -119,10 +118,7 @@ async function releasedByMistake() {
   expect((await confirmDeath(t, watcher, keys, member)).json().state).toBe('grace');
   t.clock.advance(7 * DAY_MS + 60_000);
   expect(await releaseDueCases(releaseDepsOf(t.ctx))).toBe(1);
-  await deliverAllDueLetters(t.ctx.database.db, t.clock, {
-    publicUrl: t.config.publicUrl,
-    texts: await japaneseTexts(),
-  });
+  await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
   return { member, watcher, friend, stranger, later };
 }
 
@@ -206,10 +202,7 @@ describe('restoring an account whose death was confirmed by mistake', () => {
     // The letter not sent yet is stopped: a month later nothing reaches the administrator.
     expect(await letterDueAt(later)).toBeNull();
     t.clock.advance(40 * DAY_MS);
-    await deliverAllDueLetters(t.ctx.database.db, t.clock, {
-      publicUrl: t.config.publicUrl,
-      texts: await japaneseTexts(),
-    });
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     const received = await get(watcher, '/v1/time_capsule_letter/get_received_letters');
     expect(received.json().map((l: { title: string }) => l.title)).not.toContain('ひと月後の手紙');
 

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
-import { deathDepsOf, releaseDepsOf } from '../../server/areaDeps';
+import { releaseDepsOf, timecapsuleDepsOf } from '../../server/areaDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { japaneseTexts } from '../../server/pages/translations';
 import { outboxBacklog } from '../../server/mail/outbox';
 import { loginFrom, newClient } from './accountsSupport';
 import { connectMembers, createMember } from '../support/members';
@@ -154,10 +153,7 @@ describe('mails about a death that is cancelled', () => {
           ? Promise.reject(new Error('mailbox unavailable'))
           : working.send(mail),
     };
-    await deliverAllDueLetters(t.ctx.database.db, t.clock, {
-      publicUrl: t.config.publicUrl,
-      texts: await japaneseTexts(),
-    });
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     await t.sendMail();
     expect((await mailsAbout(member.id)).filter((mail) => mail.kind === 'letter')).toEqual([
       expect.objectContaining({ sent_at: null, withdrawn_at: null }),

@@ -1,5 +1,4 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Translate } from '../../src/contract/rules/endingnote';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   letterDeliveries,
@@ -10,11 +9,10 @@ import {
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { releaseLettersOnDeath } from '../../server/domain/timecapsule/death';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { japaneseTexts } from '../../server/pages/translations';
 import { LATE_AFTER_MINUTES } from '../../server/domain/timecapsule/rules';
 import { startLetterDelivery } from '../../server/jobs/letterDelivery';
 import { startMailOutbox } from '../../server/jobs/mailOutbox';
-import { outboxDepsOf } from '../../server/areaDeps';
+import { outboxDepsOf, timecapsuleDepsOf } from '../../server/areaDeps';
 import type { Mailer } from '../../server/mail/mailer';
 import {
   MAIL_RETRY_WINDOW_MS,
@@ -32,15 +30,12 @@ let t: TestApp;
 let writer: TestMember;
 let reader: TestMember;
 const db = () => t.ctx.database.db;
-let texts: Translate;
-const options = () => ({ publicUrl: t.config.publicUrl, texts });
 /** One pass of the outbox sender through `mailer` at the clock's time. */
 const sendMails = (mailer: Mailer = t.ctx.mailer, clock: { now(): Date } = t.clock) =>
   sendPendingMails({ ...outboxDepsOf(t.ctx), mailer, clock });
 
 beforeAll(async () => {
   t = await createTestApp();
-  texts = await japaneseTexts();
   writer = await createMember(t, { lastName: '佐藤', firstName: '花子' });
   reader = await createMember(t, { lastName: '佐藤', firstName: '一郎' });
   await connectMembers(t, writer, reader, 'family');
@@ -51,7 +46,10 @@ afterAll(async () => {
 beforeEach(async () => {
   // Each test starts from its own time and an empty mailbox; earlier letters are delivered.
   t.clock.set('2026-11-22T00:00:00Z');
-  await deliverAllDueLetters(db(), { now: () => new Date('2200-01-01T00:00:00Z') }, options());
+  await deliverAllDueLetters({
+    ...timecapsuleDepsOf(t.ctx),
+    clock: { now: () => new Date('2200-01-01T00:00:00Z') },
+  });
   await sendMails(t.ctx.mailer, { now: () => new Date('2200-01-01T00:00:00Z') });
   t.mailbox.length = 0;
 });
@@ -88,10 +86,10 @@ describe('delivering due letters', () => {
       { kind: 'guest', last_name: '高橋', first_name: '桜', email: guestEmail },
     ]);
     t.clock.set('2026-11-22T00:59:59Z');
-    expect(await deliverAllDueLetters(db(), t.clock, options())).toBe(0);
+    expect(await deliverAllDueLetters(timecapsuleDepsOf(t.ctx))).toBe(0);
     t.clock.set('2026-11-22T01:00:00Z');
-    expect(await deliverAllDueLetters(db(), t.clock, options())).toBe(1);
-    expect(await deliverAllDueLetters(db(), t.clock, options())).toBe(0);
+    expect(await deliverAllDueLetters(timecapsuleDepsOf(t.ctx))).toBe(1);
+    expect(await deliverAllDueLetters(timecapsuleDepsOf(t.ctx))).toBe(0);
 
     const deliveries = await deliveriesOf(id);
     expect(deliveries).toHaveLength(2);
@@ -131,7 +129,7 @@ describe('delivering due letters', () => {
   it('refuses a second delivery of a letter to a recipient at the database', async () => {
     const id = await write({ rule: 'date', send_at: '2026-11-22T09:30' });
     t.clock.set('2026-11-22T00:30:00Z');
-    await deliverAllDueLetters(db(), t.clock, options());
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     const [first] = await deliveriesOf(id);
     await expect(
       db().insert(letterDeliveries).values({
@@ -149,7 +147,7 @@ describe('delivering due letters', () => {
       ids.push(await write({ rule: 'date', send_at: '2026-11-22T09:30' }));
     t.clock.set('2026-11-22T00:30:00Z');
     const counts = await Promise.all(
-      [1, 2, 3, 4].map(() => deliverAllDueLetters(db(), t.clock, { ...options(), batchSize: 7 })),
+      [1, 2, 3, 4].map(() => deliverAllDueLetters(timecapsuleDepsOf(t.ctx), { batchSize: 7 })),
     );
     expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
     const rows = await db()
@@ -165,7 +163,7 @@ describe('delivering due letters', () => {
     const onTime = await write({ rule: 'date', send_at: '2026-11-22T10:00' });
     const late = await write({ rule: 'date', send_at: '2026-11-22T09:30' });
     t.clock.set(new Date(Date.parse('2026-11-22T01:00:00Z') + LATE_AFTER_MINUTES * MINUTE));
-    await deliverAllDueLetters(db(), t.clock, options());
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     expect((await deliveriesOf(onTime))[0]!.late).toBe(false);
     expect((await deliveriesOf(late))[0]!.late).toBe(true);
     await sendMails();
@@ -186,7 +184,7 @@ describe('sending mails', () => {
   it('retries a failed mail with growing waits, then sends it', async () => {
     const id = await write({ rule: 'date', send_at: '2026-11-22T09:30' });
     t.clock.set('2026-11-22T00:30:00Z');
-    await deliverAllDueLetters(db(), t.clock, options());
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     const down: Mailer = { send: async () => Promise.reject(new Error('SMTP 421 try later')) };
 
     expect(await sendMails(down)).toEqual({ sent: 0, failed: 1 });
@@ -214,7 +212,7 @@ describe('sending mails', () => {
   it('retries a failing mail for a day, then gives it up and counts it for the operator', async () => {
     await write({ rule: 'date', send_at: '2026-11-22T09:30' });
     t.clock.set('2026-11-22T00:30:00Z');
-    await deliverAllDueLetters(db(), t.clock, options());
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     const start = t.clock.now().getTime();
     const down: Mailer = { send: async () => Promise.reject(new Error('mailbox unavailable')) };
     const failedBefore = await failedMailsCounted();
@@ -246,7 +244,7 @@ describe('sending mails', () => {
   it('sends a mail again after a crash between sending and marking, with the same Message-ID', async () => {
     await write({ rule: 'date', send_at: '2026-11-22T09:30' });
     t.clock.set('2026-11-22T00:30:00Z');
-    await deliverAllDueLetters(db(), t.clock, options());
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     const wire: string[] = [];
     // The relay takes the mail, then the process dies before the outbox records it.
     const crashAfterSending: Mailer = {
@@ -299,12 +297,14 @@ describe('death-triggered letters', () => {
       after_death_date: '2027-01-01',
     });
     t.clock.set('2100-01-01T00:00:00Z');
-    expect(await deliverAllDueLetters(db(), t.clock, options())).toBe(0);
+    expect(await deliverAllDueLetters(timecapsuleDepsOf(t.ctx))).toBe(0);
 
     // Confirmed 2028-02-29 23:30 JST (14:30 UTC): the Japan date is 29 February.
     const confirmedAt = new Date('2028-02-29T14:30:00Z');
-    expect(await releaseLettersOnDeath(db(), writer.id, confirmedAt)).toBe(5);
-    expect(await releaseLettersOnDeath(db(), writer.id, new Date('2029-01-01T00:00:00Z'))).toBe(0);
+    expect(await releaseLettersOnDeath({ db: db() }, writer.id, confirmedAt)).toBe(5);
+    expect(
+      await releaseLettersOnDeath({ db: db() }, writer.id, new Date('2029-01-01T00:00:00Z')),
+    ).toBe(0);
     const due = Object.fromEntries(
       (
         await db()
@@ -321,11 +321,11 @@ describe('death-triggered letters', () => {
     expect(due[passedBirthday]).toBe('2028-02-29T14:30:00.000Z');
 
     t.clock.set(confirmedAt);
-    expect(await deliverAllDueLetters(db(), t.clock, options())).toBe(2);
+    expect(await deliverAllDueLetters(timecapsuleDepsOf(t.ctx))).toBe(2);
     t.clock.set('2030-04-01T00:00:00Z');
-    expect(await deliverAllDueLetters(db(), t.clock, options())).toBe(2);
+    expect(await deliverAllDueLetters(timecapsuleDepsOf(t.ctx))).toBe(2);
     t.clock.set('2034-02-28T00:00:00Z');
-    expect(await deliverAllDueLetters(db(), t.clock, options())).toBe(1);
+    expect(await deliverAllDueLetters(timecapsuleDepsOf(t.ctx))).toBe(1);
     expect((await deliveriesOf(seventhYear))[0]!.late).toBe(false);
   });
 });
@@ -337,7 +337,7 @@ describe('letters to people who are not yet members', () => {
       { kind: 'guest', last_name: '高橋', first_name: '桜', email },
     ]);
     t.clock.set('2026-11-22T00:30:00Z');
-    await deliverAllDueLetters(db(), t.clock, options());
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     await sendMails();
     const link = new URL(t.mailbox.find((m) => m.to === email)!.link!);
     const token = link.searchParams.get('token')!;

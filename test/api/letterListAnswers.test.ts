@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/domain/accessTokens';
+import { timecapsuleDepsOf } from '../../server/areaDeps';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { japaneseTexts } from '../../server/pages/translations';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createSecondInstance, createTestApp, type TestApp } from '../support/testApp';
 
@@ -198,10 +198,7 @@ describe('letter lists', () => {
     t.clock.set(new Date('2027-01-01T00:30:00.000Z'));
     await renewTokens();
     await readAllTwice();
-    await deliverAllDueLetters(t.ctx.database.db, t.clock, {
-      publicUrl: 'http://x',
-      texts: await japaneseTexts(),
-    });
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     expect(await listOf(writer, 'get_unsent_letters')).toEqual([]);
     const [received] = await listOf<Received>(reader, 'get_received_letters');
     expect(received).toMatchObject({

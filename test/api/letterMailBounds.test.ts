@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox, mailReports } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
+import { timecapsuleDepsOf } from '../../server/areaDeps';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
 import { japaneseTexts } from '../../server/pages/translations';
 import { createMember, type TestMember } from '../support/members';
@@ -111,10 +112,7 @@ describe('the mail a letter sends to a non-member', () => {
     );
     expect(created.statusCode).toBe(201);
     t.clock.advance(366 * DAY_MS);
-    await deliverAllDueLetters(t.ctx.database.db, t.clock, {
-      publicUrl: t.config.publicUrl,
-      texts: await japaneseTexts(),
-    });
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     const [mail] = await t.ctx.database.db
       .select()
       .from(mailOutbox)

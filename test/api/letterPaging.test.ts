@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/domain/accessTokens';
+import { timecapsuleDepsOf } from '../../server/areaDeps';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { japaneseTexts } from '../../server/pages/translations';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 
@@ -74,11 +74,7 @@ async function write(title: string, sendAt: string): Promise<void> {
   expect(created.statusCode, created.body).toBe(201);
 }
 
-const deliver = async () =>
-  deliverAllDueLetters(t.ctx.database.db, t.clock, {
-    publicUrl: 'http://x',
-    texts: await japaneseTexts(),
-  });
+const deliver = async () => deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
 
 /** What each list held before the deliveries emptied the writer's unsent list. */
 const unsentBefore: string[] = [];

@@ -14,10 +14,9 @@ import {
   timeCapsuleLetters,
   users,
 } from '../../server/db/schema';
-import { deathDepsOf } from '../../server/areaDeps';
+import { deathDepsOf, timecapsuleDepsOf } from '../../server/areaDeps';
 import { runSuspicionSweep } from '../../server/domain/deathDetection/sweep';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { japaneseTexts } from '../../server/pages/translations';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { registerActive, registrationBody } from './accountsSupport';
@@ -226,11 +225,7 @@ describe('a mail and the change that causes it are written together', () => {
         .where(eq(timeCapsuleLetters.id, letterId));
       return letter!.deliveredAt;
     };
-    const deliver = async () =>
-      deliverAllDueLetters(db(), t.clock, {
-        publicUrl: t.config.publicUrl,
-        texts: await japaneseTexts(),
-      });
+    const deliver = async () => deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
 
     it('a letter whose mail cannot be written stays due', async () => {
       const { readerId, letterId } = await dueLetter();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/domain/accessTokens';
+import { timecapsuleDepsOf } from '../../server/areaDeps';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { japaneseTexts } from '../../server/pages/translations';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { fetchSigned, jpegPhoto, tryUpload, upload } from './memorialSupport';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -74,11 +74,7 @@ async function letterNotice(member: TestMember, letterId: string): Promise<unkno
     );
 }
 
-const deliver = async () =>
-  deliverAllDueLetters(t.ctx.database.db, t.clock, {
-    publicUrl: 'http://x',
-    texts: await japaneseTexts(),
-  });
+const deliver = async () => deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
 
 describe('composing letters', () => {
   it('stores a Japan-time send date as UTC and lists the letter as unsent', async () => {

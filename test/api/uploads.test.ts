@@ -9,8 +9,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { albumPhotos, uploads } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
+import { timecapsuleDepsOf } from '../../server/areaDeps';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { japaneseTexts } from '../../server/pages/translations';
 import { sweepUnusedUploads, UNCLAIMED_UPLOAD_TTL_MS } from '../../server/domain/uploads/uploads';
 import {
   SIGNED_URL_CALLS_PER_CLIENT,
@@ -271,10 +271,7 @@ describe('GET URLs', () => {
     expect((await signedGet(photo, friend)).statusCode).toBe(404);
     t.clock.set(new Date('2030-01-01T00:00:01Z'));
     await renewTokens();
-    await deliverAllDueLetters(t.ctx.database.db, t.clock, {
-      publicUrl: 'http://x',
-      texts: await japaneseTexts(),
-    });
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     expect((await signedGet(photo, friend)).statusCode).toBe(200);
     expect((await signedGet(photo, stranger)).statusCode).toBe(404);
   });

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorialPageMembers } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
+import { timecapsuleDepsOf } from '../../server/areaDeps';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { japaneseTexts } from '../../server/pages/translations';
 import { SECTION_CODES } from '../../src/contract/rules/endingnote';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -180,10 +180,7 @@ describe('the visibility overview', () => {
       delivery: { rule: 'date', send_at: '2026-11-23T09:00' },
     });
     t.clock.advance(2 * 24 * 60 * 60 * 1000);
-    await deliverAllDueLetters(t.ctx.database.db, t.clock, {
-      publicUrl: 'http://x',
-      texts: await japaneseTexts(),
-    });
+    await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     // Access tokens live minutes; after the clock's jump the members sign in again.
     for (const member of [owner, friend, stranger])
       member.token = await issueAccessToken(member.id, t.config.authSecret, t.clock);

@@ -69,7 +69,7 @@ async function releaseCase(
   const deathDateFilled = page.deathDateFilled;
   // Read-only memorial content: every session ends and sign-in is refused (onMemberSignIn).
   await revokeAllOfUser(tx, userId, deps.clock);
-  const letters = await releaseLettersOnDeath(tx, userId, now, dateOfDeath);
+  const letters = await releaseLettersOnDeath({ db: tx }, userId, now, dateOfDeath);
   const connected = await tx
     .select({ id: connections.otherUserId })
     .from(connections)

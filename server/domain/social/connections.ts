@@ -14,6 +14,7 @@ import {
 } from './members';
 import { notify, withdrawRequestNotification } from './notifications';
 import { ownMemorialPage } from '../ownPage';
+import type { SocialDeps } from './socialDeps';
 
 export interface ConnectionItem extends MemberCard {
   /** What this member chose to call the other (家族, 友人, …). */
@@ -40,7 +41,10 @@ export type SendOutcome =
 const theirSide = aliasedTable(connections, 'their_side');
 
 /** Every member connected with `userId`, by reading of their name. */
-export async function listConnections(db: Db, userId: string): Promise<ConnectionItem[]> {
+export async function listConnections(
+  { db }: Pick<SocialDeps, 'db'>,
+  userId: string,
+): Promise<ConnectionItem[]> {
   const items = await db
     .select({
       ...memberCardColumns,
@@ -57,12 +61,12 @@ export async function listConnections(db: Db, userId: string): Promise<Connectio
     )
     .where(and(eq(connections.userId, userId), ne(users.status, 'deleted')))
     .orderBy(asc(users.lastNameKana), asc(users.firstNameKana), asc(users.id));
-  return asListedTo(db, userId, items);
+  return asListedTo({ db }, userId, items);
 }
 
 /** Pending requests the member received and sent, newest first. */
 export async function listRequests(
-  db: Db,
+  { db }: Pick<SocialDeps, 'db'>,
   userId: string,
 ): Promise<{ received: RequestItem[]; sent: RequestItem[] }> {
   const pending = await db
@@ -79,7 +83,7 @@ export async function listRequests(
     request.toUserId === userId ? request.fromUserId : request.toUserId;
   const cards = await memberCards(db, pending.map(otherOf));
   const listed = new Map(
-    (await asListedTo(db, userId, [...cards.values()])).map((card) => [card.userId, card]),
+    (await asListedTo({ db }, userId, [...cards.values()])).map((card) => [card.userId, card]),
   );
   const items = pending.flatMap((request) => {
     const member = listed.get(otherOf(request));
@@ -104,16 +108,16 @@ export async function listRequests(
  * request to answer would only be a chore. See docs/social.md.
  */
 export async function sendRequest(
-  db: Db,
+  { db, clock }: SocialDeps,
   fromUserId: string,
   toUserId: string,
   relationship: Relationship,
-  at: Date,
 ): Promise<SendOutcome> {
+  const at = clock.now();
   if (fromUserId === toUserId) {
     throw invalid([{ field: 'to_user_id', code: 'connection_to_self' }]);
   }
-  if (!(await isActiveMember(db, toUserId))) throw notFound('member');
+  if (!(await isActiveMember({ db }, toUserId))) throw notFound('member');
   if (await areConnected(db, fromUserId, toUserId)) {
     throw conflict('already_connected', 'the members are already connected');
   }
@@ -122,7 +126,7 @@ export async function sendRequest(
     throw conflict('request_pending', 'a request to this member is already waiting');
   }
   if (open) {
-    await acceptRequest(db, fromUserId, open.id, relationship, at);
+    await accept(db, fromUserId, open.id, relationship, at);
     return { status: 'connected', requestId: open.id };
   }
   try {
@@ -155,6 +159,15 @@ export async function sendRequest(
  * the sender is told.
  */
 export async function acceptRequest(
+  { db, clock }: SocialDeps,
+  userId: string,
+  requestId: string,
+  relationship: Relationship,
+): Promise<void> {
+  await accept(db, userId, requestId, relationship, clock.now());
+}
+
+async function accept(
   db: Db,
   userId: string,
   requestId: string,
@@ -182,21 +195,20 @@ export async function acceptRequest(
 
 /** The recipient declines. The sender is not told (the request simply leaves their list). */
 export async function declineRequest(
-  db: Db,
+  { db, clock }: SocialDeps,
   userId: string,
   requestId: string,
-  at: Date,
 ): Promise<void> {
-  await answerRequest(db, requestId, 'declined', { toUserId: userId }, at);
+  await answerRequest(db, requestId, 'declined', { toUserId: userId }, clock.now());
 }
 
 /** The sender withdraws their request, and its unread notification with it. */
 export async function cancelRequest(
-  db: Db,
+  { db, clock }: SocialDeps,
   userId: string,
   requestId: string,
-  at: Date,
 ): Promise<void> {
+  const at = clock.now();
   await db.transaction(async (tx) => {
     const request = await answerRequest(tx, requestId, 'cancelled', { fromUserId: userId }, at);
     await withdrawRequestNotification(tx, request.toUserId, requestId);
@@ -204,7 +216,11 @@ export async function cancelRequest(
 }
 
 /** Ends a connection in both directions. Quietly: the other member is not notified. */
-export async function removeConnection(db: Db, userId: string, otherUserId: string): Promise<void> {
+export async function removeConnection(
+  { db }: Pick<SocialDeps, 'db'>,
+  userId: string,
+  otherUserId: string,
+): Promise<void> {
   const removed = await db
     .delete(connections)
     .where(
@@ -219,7 +235,7 @@ export async function removeConnection(db: Db, userId: string, otherUserId: stri
 
 /** Changes the relationship this member chose for a connection; the other side keeps theirs. */
 export async function setRelationship(
-  db: Db,
+  { db }: Pick<SocialDeps, 'db'>,
   userId: string,
   otherUserId: string,
   relationship: Relationship,

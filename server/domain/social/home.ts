@@ -15,6 +15,7 @@ import { anniversariesBetween, addDays } from '../memorial/anniversaries';
 import { listablePageIds, pageColumns } from '../memorial/access';
 import { asListedTo, memberCardColumns, type MemberCard } from './members';
 import { ownMemorialPage } from '../ownPage';
+import type { SocialDeps } from './socialDeps';
 import { listNotifications, unreadCount, type NotificationItem } from './notifications';
 
 /** How far ahead the mourning tab looks for anniversaries. */
@@ -42,7 +43,8 @@ export type Mourning = Omit<WireMourning, 'pages'> & { pages: MourningPage[] };
  * pages the member belongs to — only those the member may see (the memorial area's rules) —
  * with the anniversaries of the coming days and the latest condolences on them.
  */
-export async function mourning(db: Db, userId: string, now: Date): Promise<Mourning> {
+export async function mourning({ db, clock }: SocialDeps, userId: string): Promise<Mourning> {
+  const now = clock.now();
   const connectedIds = db
     .select({ id: connections.otherUserId })
     .from(connections)
@@ -150,7 +152,8 @@ export type Dashboard = Omit<WireDashboard, 'connectionsNews' | 'recentNotificat
 };
 
 /** The home tab's summary. Ending-note and time-capsule status come from their own calls. */
-export async function dashboard(db: Db, userId: string, now: Date): Promise<Dashboard> {
+export async function dashboard({ db, clock }: SocialDeps, userId: string): Promise<Dashboard> {
+  const now = clock.now();
   const since = new Date(now.getTime() - NEWS_WINDOW_DAYS * 24 * 60 * 60 * 1000);
   const [own] = await db
     .select({ id: memorialPages.id })
@@ -173,7 +176,7 @@ export async function dashboard(db: Db, userId: string, now: Date): Promise<Dash
         or(gte(connections.createdAt, since), gte(memorialPages.updatedAt, since)),
       ),
     );
-  const recent = await asListedTo(db, userId, rows);
+  const recent = await asListedTo({ db }, userId, rows);
   const connectionsNews = recent
     .flatMap(({ connectedAt, pageCreatedAt, pageUpdatedAt, ...member }): NewsItem[] => {
       // A page counts as updated when it was edited after it was made and after the two
@@ -194,10 +197,13 @@ export async function dashboard(db: Db, userId: string, now: Date): Promise<Dash
     })
     .sort((a, b) => b.at.getTime() - a.at.getTime())
     .slice(0, NEWS_ITEMS);
-  const { items } = await listNotifications(db, userId, { page: 1, perPage: RECENT_NOTIFICATIONS });
+  const { items } = await listNotifications({ db }, userId, {
+    page: 1,
+    perPage: RECENT_NOTIFICATIONS,
+  });
   return {
     memorialPageId: own?.id ?? null,
-    unreadCount: await unreadCount(db, userId),
+    unreadCount: await unreadCount({ db }, userId),
     recentNotifications: items,
     connectionsNews,
   };

@@ -1,7 +1,7 @@
-import type { Db } from '../../db/database';
 import { certificatedOf } from '../deathDetection/settings';
 import type { ObjectStore } from '../../storage/objectStore';
 import type { MemberCard } from './members';
+import type { SocialDeps } from './socialDeps';
 
 /** A member card on the wire: the icon's object name exchanged for a signed GET URL. */
 export type WireCard<T extends MemberCard> = Omit<T, 'iconName'> & { iconUrl: string | null };
@@ -15,7 +15,7 @@ async function withIconUrl<T extends MemberCard>(
 }
 
 export function withIconUrls<T extends MemberCard>(
-  store: ObjectStore,
+  { store }: Pick<SocialDeps, 'store'>,
   cards: T[],
 ): Promise<WireCard<T>[]> {
   return Promise.all(cards.map((card) => withIconUrl(store, card)));
@@ -26,30 +26,26 @@ export function withIconUrls<T extends MemberCard>(
  * to the cards of a member list: true certificated, false not; the avatar shows either mark.
  */
 export async function withCertificated<T extends { userId: string }>(
-  db: Db,
-  now: Date,
+  { db, clock }: Pick<SocialDeps, 'db' | 'clock'>,
   cards: T[],
 ): Promise<(T & { certificated: boolean })[]> {
   const certificated = await certificatedOf(
     db,
     cards.map((card) => card.userId),
-    now,
+    clock.now(),
   );
   return cards.map((card) => ({ ...card, certificated: certificated.get(card.userId) ?? false }));
 }
 
 /** Items that carry a member (requests, dashboard news): the member as a wire card with its badge. */
 export async function withWireMembers<T extends { member: MemberCard }>(
-  db: Db,
-  store: ObjectStore,
-  now: Date,
+  deps: SocialDeps,
   items: T[],
 ): Promise<(Omit<T, 'member'> & { member: WireCard<MemberCard> & { certificated: boolean } })[]> {
   const members = await withCertificated(
-    db,
-    now,
+    deps,
     await withIconUrls(
-      store,
+      deps,
       items.map((item) => item.member),
     ),
   );

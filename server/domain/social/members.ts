@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { memorialPages, users } from '../../db/schema';
 import { listablePageIds } from '../memorial/access';
+import type { SocialDeps } from './socialDeps';
 import { ownMemorialPage } from '../ownPage';
 
 /** How another member appears in social lists: names, icon object name, own memorial page. */
@@ -27,7 +28,10 @@ export const memberCardColumns = {
   memorialPageId: memorialPages.id,
 };
 
-/** The cards of the given members, keyed by id (members that no longer exist are absent). */
+/**
+ * The cards of the given members, keyed by id (members that no longer exist are absent).
+ * Takes a `Db`: connection requests read the cards inside their transactions.
+ */
 export async function memberCards(db: Db, userIds: string[]): Promise<Map<string, MemberCard>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
@@ -44,7 +48,7 @@ export async function memberCards(db: Db, userIds: string[]): Promise<Map<string
  * reaches someone who was not given it.
  */
 export async function asListedTo<T extends { memorialPageId: string | null }>(
-  db: Db,
+  { db }: Pick<SocialDeps, 'db'>,
   viewerId: string,
   cards: T[],
 ): Promise<T[]> {
@@ -66,7 +70,10 @@ export function displayName(card: Pick<MemberCard, 'lastName' | 'firstName'>): s
 }
 
 /** True for a member others may connect with: registered, activated and not deleted. */
-export async function isActiveMember(db: Db, userId: string): Promise<boolean> {
+export async function isActiveMember(
+  { db }: Pick<SocialDeps, 'db'>,
+  userId: string,
+): Promise<boolean> {
   const rows = await db
     .select({ id: users.id })
     .from(users)

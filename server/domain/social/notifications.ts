@@ -5,6 +5,7 @@ import { notifications } from '../../db/schema';
 import { listablePageIds } from '../memorial/access';
 import type { ServedOf } from '../../../src/contract/endpoint';
 import type { NotificationKindValue } from '../../../src/contract/rules/social';
+import type { SocialDeps } from './socialDeps';
 import type { notificationItem } from '../../../src/contract/social';
 
 /**
@@ -77,7 +78,8 @@ export type NotificationItem = ServedOf<typeof notificationItem>;
 /**
  * Records a notification for one member. `at` comes from the caller's clock (ctx.clock) so
  * that tests and jobs order notifications by the time they model. Pass a transaction as
- * `db` to notify atomically with the change that caused it.
+ * `db` to notify atomically with the change that caused it (so it takes a `Db`, not the
+ * area's deps).
  */
 export async function notify<K extends NotificationKind>(
   db: Db,
@@ -97,7 +99,7 @@ export type Notice = {
 
 /**
  * notify for many notifications at once, in one insert (a job's batch); answers their ids in
- * order.
+ * order. Takes a `Db`, like notify: it writes into the caller's transaction.
  */
 export function notifyAll(db: Db, notices: Notice[], at: Date): Promise<string[]> {
   return insertNotices(db, notices, at);
@@ -123,7 +125,7 @@ async function insertNotices(
 
 /** One page of a member's notifications, newest first; `hasMore` says a next page exists. */
 export async function listNotifications(
-  db: Db,
+  { db }: Pick<SocialDeps, 'db'>,
   userId: string,
   page: { page: number; perPage: number },
 ): Promise<{ items: NotificationItem[]; hasMore: boolean }> {
@@ -181,7 +183,7 @@ const unreadCountQuery = preparedPerDatabase((db) =>
 );
 
 /** The badge number: a count over the partial index of unread rows, no join. */
-export async function unreadCount(db: Db, userId: string): Promise<number> {
+export async function unreadCount({ db }: Pick<SocialDeps, 'db'>, userId: string): Promise<number> {
   const [row] = await unreadCountQuery(db).execute({ userId });
   return row?.value ?? 0;
 }
@@ -191,11 +193,11 @@ export async function unreadCount(db: Db, userId: string): Promise<number> {
  * no such notification of theirs, which the route answers with 404.
  */
 export async function markRead(
-  db: Db,
+  { db, clock }: Pick<SocialDeps, 'db' | 'clock'>,
   userId: string,
   notificationId: string,
-  at: Date,
 ): Promise<boolean> {
+  const at = clock.now();
   const rows = await db
     .update(notifications)
     .set({ readAt: sql`coalesce(${notifications.readAt}, ${at.toISOString()}::timestamptz)` })
@@ -205,7 +207,11 @@ export async function markRead(
 }
 
 /** Marks every unread notification of the member read; answers how many changed. */
-export async function markAllRead(db: Db, userId: string, at: Date): Promise<number> {
+export async function markAllRead(
+  { db, clock }: Pick<SocialDeps, 'db' | 'clock'>,
+  userId: string,
+): Promise<number> {
+  const at = clock.now();
   const rows = await db
     .update(notifications)
     .set({ readAt: at })
@@ -216,7 +222,8 @@ export async function markAllRead(db: Db, userId: string, at: Date): Promise<num
 
 /**
  * Marks read the member's unread notice of a delivered letter: reading the letter answers
- * it. The unread partial index narrows the update to the member's few unread rows.
+ * it. The unread partial index narrows the update to the member's few unread rows. Takes a
+ * `Db`: it writes into the transaction that opens the letter.
  */
 export async function markLetterNotificationRead(
   db: Db,
@@ -237,7 +244,10 @@ export async function markLetterNotificationRead(
     );
 }
 
-/** Withdraws the request notification of a request that was cancelled before it was seen. */
+/**
+ * Withdraws the request notification of a request that was cancelled before it was seen.
+ * Takes a `Db`: it writes into the cancelling transaction.
+ */
 export async function withdrawRequestNotification(
   db: Db,
   userId: string,

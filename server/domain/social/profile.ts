@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/database';
 import { users } from '../../db/schema';
 import { invalid, notFound } from '../errors';
-import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
+import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
 import { nameReadingOf } from '../../../src/contract/rules/nameReading';
 import type { ServedOf } from '../../../src/contract/endpoint';
 import type { ProfileUpdateInput } from '../../../src/contract/rules/social';
+import type { SocialDeps } from './socialDeps';
 import type { profileView } from '../../../src/contract/social';
 
 /** The profile with its icon's object name (the route adds the signed `iconUrl`). */
@@ -27,7 +27,10 @@ const profileColumns = {
 };
 
 /** The signed-in member's own profile as my page shows it. */
-export async function readProfile(db: Db, userId: string): Promise<Profile> {
+export async function readProfile(
+  { db }: Pick<SocialDeps, 'db'>,
+  userId: string,
+): Promise<Profile> {
   const [row] = await db.select(profileColumns).from(users).where(eq(users.id, userId));
   if (!row) throw notFound('member');
   return row;
@@ -39,16 +42,16 @@ export async function readProfile(db: Db, userId: string): Promise<Profile> {
  * be the member's own checked upload; the replaced one's files go.
  */
 export async function updateProfile(
-  deps: { db: Db; store: ObjectStore },
+  deps: SocialDeps,
   userId: string,
   input: ProfileUpdateInput,
-  at: Date,
 ): Promise<Profile> {
   const { db } = deps;
+  const at = deps.clock.now();
   if (input.icon_name && !OBJECT_NAME_PATTERN.test(input.icon_name)) {
     throw invalid([{ field: 'icon_name', code: 'icon_name_invalid' }]);
   }
-  const current = await readProfile(db, userId);
+  const current = await readProfile(deps, userId);
   const iconChanged = input.icon_name !== undefined && input.icon_name !== current.iconName;
   const icon = { kind: 'member_icon', id: userId } as const;
   if (iconChanged && input.icon_name) {

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database';
 import { connectionRequests, connections, userSearchGrams, users } from '../../db/schema';
 import { normalizeReading } from '../../../src/contract/rules/nameReading';
 import { pendingRequestsBetween } from '../connections';
+import type { SocialDeps } from './socialDeps';
 import { asListedTo, memberCards, type MemberCard } from './members';
 
 /** Where the searching member stands with a member found. */
@@ -47,7 +48,7 @@ interface Hit {
  * a cursor, so that no page sorts more than the rows it shows: see docs/social.md.
  */
 export async function searchMembers(
-  db: Db,
+  { db }: Pick<SocialDeps, 'db'>,
   searcherId: string,
   query: string,
   page: { cursor?: SearchCursor; limit: number },
@@ -77,10 +78,9 @@ export async function searchMembers(
 
   const ids = shown.map((hit) => hit.userId);
   const cards = new Map(
-    (await asListedTo(db, searcherId, [...(await memberCards(db, ids)).values()])).map((card) => [
-      card.userId,
-      card,
-    ]),
+    (await asListedTo({ db }, searcherId, [...(await memberCards(db, ids)).values()])).map(
+      (card) => [card.userId, card],
+    ),
   );
   const states = await connectionStates(db, searcherId, ids);
   const items = ids.flatMap((id) => {

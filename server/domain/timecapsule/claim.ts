@@ -1,8 +1,8 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/database';
 import { letterDeliveries, timeCapsuleLetterRecipients, users } from '../../db/schema';
 import { notFound } from '../errors';
 import { hashSecretToken } from '../accounts/secretTokens';
+import type { TimecapsuleDeps } from './timecapsuleDeps';
 
 /**
  * POST /v1/time_capsule_letter/claim: a member opening the link mailed to a non-member
@@ -10,7 +10,11 @@ import { hashSecretToken } from '../accounts/secretTokens';
  * was addressed to; it binds the delivery to them, and keeps working for them afterwards.
  * Anything else answers 404, so a leaked link tells nothing. Answers the letter id.
  */
-export async function claimGuestLetter(db: Db, userId: string, token: string): Promise<string> {
+export async function claimGuestLetter(
+  { db }: Pick<TimecapsuleDeps, 'db'>,
+  userId: string,
+  token: string,
+): Promise<string> {
   const [claimed] = await db
     .update(letterDeliveries)
     .set({ recipientUserId: userId })

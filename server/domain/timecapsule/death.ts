@@ -1,16 +1,17 @@
 import { and, eq, isNull, ne } from 'drizzle-orm';
-import type { Db } from '../../db/database';
 import { timeCapsuleLetters } from '../../db/schema';
 import { dueAtAfterDeath, type DeathRule } from './rules';
+import type { TimecapsuleDeps } from './timecapsuleDeps';
 
 /**
  * Called by the death-confirmation capability once a member's death is confirmed: every
  * death-triggered letter of theirs gets its due time from its rule, and the delivery loop
  * takes it from there. Idempotent: a letter already released keeps its time. Answers the
- * number of letters released.
+ * number of letters released. The confirmation passes its transaction (`{ db: tx }`), so the
+ * letters are released with the death or not at all.
  */
 export async function releaseLettersOnDeath(
-  db: Db,
+  { db }: Pick<TimecapsuleDeps, 'db'>,
   userId: string,
   confirmedAt: Date,
   dateOfDeath: string | null = null,

@@ -1,29 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/database';
 import {
   letterDeliveries,
   timeCapsuleLetterRecipients,
   timeCapsuleLetters,
   users,
 } from '../../db/schema';
-import type { Translate } from '../../../src/contract/rules/endingnote';
-import type { Clock } from '../../clock';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { notifyAll, type Notice } from '../social/notifications';
 import { enqueueMails, type OutboxMail } from '../../mail/outbox';
 import { letterMail } from './mail';
 import { isLate } from './rules';
+import type { TimecapsuleDeps } from './timecapsuleDeps';
 
 /** Letters claimed per delivery transaction. */
 export const DELIVERY_BATCH_SIZE = 200;
 
+/** What delivering needs: no file store, so a bench can deliver from a bare database. */
+export type DeliveryDeps = Pick<TimecapsuleDeps, 'db' | 'clock' | 'publicUrl' | 'texts'>;
+
 export interface DeliveryOptions {
-  /** Where links in the mails point (config.publicUrl). */
-  publicUrl: string;
-  /** The app's Japanese texts, which the mails are written in (server/pages/translations.ts). */
-  texts: Translate;
+  /** Letters claimed per transaction (DELIVERY_BATCH_SIZE). */
   batchSize?: number;
 }
 
@@ -42,11 +40,11 @@ const recipientUser = alias(users, 'recipient_user');
  * is no longer due.
  */
 export async function deliverDueLetters(
-  db: Db,
-  clock: Clock,
-  options: DeliveryOptions,
+  { db, clock, publicUrl, texts }: DeliveryDeps,
+  options: DeliveryOptions = {},
 ): Promise<number> {
   const now = clock.now();
+  const t = await texts();
   return db.transaction(async (tx) => {
     const letters = await tx
       .select({
@@ -122,8 +120,8 @@ export async function deliverDueLetters(
         : recipient.guestEmail;
       if (!writtenIds.has(row.id) || !email) return [];
       const reportToken = newSecretToken();
-      const mail = letterMail(options.texts, {
-        publicUrl: options.publicUrl,
+      const mail = letterMail(t, {
+        publicUrl,
         letterId: letter.id,
         title: letter.title,
         sender: { firstName: letter.senderFirstName, lastName: letter.senderLastName },
@@ -172,14 +170,13 @@ export async function deliverDueLetters(
 
 /** Delivers batches until no letter is due; answers the number of letters delivered. */
 export async function deliverAllDueLetters(
-  db: Db,
-  clock: Clock,
-  options: DeliveryOptions,
+  deps: DeliveryDeps,
+  options: DeliveryOptions = {},
 ): Promise<number> {
   const batchSize = options.batchSize ?? DELIVERY_BATCH_SIZE;
   let total = 0;
   for (;;) {
-    const delivered = await deliverDueLetters(db, clock, { ...options, batchSize });
+    const delivered = await deliverDueLetters(deps, { batchSize });
     total += delivered;
     if (delivered < batchSize) return total;
     // Let waiting requests in between batches: PGlite has one connection, and a backlog of

@@ -13,7 +13,7 @@ import {
 } from '../../db/schema';
 import { DomainError, invalid, notFound, type FieldError } from '../errors';
 import { afterNewestFirst, decodeCursor, keyParts, pageFrom } from '../listPages';
-import { OBJECT_NAME_PATTERN, type ObjectStore } from '../../storage/objectStore';
+import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
 import type { Clock } from '../../clock';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
 import { parseJapanDateTime, type LetterInput } from '../../../src/contract/rules/timecapsule';
@@ -25,6 +25,7 @@ import type {
   UnsentLetter as WireUnsentLetter,
 } from '../../../src/contract/timecapsule';
 import { japanMorningOf } from './rules';
+import type { TimecapsuleDeps } from './timecapsuleDeps';
 
 const conflictDelivered = () =>
   new DomainError('conflict', 'letter_delivered', 'a delivered letter can no longer be changed');
@@ -112,27 +113,18 @@ function letterColumns(input: LetterInput, now: Date) {
   };
 }
 
-/** How many new non-member addresses a member may give letters to in a day, and the refusal. */
-export interface GuestAddressLimit {
-  perDay: number;
-  /** The `detail` of the 429 (Japanese, from the app's texts). */
-  refusal: string;
-}
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Notes the letter's non-member addresses the writer has not used before, refusing with 429
- * when they would take the writer past `limit.perDay` new addresses in the last 24 hours.
- * Writers are taken one at a time (a transaction lock on the writer), so two letters at once
- * cannot both fit under the limit.
+ * when they would take the writer past `guestAddressesPerDay` new addresses in the last 24
+ * hours. Writers are taken one at a time (a transaction lock on the writer), so two letters
+ * at once cannot both fit under the limit. `db` is the letter's transaction.
  */
 async function noteGuestAddresses(
-  db: Db,
-  clock: Clock,
+  { db, clock, texts, guestAddressesPerDay: perDay }: TimecapsuleDeps,
   writerId: string,
   input: LetterInput,
-  limit: GuestAddressLimit,
 ): Promise<void> {
   const emails = [
     ...new Set(
@@ -161,10 +153,12 @@ async function noteGuestAddresses(
       and(eq(letterGuestAddresses.userId, writerId), gt(letterGuestAddresses.firstUsedAt, since)),
     );
   const used = recent?.used ?? 0;
-  if (used + fresh.length > limit.perDay) {
+  if (used + fresh.length > perDay) {
     const oldest = recent?.oldest ? new Date(recent.oldest).getTime() : now.getTime();
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest + DAY_MS - now.getTime()) / 1000));
-    throw new DomainError('too_many_attempts', 'guest_addresses_per_day', limit.refusal, {
+    const t = await texts();
+    const refusal = t('timecapsule-error-guest_addresses_per_day', { limit: String(perDay) });
+    throw new DomainError('too_many_attempts', 'guest_addresses_per_day', refusal, {
       retryAfterSeconds,
     });
   }
@@ -194,12 +188,11 @@ async function insertPeople(db: Db, letterId: string, input: LetterInput): Promi
 }
 
 export async function createLetter(
-  db: Db,
-  clock: Clock,
+  deps: TimecapsuleDeps,
   writerId: string,
   input: LetterInput,
-  guestLimit: GuestAddressLimit,
 ): Promise<string> {
+  const { db, clock } = deps;
   await checkLetter(db, clock, writerId, input);
   const now = clock.now();
   return db.transaction(async (tx) => {
@@ -208,7 +201,7 @@ export async function createLetter(
       .values({ senderUserId: writerId, createdAt: now, ...letterColumns(input, now) })
       .returning({ id: timeCapsuleLetters.id });
     await claimLetterPhotos(tx, writerId, letter!.id, input.photo_names);
-    await noteGuestAddresses(tx, clock, writerId, input, guestLimit);
+    await noteGuestAddresses({ ...deps, db: tx }, writerId, input);
     await insertPeople(tx, letter!.id, input);
     return letter!.id;
   });
@@ -238,14 +231,12 @@ async function lockUnsentLetter(
 }
 
 export async function updateLetter(
-  db: Db,
-  clock: Clock,
-  store: ObjectStore,
+  deps: TimecapsuleDeps,
   writerId: string,
   letterId: string,
   input: LetterInput,
-  guestLimit: GuestAddressLimit,
 ): Promise<void> {
+  const { db, clock, store } = deps;
   const { photoNames } = await db.transaction(async (tx) => {
     const kept = await lockUnsentLetter(tx, writerId, letterId);
     await checkLetter(tx, clock, writerId, input);
@@ -258,7 +249,7 @@ export async function updateLetter(
       .delete(timeCapsuleLetterRecipients)
       .where(eq(timeCapsuleLetterRecipients.letterId, letterId));
     await tx.delete(timeCapsuleLetterAdmins).where(eq(timeCapsuleLetterAdmins.letterId, letterId));
-    await noteGuestAddresses(tx, clock, writerId, input, guestLimit);
+    await noteGuestAddresses({ ...deps, db: tx }, writerId, input);
     await insertPeople(tx, letterId, input);
     return kept;
   });
@@ -268,8 +259,7 @@ export async function updateLetter(
 
 /** Deletes an unsent letter and its photos. */
 export async function deleteLetter(
-  db: Db,
-  store: ObjectStore,
+  { db, store }: TimecapsuleDeps,
   writerId: string,
   letterId: string,
 ): Promise<void> {
@@ -378,14 +368,20 @@ async function toEnvelopes(db: Db, rows: EnvelopeRow[]): Promise<LetterEnvelope[
 }
 
 /** One letter's envelope (the letter exists). */
-export async function letterEnvelope(db: Db, letterId: string): Promise<LetterEnvelope> {
+export async function letterEnvelope(
+  { db }: Pick<TimecapsuleDeps, 'db'>,
+  letterId: string,
+): Promise<LetterEnvelope> {
   const rows = await envelopeRows(db, sql`from time_capsule_letters l where l.id = ${letterId}`);
   const [envelope] = await toEnvelopes(db, rows);
   return envelope!;
 }
 
 /** GET /v1/time_capsule_letter/get_unsent_letters: the caller's letters not yet delivered. */
-export async function listUnsentLetters(db: Db, userId: string): Promise<UnsentLetter[]> {
+export async function listUnsentLetters(
+  { db }: Pick<TimecapsuleDeps, 'db'>,
+  userId: string,
+): Promise<UnsentLetter[]> {
   const rows = await envelopeRows(
     db,
     sql`from time_capsule_letters l
@@ -404,7 +400,7 @@ export async function listUnsentLetters(db: Db, userId: string): Promise<UnsentL
  * delivered ones, latest first.
  */
 export async function listWrittenLetters(
-  db: Db,
+  { db }: Pick<TimecapsuleDeps, 'db'>,
   userId: string,
 ): Promise<(LetterEnvelope & { deliveredAt: string | null })[]> {
   const rows = await envelopeRows(
@@ -423,7 +419,10 @@ export async function listWrittenLetters(
  * The version of the member's three letter lists, bumped by the database with every change
  * that shows in any of them (migration 0077).
  */
-export async function letterListsVersion(db: Db, userId: string): Promise<number> {
+export async function letterListsVersion(
+  { db }: Pick<TimecapsuleDeps, 'db'>,
+  userId: string,
+): Promise<number> {
   return (await lettersVersionOf(db)(userId)) ?? 0;
 }
 
@@ -447,7 +446,10 @@ const lettersVersionOf = preparedPerDatabase((db) =>
 );
 
 /** GET /v1/time_capsule_letter/get_admin_letters: letters the caller manages, envelope only. */
-export async function listAdminLetters(db: Db, userId: string): Promise<LetterEnvelope[]> {
+export async function listAdminLetters(
+  { db }: Pick<TimecapsuleDeps, 'db'>,
+  userId: string,
+): Promise<LetterEnvelope[]> {
   const rows = await envelopeRows(
     db,
     sql`from time_capsule_letter_admins a join time_capsule_letters l on l.id = a.letter_id
@@ -461,7 +463,10 @@ export async function listAdminLetters(db: Db, userId: string): Promise<LetterEn
  * GET /v1/time_capsule_letter/get_received_letters: letters delivered to the caller, newest
  * delivery first. Also the "delivered letters for recipient" hook for notifications.
  */
-export function listReceivedLetters(db: Db, userId: string): Promise<ReceivedLetter[]> {
+export function listReceivedLetters(
+  { db }: Pick<TimecapsuleDeps, 'db'>,
+  userId: string,
+): Promise<ReceivedLetter[]> {
   return queryRows<ReceivedLetter>(
     db,
     sql`select l.id as "timeCapsuleLetterId", u.first_name as "senderFirstName",
@@ -497,7 +502,7 @@ interface PageRequest {
 
 /** A page of GET /v1/time_capsule_letter/get_unsent_letters. */
 export async function listUnsentLettersPage(
-  db: Db,
+  { db }: Pick<TimecapsuleDeps, 'db'>,
   userId: string,
   { limit, cursor }: PageRequest,
 ) {
@@ -526,7 +531,11 @@ export async function listUnsentLettersPage(
 }
 
 /** A page of GET /v1/time_capsule_letter/get_admin_letters. */
-export async function listAdminLettersPage(db: Db, userId: string, { limit, cursor }: PageRequest) {
+export async function listAdminLettersPage(
+  { db }: Pick<TimecapsuleDeps, 'db'>,
+  userId: string,
+  { limit, cursor }: PageRequest,
+) {
   const after = decodeCursor('letters.admin', userId, LETTER_KEY, cursor);
   const rows = await envelopeRows(
     db,
@@ -548,7 +557,7 @@ export async function listAdminLettersPage(db: Db, userId: string, { limit, curs
 
 /** A page of GET /v1/time_capsule_letter/get_received_letters. */
 export async function listReceivedLettersPage(
-  db: Db,
+  { db }: Pick<TimecapsuleDeps, 'db'>,
   userId: string,
   { limit, cursor }: PageRequest,
 ) {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { letterDeliveries, mailOutbox, mailReports, timeCapsuleLetters } from '../../db/schema';
 import { hashSecretToken } from '../accounts/secretTokens';
-import type { Clock } from '../../clock';
+import type { TimecapsuleDeps } from './timecapsuleDeps';
 
 export interface ReportedMail {
   mailId: string;
@@ -30,7 +30,10 @@ async function mailOfReportToken(db: Db, token: string) {
 }
 
 /** True when `token` is a mail's report token (the report page offers its button then). */
-export async function isMailReportToken(db: Db, token: string): Promise<boolean> {
+export async function isMailReportToken(
+  { db }: Pick<TimecapsuleDeps, 'db'>,
+  token: string,
+): Promise<boolean> {
   return (await mailOfReportToken(db, token)) !== undefined;
 }
 
@@ -39,8 +42,7 @@ export async function isMailReportToken(db: Db, token: string): Promise<boolean>
  * it is sent, with who caused the mail, for the operators (docs/operations.md).
  */
 export async function reportMail(
-  db: Db,
-  clock: Clock,
+  { db, clock }: TimecapsuleDeps,
   token: string,
 ): Promise<ReportedMail | undefined> {
   const mail = await mailOfReportToken(db, token);

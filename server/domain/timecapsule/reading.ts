@@ -20,6 +20,7 @@ import type {
 } from '../../../src/contract/timecapsule';
 import { markLetterNotificationRead } from '../social/notifications';
 import { letterEnvelope } from './letters';
+import type { TimecapsuleDeps } from './timecapsuleDeps';
 
 type Letter = typeof timeCapsuleLetters.$inferSelect;
 type AdminView = Served<WireAdminView>;
@@ -35,7 +36,7 @@ async function signedPhotos(store: ObjectStore, names: string[]): Promise<Letter
 
 async function writerView(db: Db, store: ObjectStore, letter: Letter): Promise<WriterView> {
   const [envelope, recipients, admins, photos] = await Promise.all([
-    letterEnvelope(db, letter.id),
+    letterEnvelope({ db }, letter.id),
     db
       .select({
         userId: timeCapsuleLetterRecipients.userId,
@@ -142,7 +143,7 @@ async function recipientView(
 }
 
 async function adminView(db: Db, store: ObjectStore, letter: Letter): Promise<AdminView> {
-  const envelope = await letterEnvelope(db, letter.id);
+  const envelope = await letterEnvelope({ db }, letter.id);
   const delivered = letter.deliveredAt !== null;
   return {
     ...envelope,
@@ -158,7 +159,7 @@ async function adminView(db: Db, store: ObjectStore, letter: Letter): Promise<Ad
  * writer's always, a recipient's and an admin's once the letter is delivered.
  */
 export async function mayReadLetterPhotos(
-  db: Db,
+  { db }: Pick<TimecapsuleDeps, 'db'>,
   letterId: string,
   userId: string,
 ): Promise<boolean> {
@@ -198,9 +199,7 @@ export async function mayReadLetterPhotos(
  * their view of the letter; anyone else (a recipient before delivery included) gets 404.
  */
 export async function readLetter(
-  db: Db,
-  clock: Clock,
-  store: ObjectStore,
+  { db, clock, store }: TimecapsuleDeps,
   userId: string,
   letterId: string,
 ): Promise<LetterView> {

@@ -51,7 +51,7 @@ export async function mayViewObject(
     case 'history_photo':
       return mayReadPage(await pageOfItem(db, historyEntries, upload.useId!));
     case 'letter_photo':
-      return userId !== undefined && mayReadLetterPhotos(db, upload.useId!, userId);
+      return userId !== undefined && mayReadLetterPhotos({ db }, upload.useId!, userId);
     case 'death_document':
       // A report's document: the member it concerns and that member's administrators.
       return (

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { socialEndpoints as social } from '../../../src/contract/social';
+import { socialDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import {
   acceptRequest,
@@ -18,17 +19,15 @@ import { endpointRoute } from '../../http/endpoints';
 
 /** What `GET /v1/connection/connections` answers the member `userId`. */
 export async function connectionsAnswer(ctx: AppContext, userId: string) {
-  const db = ctx.database.db;
-  const items = await listConnections(db, userId);
-  return {
-    items: await withCertificated(db, ctx.clock.now(), await withIconUrls(ctx.store, items)),
-  };
+  const deps = socialDepsOf(ctx);
+  const items = await listConnections(deps, userId);
+  return { items: await withCertificated(deps, await withIconUrls(deps, items)) };
 }
 
 /** つながり: connections and the requests that make them (see docs/social.md). */
 export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const db = ctx.database.db;
+  const deps = socialDepsOf(ctx);
 
   routes.route({
     ...endpointRoute(social.listConnections),
@@ -39,7 +38,7 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
     ...endpointRoute(social.setRelationship),
     handler: async (request, reply) => {
       await setRelationship(
-        db,
+        deps,
         currentUserId(request),
         request.params.user_id,
         request.body.relationship,
@@ -51,7 +50,7 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
   routes.route({
     ...endpointRoute(social.removeConnection),
     handler: async (request, reply) => {
-      await removeConnection(db, currentUserId(request), request.params.user_id);
+      await removeConnection(deps, currentUserId(request), request.params.user_id);
       return reply.status(204).send();
     },
   });
@@ -59,9 +58,8 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
   routes.route({
     ...endpointRoute(social.listRequests),
     handler: async (request) => {
-      const { received, sent } = await listRequests(db, currentUserId(request));
-      const wire = (items: typeof received) =>
-        withWireMembers(db, ctx.store, ctx.clock.now(), items);
+      const { received, sent } = await listRequests(deps, currentUserId(request));
+      const wire = (items: typeof received) => withWireMembers(deps, items);
       return { received: await wire(received), sent: await wire(sent) };
     },
   });
@@ -70,11 +68,10 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
     ...endpointRoute(social.sendRequest),
     handler: async (request, reply) => {
       const outcome = await sendRequest(
-        db,
+        deps,
         currentUserId(request),
         request.body.to_user_id,
         request.body.relationship,
-        ctx.clock.now(),
       );
       return reply.status(outcome.status === 'requested' ? 201 : 200).send(outcome);
     },
@@ -84,11 +81,10 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
     ...endpointRoute(social.acceptRequest),
     handler: async (request, reply) => {
       await acceptRequest(
-        db,
+        deps,
         currentUserId(request),
         request.params.request_id,
         request.body.relationship,
-        ctx.clock.now(),
       );
       return reply.status(204).send();
     },
@@ -97,7 +93,7 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
   routes.route({
     ...endpointRoute(social.declineRequest),
     handler: async (request, reply) => {
-      await declineRequest(db, currentUserId(request), request.params.request_id, ctx.clock.now());
+      await declineRequest(deps, currentUserId(request), request.params.request_id);
       return reply.status(204).send();
     },
   });
@@ -105,7 +101,7 @@ export async function connectionRoutes(app: FastifyInstance, ctx: AppContext): P
   routes.route({
     ...endpointRoute(social.cancelRequest),
     handler: async (request, reply) => {
-      await cancelRequest(db, currentUserId(request), request.params.request_id, ctx.clock.now());
+      await cancelRequest(deps, currentUserId(request), request.params.request_id);
       return reply.status(204).send();
     },
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { tokyoToday } from '../../../src/contract/rules/account';
 import { profileUpdateBody, socialEndpoints as social } from '../../../src/contract/social';
+import { socialDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import { dashboard, mourning } from '../../domain/social/home';
 import { readProfile, updateProfile, type Profile } from '../../domain/social/profile';
@@ -12,19 +13,14 @@ import { endpointRoute, withServerBody } from '../../http/endpoints';
 /** The member's home: dashboard (ホーム), mourning tab (偲ぶ) and my page's profile. */
 export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const db = ctx.database.db;
+  const deps = socialDepsOf(ctx);
   const signed = (name: string | null) => (name ? ctx.store.signedUrl(name, 'GET') : null);
 
   routes.route({
     ...endpointRoute(social.readDashboard),
     handler: async (request) => {
-      const summary = await dashboard(db, currentUserId(request), ctx.clock.now());
-      const connectionsNews = await withWireMembers(
-        db,
-        ctx.store,
-        ctx.clock.now(),
-        summary.connectionsNews,
-      );
+      const summary = await dashboard(deps, currentUserId(request));
+      const connectionsNews = await withWireMembers(deps, summary.connectionsNews);
       return { ...summary, connectionsNews };
     },
   });
@@ -32,7 +28,7 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
   routes.route({
     ...endpointRoute(social.readMourning),
     handler: async (request) => {
-      const tab = await mourning(db, currentUserId(request), ctx.clock.now());
+      const tab = await mourning(deps, currentUserId(request));
       const pages = await Promise.all(
         tab.pages.map(async ({ photoName, ...page }) => ({
           ...page,
@@ -51,7 +47,7 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   routes.route({
     ...endpointRoute(social.readProfile),
-    handler: async (request) => wireProfile(await readProfile(db, currentUserId(request))),
+    handler: async (request) => wireProfile(await readProfile(deps, currentUserId(request))),
   });
 
   routes.route({
@@ -61,13 +57,6 @@ export async function homeRoutes(app: FastifyInstance, ctx: AppContext): Promise
       profileUpdateBody({ today: () => tokyoToday(ctx.clock.now()) }),
     ),
     handler: async (request) =>
-      wireProfile(
-        await updateProfile(
-          { db, store: ctx.store },
-          currentUserId(request),
-          request.body,
-          ctx.clock.now(),
-        ),
-      ),
+      wireProfile(await updateProfile(deps, currentUserId(request), request.body)),
   });
 }

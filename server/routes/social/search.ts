@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { socialEndpoints as social } from '../../../src/contract/social';
+import { socialDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import { searchMembers, type SearchCursor } from '../../domain/social/search';
 import { currentUserId } from '../../http/authenticate';
@@ -32,23 +33,18 @@ function decodeCursor(text: string): SearchCursor {
 /** ユーザー検索: members by name, written or read, whole or partial (docs/social.md). */
 export async function searchRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const search = endpointRoute(social.searchMembers);
+  const deps = socialDepsOf(ctx);
   app.withTypeProvider<ZodTypeProvider>().route({
     ...search,
     config: { ...search.config, ...limitedAs('search') },
     handler: async (request) => {
       const { q, cursor, per_page: perPage } = request.query;
-      const { items, nextCursor } = await searchMembers(
-        ctx.database.db,
-        currentUserId(request),
-        q,
-        { cursor: cursor ? decodeCursor(cursor) : undefined, limit: perPage },
-      );
+      const { items, nextCursor } = await searchMembers(deps, currentUserId(request), q, {
+        cursor: cursor ? decodeCursor(cursor) : undefined,
+        limit: perPage,
+      });
       return {
-        items: await withCertificated(
-          ctx.database.db,
-          ctx.clock.now(),
-          await withIconUrls(ctx.store, items),
-        ),
+        items: await withCertificated(deps, await withIconUrls(deps, items)),
         nextCursor: nextCursor ? encodeCursor(nextCursor) : null,
       };
     },

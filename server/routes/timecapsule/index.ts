@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { UUID_PATTERN } from '../../../src/contract/common';
 import { timecapsuleEndpoints as letters } from '../../../src/contract/timecapsule';
+import { timecapsuleDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import { claimGuestLetter } from '../../domain/timecapsule/claim';
 import {
@@ -15,7 +16,6 @@ import {
   listUnsentLetters,
   listUnsentLettersPage,
   updateLetter,
-  type GuestAddressLimit,
 } from '../../domain/timecapsule/letters';
 import { readLetter } from '../../domain/timecapsule/reading';
 import { currentUserId } from '../../http/authenticate';
@@ -23,7 +23,6 @@ import { endpointRoute } from '../../http/endpoints';
 import { notFound } from '../../http/errors';
 import { versionedAnswer } from '../../http/versionedAnswer';
 import { limitedAs } from '../../http/rateLimits';
-import { japaneseTexts } from '../../pages/translations';
 
 /** A malformed id names no letter the caller may know of: 404, like any other unknown id. */
 function letterIdOf(params: { letterId: string }): string {
@@ -37,7 +36,7 @@ function letterIdOf(params: { letterId: string }): string {
  */
 export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const db = ctx.database.db;
+  const deps = timecapsuleDepsOf(ctx);
 
   const lists = [
     [letters.listAdminLetters, listAdminLetters, 'admin'],
@@ -51,9 +50,9 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
       ...endpointRoute(list),
       handler: async (request, reply) => {
         const userId = currentUserId(request);
-        const version = `letters.${name}.${userId}.${await letterListsVersion(db, userId)}`;
+        const version = `letters.${name}.${userId}.${await letterListsVersion(deps, userId)}`;
         return versionedAnswer(request, reply, version, async () => {
-          const answer: Awaited<ReturnType<typeof read>> = await read(db, userId);
+          const answer: Awaited<ReturnType<typeof read>> = await read(deps, userId);
           return answer;
         });
       },
@@ -72,9 +71,9 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
       handler: async (request, reply) => {
         const userId = currentUserId(request);
         const { limit, cursor } = request.query;
-        const version = `letters.${name}.${userId}.${await letterListsVersion(db, userId)}.${limit}.${encodeURIComponent(cursor ?? '')}`;
+        const version = `letters.${name}.${userId}.${await letterListsVersion(deps, userId)}.${limit}.${encodeURIComponent(cursor ?? '')}`;
         return versionedAnswer(request, reply, version, async () => {
-          const answer: Awaited<ReturnType<typeof read>> = await read(db, userId, {
+          const answer: Awaited<ReturnType<typeof read>> = await read(deps, userId, {
             limit,
             cursor,
           });
@@ -84,28 +83,13 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
     });
   }
 
-  const guestLimit = async (): Promise<GuestAddressLimit> => {
-    const perDay = ctx.config.letterNewGuestAddressesPerDay;
-    const t = await japaneseTexts();
-    return {
-      perDay,
-      refusal: t('timecapsule-error-guest_addresses_per_day', { limit: String(perDay) }),
-    };
-  };
-
   // A letter mails its recipients (members or not) when it is delivered.
   const create = endpointRoute(letters.createLetter);
   routes.route({
     ...create,
     config: { ...create.config, ...limitedAs('mail') },
     handler: async (request, reply) => {
-      const id = await createLetter(
-        db,
-        ctx.clock,
-        currentUserId(request),
-        request.body,
-        await guestLimit(),
-      );
+      const id = await createLetter(deps, currentUserId(request), request.body);
       return reply.status(201).send({ timeCapsuleLetterId: id });
     },
   });
@@ -113,29 +97,20 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
   routes.route({
     ...endpointRoute(letters.claimLetter),
     handler: async (request) => ({
-      timeCapsuleLetterId: await claimGuestLetter(db, currentUserId(request), request.body.token),
+      timeCapsuleLetterId: await claimGuestLetter(deps, currentUserId(request), request.body.token),
     }),
   });
 
   routes.route({
     ...endpointRoute(letters.readLetter),
-    handler: (request) =>
-      readLetter(db, ctx.clock, ctx.store, currentUserId(request), letterIdOf(request.params)),
+    handler: (request) => readLetter(deps, currentUserId(request), letterIdOf(request.params)),
   });
 
   routes.route({
     ...endpointRoute(letters.updateLetter),
     handler: async (request) => {
       const id = letterIdOf(request.params);
-      await updateLetter(
-        db,
-        ctx.clock,
-        ctx.store,
-        currentUserId(request),
-        id,
-        request.body,
-        await guestLimit(),
-      );
+      await updateLetter(deps, currentUserId(request), id, request.body);
       return { timeCapsuleLetterId: id };
     },
   });
@@ -143,7 +118,7 @@ export async function timeCapsuleRoutes(app: FastifyInstance, ctx: AppContext): 
   routes.route({
     ...endpointRoute(letters.deleteLetter),
     handler: async (request, reply) => {
-      await deleteLetter(db, ctx.store, currentUserId(request), letterIdOf(request.params));
+      await deleteLetter(deps, currentUserId(request), letterIdOf(request.params));
       return reply.status(204).send();
     },
   });
