@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import {
   accountRestorationLinks,
@@ -32,6 +32,7 @@ import {
 } from './restorationMails';
 import { administratorsOf } from './settings';
 import { markSuspicionNoticesCancelled } from './suspicion';
+import { holdLettersOnRestoration } from '../timecapsule/death';
 import type {
   accountRestoration,
   restorationLinkState,
@@ -277,19 +278,7 @@ export async function restoreAccount(
     await tx.update(deathSettings).set({ aliveAt: now }).where(eq(deathSettings.userId, userId));
     await tx.update(userDeaths).set({ deathConfirmedAt: null }).where(eq(userDeaths.id, userId));
     await turnPageBack(tx, userId, caseId, closed.dateOfDeath);
-    // Letters given a due time by the release and not delivered yet wait again for a death.
-    const stopped = await tx
-      .update(timeCapsuleLetters)
-      .set({ dueAt: null })
-      .where(
-        and(
-          eq(timeCapsuleLetters.senderUserId, userId),
-          ne(timeCapsuleLetters.rule, 'date'),
-          isNull(timeCapsuleLetters.deliveredAt),
-          isNotNull(timeCapsuleLetters.dueAt),
-        ),
-      )
-      .returning({ id: timeCapsuleLetters.id });
+    const stopped = await holdLettersOnRestoration(tx, userId);
     // Letter mails about the death still in the outbox are not sent after all.
     const mailsWithdrawn = await withdrawMailsAbout(tx, userId, now);
     const releasedAt = closed.releasedAt!;

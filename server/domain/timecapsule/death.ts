@@ -1,7 +1,15 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { timeCapsuleLetters } from '../../db/schema';
 import { dueAtAfterDeath, type DeathRule } from './rules';
+
+/** The member's death-triggered letters not delivered yet: those a death releases and a restoration holds back. */
+const deathLettersOf = (userId: string) =>
+  and(
+    eq(timeCapsuleLetters.senderUserId, userId),
+    ne(timeCapsuleLetters.rule, 'date'),
+    isNull(timeCapsuleLetters.deliveredAt),
+  );
 
 /**
  * Called by the death-confirmation capability once a member's death is confirmed: every
@@ -25,14 +33,7 @@ export async function releaseLettersOnDeath(
         afterDeathDate: timeCapsuleLetters.afterDeathDate,
       })
       .from(timeCapsuleLetters)
-      .where(
-        and(
-          eq(timeCapsuleLetters.senderUserId, userId),
-          ne(timeCapsuleLetters.rule, 'date'),
-          isNull(timeCapsuleLetters.dueAt),
-          isNull(timeCapsuleLetters.deliveredAt),
-        ),
-      )
+      .where(and(deathLettersOf(userId), isNull(timeCapsuleLetters.dueAt)))
       .for('update');
     for (const letter of waiting) {
       await tx
@@ -42,4 +43,17 @@ export async function releaseLettersOnDeath(
     }
     return waiting.length;
   });
+}
+
+/**
+ * Called when a member restores their account: letters given a due time by the release and
+ * not delivered yet wait again for a death. Answers the ids of the letters held back.
+ */
+export async function holdLettersOnRestoration(tx: Db, userId: string): Promise<string[]> {
+  const held = await tx
+    .update(timeCapsuleLetters)
+    .set({ dueAt: null })
+    .where(and(deathLettersOf(userId), isNotNull(timeCapsuleLetters.dueAt)))
+    .returning({ id: timeCapsuleLetters.id });
+  return held.map((letter) => letter.id);
 }
