@@ -158,22 +158,13 @@ export function loadConfig(env: Env = process.env): Config {
 
   const port = parsePort(env.PORT, problems);
   const host = env.HOST ?? (production ? '0.0.0.0' : '127.0.0.1');
-  const dataDir = path.resolve(env.DATA_DIR ?? './data');
-  checkDataDir(dataDir, problems);
-
-  const databaseUrl = optionalUrl(
-    'DATABASE_URL',
-    env.DATABASE_URL,
-    ['postgres:', 'postgresql:'],
-    problems,
-  );
+  const { dataDir, databaseUrl, s3 } = parseStore(env, problems);
   const databaseTimeouts = parseDatabaseTimeouts(env, problems);
   const smtpUrl = optionalUrl('SMTP_URL', env.SMTP_URL, ['smtp:', 'smtps:'], problems);
   const redisUrl = optionalUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:'], problems);
   const publicUrl =
     optionalUrl('PUBLIC_URL', env.PUBLIC_URL, ['http:', 'https:'], problems)?.replace(/\/$/, '') ??
     `http://localhost:${port}`;
-  const s3 = parseS3(env, problems);
   const logLevel = env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     problems.push(
@@ -331,6 +322,13 @@ export interface StoreConfig {
 /** DATA_DIR, DATABASE_URL and S3_* checked as a start checks them, without touching secrets. */
 export function loadStoreConfig(env: Env = process.env): StoreConfig {
   const problems: string[] = [];
+  const store = parseStore(env, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return store;
+}
+
+/** The store's settings, read by the server's start and the operations commands alike. */
+function parseStore(env: Env, problems: string[]): StoreConfig {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   checkDataDir(dataDir, problems);
   const databaseUrl = optionalUrl(
@@ -339,9 +337,7 @@ export function loadStoreConfig(env: Env = process.env): StoreConfig {
     ['postgres:', 'postgresql:'],
     problems,
   );
-  const s3 = parseS3(env, problems);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return { dataDir, databaseUrl, s3 };
+  return { dataDir, databaseUrl, s3: parseS3(env, problems) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import {
   accountRestorationLinks,
@@ -33,6 +33,7 @@ import {
 } from './restorationMails';
 import { administratorsOf } from './settings';
 import { markSuspicionNoticesCancelled } from './suspicion';
+import { holdLettersOnRestoration } from '../timecapsule/death';
 import type {
   accountRestoration,
   restorationLinkState,
@@ -281,18 +282,7 @@ export async function restoreAccount(
     // The member's choices for after their death, undone where they can be.
     const undone = await undoChoices(tx, { caseId, userId, mourningEnded }, now);
     // Letters given a due time by the release and not delivered yet wait again for a death.
-    const stopped = await tx
-      .update(timeCapsuleLetters)
-      .set({ dueAt: null })
-      .where(
-        and(
-          eq(timeCapsuleLetters.senderUserId, userId),
-          ne(timeCapsuleLetters.rule, 'date'),
-          isNull(timeCapsuleLetters.deliveredAt),
-          isNotNull(timeCapsuleLetters.dueAt),
-        ),
-      )
-      .returning({ id: timeCapsuleLetters.id });
+    const stopped = await holdLettersOnRestoration({ db: tx }, userId);
     // Letter mails about the death still in the outbox are not sent after all.
     const mailsWithdrawn = await withdrawMailsAbout(tx, userId, now);
     const releasedAt = closed.releasedAt!;

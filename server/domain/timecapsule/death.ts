@@ -1,7 +1,15 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import { timeCapsuleLetters } from '../../db/schema';
 import { dueAtAfterDeath, type DeathRule } from './rules';
 import type { TimecapsuleDeps } from './timecapsuleDeps';
+
+/** The member's death-triggered letters not delivered yet: those a death releases and a restoration holds back. */
+const deathLettersOf = (userId: string) =>
+  and(
+    eq(timeCapsuleLetters.senderUserId, userId),
+    ne(timeCapsuleLetters.rule, 'date'),
+    isNull(timeCapsuleLetters.deliveredAt),
+  );
 
 /**
  * Called by the death-confirmation capability once a member's death is confirmed: every
@@ -26,14 +34,7 @@ export async function releaseLettersOnDeath(
         afterDeathDate: timeCapsuleLetters.afterDeathDate,
       })
       .from(timeCapsuleLetters)
-      .where(
-        and(
-          eq(timeCapsuleLetters.senderUserId, userId),
-          ne(timeCapsuleLetters.rule, 'date'),
-          isNull(timeCapsuleLetters.dueAt),
-          isNull(timeCapsuleLetters.deliveredAt),
-        ),
-      )
+      .where(and(deathLettersOf(userId), isNull(timeCapsuleLetters.dueAt)))
       .for('update');
     for (const letter of waiting) {
       await tx
@@ -43,4 +44,20 @@ export async function releaseLettersOnDeath(
     }
     return waiting.length;
   });
+}
+
+/**
+ * Called when a member restores their account: letters given a due time by the release and
+ * not delivered yet wait again for a death. Answers the ids of the letters held back.
+ */
+export async function holdLettersOnRestoration(
+  { db }: Pick<TimecapsuleDeps, 'db'>,
+  userId: string,
+): Promise<string[]> {
+  const held = await db
+    .update(timeCapsuleLetters)
+    .set({ dueAt: null })
+    .where(and(deathLettersOf(userId), isNotNull(timeCapsuleLetters.dueAt)))
+    .returning({ id: timeCapsuleLetters.id });
+  return held.map((letter) => letter.id);
 }

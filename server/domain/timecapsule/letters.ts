@@ -377,21 +377,68 @@ export async function letterEnvelope(
   return envelope!;
 }
 
+/*
+ * Which letters each of the three lists holds and in what order, for the whole list and for
+ * its pages alike: a page is the rows after its cursor's key, one more than it shows (to know
+ * whether more follow).
+ */
+
+interface ListPageQuery {
+  after: string[] | undefined;
+  limit: number;
+}
+
+/** "After the key" of `time` and `id` when a page has a cursor, else nothing. */
+const afterCursor = (time: SQL, id: SQL, page: ListPageQuery | undefined) =>
+  page?.after ? sql`and ${afterNewestFirst(time, id, page.after)}` : sql``;
+
+const pageLimit = (page: ListPageQuery | undefined) =>
+  page ? sql`limit ${page.limit + 1}` : sql``;
+
+/** The member's letters not yet delivered, last changed first. */
+const unsentLetters = (userId: string, page?: ListPageQuery) =>
+  sql`from time_capsule_letters l
+      where l.sender_user_id = ${userId} and l.delivered_at is null
+        ${afterCursor(sql`l.updated_at`, sql`l.id`, page)}
+      order by l.updated_at desc, l.id ${pageLimit(page)}`;
+
+/** The letters the member administers, newest first. */
+const adminLetters = (userId: string, page?: ListPageQuery) =>
+  sql`from time_capsule_letter_admins a join time_capsule_letters l on l.id = a.letter_id
+      where a.user_id = ${userId} ${afterCursor(sql`l.created_at`, sql`l.id`, page)}
+      order by l.created_at desc, l.id ${pageLimit(page)}`;
+
+/** The letters delivered to the member, newest delivery first, with their senders' names. */
+const receivedRows = (db: Db, userId: string, page?: ListPageQuery) =>
+  queryRows<ReceivedLetter & { sortKey?: string }>(
+    db,
+    sql`select l.id as "timeCapsuleLetterId", u.first_name as "senderFirstName",
+        u.last_name as "senderLastName", l.title,
+        ${isoTime(sql`l.created_at`)} as "createdAt",
+        ${isoTime(sql`d.delivered_at`)} as "deliveredAt",
+        ${isoTime(sql`d.opened_at`)} as "openedAt",
+        d.late ${page ? sql`, d.delivered_at::text as "sortKey"` : sql``}
+      from letter_deliveries d
+        join time_capsule_letters l on l.id = d.letter_id
+        join users u on u.id = l.sender_user_id
+      where d.recipient_user_id = ${userId} ${afterCursor(sql`d.delivered_at`, sql`l.id`, page)}
+      order by d.delivered_at desc, l.id ${pageLimit(page)}`,
+  );
+
+/** Unsent letters are envelopes with when they last changed. */
+async function toUnsentLetters(db: Db, rows: EnvelopeRow[]): Promise<UnsentLetter[]> {
+  const envelopes = await toEnvelopes(db, rows);
+  return envelopes.map((envelope, index) =>
+    Object.assign(envelope, { updatedAt: rows[index]!.updatedAt }),
+  );
+}
+
 /** GET /v1/time_capsule_letter/get_unsent_letters: the caller's letters not yet delivered. */
 export async function listUnsentLetters(
   { db }: Pick<TimecapsuleDeps, 'db'>,
   userId: string,
 ): Promise<UnsentLetter[]> {
-  const rows = await envelopeRows(
-    db,
-    sql`from time_capsule_letters l
-      where l.sender_user_id = ${userId} and l.delivered_at is null
-      order by l.updated_at desc, l.id`,
-  );
-  const envelopes = await toEnvelopes(db, rows);
-  return envelopes.map((envelope, index) =>
-    Object.assign(envelope, { updatedAt: rows[index]!.updatedAt }),
-  );
+  return toUnsentLetters(db, await envelopeRows(db, unsentLetters(userId)));
 }
 
 /**
@@ -450,13 +497,7 @@ export async function listAdminLetters(
   { db }: Pick<TimecapsuleDeps, 'db'>,
   userId: string,
 ): Promise<LetterEnvelope[]> {
-  const rows = await envelopeRows(
-    db,
-    sql`from time_capsule_letter_admins a join time_capsule_letters l on l.id = a.letter_id
-      where a.user_id = ${userId}
-      order by l.created_at desc, l.id`,
-  );
-  return toEnvelopes(db, rows);
+  return toEnvelopes(db, await envelopeRows(db, adminLetters(userId)));
 }
 
 /**
@@ -467,20 +508,7 @@ export function listReceivedLetters(
   { db }: Pick<TimecapsuleDeps, 'db'>,
   userId: string,
 ): Promise<ReceivedLetter[]> {
-  return queryRows<ReceivedLetter>(
-    db,
-    sql`select l.id as "timeCapsuleLetterId", u.first_name as "senderFirstName",
-        u.last_name as "senderLastName", l.title,
-        ${isoTime(sql`l.created_at`)} as "createdAt",
-        ${isoTime(sql`d.delivered_at`)} as "deliveredAt",
-        ${isoTime(sql`d.opened_at`)} as "openedAt",
-        d.late
-      from letter_deliveries d
-        join time_capsule_letters l on l.id = d.letter_id
-        join users u on u.id = l.sender_user_id
-      where d.recipient_user_id = ${userId}
-      order by d.delivered_at desc, l.id`,
-  );
+  return receivedRows(db, userId);
 }
 
 /*
@@ -490,10 +518,6 @@ export function listReceivedLetters(
  */
 
 const LETTER_KEY = [keyParts.timestamp, keyParts.uuid];
-
-/** "After the key" of `time` and `id` when there is a cursor, else nothing. */
-const afterCursor = (time: SQL, id: SQL, after: string[] | undefined) =>
-  after ? sql`and ${afterNewestFirst(time, id, after)}` : sql``;
 
 interface PageRequest {
   limit: number;
@@ -507,19 +531,8 @@ export async function listUnsentLettersPage(
   { limit, cursor }: PageRequest,
 ) {
   const after = decodeCursor('letters.unsent', userId, LETTER_KEY, cursor);
-  const rows = await envelopeRows(
-    db,
-    sql`from time_capsule_letters l
-      where l.sender_user_id = ${userId} and l.delivered_at is null
-        ${afterCursor(sql`l.updated_at`, sql`l.id`, after)}
-      order by l.updated_at desc, l.id limit ${limit + 1}`,
-    sql`l.updated_at`,
-  );
-  const shown = rows.slice(0, limit);
-  const envelopes = await toEnvelopes(db, shown);
-  const items = envelopes.map((envelope, index) =>
-    Object.assign(envelope, { updatedAt: shown[index]!.updatedAt }),
-  );
+  const rows = await envelopeRows(db, unsentLetters(userId, { after, limit }), sql`l.updated_at`);
+  const items = await toUnsentLetters(db, rows.slice(0, limit));
   return pageFrom(
     rows,
     limit,
@@ -537,13 +550,7 @@ export async function listAdminLettersPage(
   { limit, cursor }: PageRequest,
 ) {
   const after = decodeCursor('letters.admin', userId, LETTER_KEY, cursor);
-  const rows = await envelopeRows(
-    db,
-    sql`from time_capsule_letter_admins a join time_capsule_letters l on l.id = a.letter_id
-      where a.user_id = ${userId} ${afterCursor(sql`l.created_at`, sql`l.id`, after)}
-      order by l.created_at desc, l.id limit ${limit + 1}`,
-    sql`l.created_at`,
-  );
+  const rows = await envelopeRows(db, adminLetters(userId, { after, limit }), sql`l.created_at`);
   const items = await toEnvelopes(db, rows.slice(0, limit));
   return pageFrom(
     rows,
@@ -562,27 +569,14 @@ export async function listReceivedLettersPage(
   { limit, cursor }: PageRequest,
 ) {
   const after = decodeCursor('letters.received', userId, LETTER_KEY, cursor);
-  const rows = await queryRows<ReceivedLetter & { sortKey: string }>(
-    db,
-    sql`select l.id as "timeCapsuleLetterId", u.first_name as "senderFirstName",
-        u.last_name as "senderLastName", l.title,
-        ${isoTime(sql`l.created_at`)} as "createdAt",
-        ${isoTime(sql`d.delivered_at`)} as "deliveredAt",
-        ${isoTime(sql`d.opened_at`)} as "openedAt",
-        d.late, d.delivered_at::text as "sortKey"
-      from letter_deliveries d
-        join time_capsule_letters l on l.id = d.letter_id
-        join users u on u.id = l.sender_user_id
-      where d.recipient_user_id = ${userId} ${afterCursor(sql`d.delivered_at`, sql`l.id`, after)}
-      order by d.delivered_at desc, l.id limit ${limit + 1}`,
-  );
+  const rows = await receivedRows(db, userId, { after, limit });
   const items = rows.slice(0, limit).map(({ sortKey: _key, ...letter }): ReceivedLetter => letter);
   return pageFrom(
     rows,
     limit,
     'letters.received',
     userId,
-    (row) => [row.sortKey, row.timeCapsuleLetterId],
+    (row) => [row.sortKey!, row.timeCapsuleLetterId],
     items,
   );
 }

@@ -64,16 +64,8 @@ export const headerEntries = {
   guest: [entries.media, entries.faq, entries.login, entries.register],
 };
 
-/** The burger menu's group of the service itself (relationship service). */
-export const serviceEntries: MenuEntry[] = [
-  entries.dashboard,
-  entries.memory,
-  entries.endingnote,
-  entries.timecapsule,
-  entries.connection,
-  entries.userSearch,
-  entries.notification,
-];
+/** The burger menu's group of the service itself: the header's areas, then notifications. */
+export const serviceEntries: MenuEntry[] = [...headerEntries.member, entries.notification];
 
 /** The burger menu's group "other": everything outside the member's service. */
 export const otherEntries: MenuEntry[] = [

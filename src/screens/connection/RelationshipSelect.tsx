@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import styled from 'styled-components';
+import { visuallyHidden } from '../../components/ui/visuallyHidden';
 import { useT } from '../../i18n/useT';
 import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../contract/rules/social';
 
@@ -13,12 +14,7 @@ const Select = styled.select`
 `;
 
 const VisuallyHidden = styled.label`
-  position: absolute;
-  width: 1px;
-  height: 1px;
-  overflow: hidden;
-  clip: rect(0 0 0 0);
-  white-space: nowrap;
+  ${visuallyHidden}
 `;
 
 /** The five relationships (Fluent `relationship-*`), labelled for the member named. */

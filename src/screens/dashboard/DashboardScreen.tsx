@@ -1,3 +1,4 @@
+import { PageFailed, PageLoading } from '../../components/ui/PageLoading';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -157,20 +158,10 @@ export function Component() {
   const summary = useQuery({ queryKey: homeKeys.dashboard, queryFn: fetchDashboard });
   const now = new Date();
   if (summary.isPending) {
-    return (
-      <Page aria-busy="true">
-        <h1>{t('dashboard-title')}</h1>
-        <p>{t('dashboard-loading')}</p>
-      </Page>
-    );
+    return <PageLoading title={t('dashboard-title')} />;
   }
   if (summary.isError) {
-    return (
-      <Page>
-        <h1>{t('dashboard-title')}</h1>
-        <p role="alert">{t('dashboard-load-error')}</p>
-      </Page>
-    );
+    return <PageFailed title={t('dashboard-title')} message={t('dashboard-load-error')} />;
   }
   const { memorialPageId, recentNotifications, connectionsNews } = summary.data;
   return (

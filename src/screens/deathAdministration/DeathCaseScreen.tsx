@@ -1,3 +1,4 @@
+import { PageFailed, PageLoading } from '../../components/ui/PageLoading';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useMemo } from 'react';
@@ -217,20 +218,13 @@ export function Component() {
     retry: false,
   });
   if (deathCase.isPending) {
-    return (
-      <Page aria-busy="true">
-        <h1>{t('death-case-title-loading')}</h1>
-        <p>{t('dashboard-loading')}</p>
-      </Page>
-    );
+    return <PageLoading title={t('death-case-title-loading')} />;
   }
   if (deathCase.isError) {
     return (
-      <Page>
-        <h1>{t('death-case-title-loading')}</h1>
-        <p role="alert">{t('death-case-unavailable')}</p>
+      <PageFailed title={t('death-case-title-loading')} message={t('death-case-unavailable')}>
         <Link to="/death-administration">{t('death-case-back')}</Link>
-      </Page>
+      </PageFailed>
     );
   }
   const found = deathCase.data;

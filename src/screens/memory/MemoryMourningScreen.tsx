@@ -154,17 +154,20 @@ function CondolenceItem({
       <strong>{author}</strong> <ElapsedTime at={message.createdAt} now={now} />
       <p>{message.body}</p>
       {message.status !== 'approved' && <small>{t(`mourning-status-${message.status}`)}</small>}
-      {isAdmin && message.status !== 'approved' && (
+      {/* An admin may approve what is not approved yet and hide what is not hidden yet. */}
+      {isAdmin && (
         <Actions>
-          <Button
-            type="button"
-            disabled={decide.isPending}
-            aria-label={t('mourning-approve-of', { author })}
-            onClick={() => decide.mutate('approved')}
-          >
-            {t('mourning-approve')}
-          </Button>
-          {message.status === 'pending' && (
+          {message.status !== 'approved' && (
+            <Button
+              type="button"
+              disabled={decide.isPending}
+              aria-label={t('mourning-approve-of', { author })}
+              onClick={() => decide.mutate('approved')}
+            >
+              {t('mourning-approve')}
+            </Button>
+          )}
+          {message.status !== 'hidden' && (
             <Button
               type="button"
               $variant="secondary"
@@ -175,19 +178,6 @@ function CondolenceItem({
               {t('mourning-hide')}
             </Button>
           )}
-        </Actions>
-      )}
-      {isAdmin && message.status === 'approved' && (
-        <Actions>
-          <Button
-            type="button"
-            $variant="secondary"
-            disabled={decide.isPending}
-            aria-label={t('mourning-hide-of', { author })}
-            onClick={() => decide.mutate('hidden')}
-          >
-            {t('mourning-hide')}
-          </Button>
         </Actions>
       )}
     </Message>

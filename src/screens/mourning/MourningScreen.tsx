@@ -1,3 +1,4 @@
+import { PageFailed, PageLoading } from '../../components/ui/PageLoading';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import styled from 'styled-components';
@@ -62,20 +63,10 @@ export function Component() {
   const calendarDate = useCalendarDate();
   const now = new Date();
   if (tab.isPending) {
-    return (
-      <Page aria-busy="true">
-        <h1>{t('mourning-tab-title')}</h1>
-        <p>{t('dashboard-loading')}</p>
-      </Page>
-    );
+    return <PageLoading title={t('mourning-tab-title')} />;
   }
   if (tab.isError) {
-    return (
-      <Page>
-        <h1>{t('mourning-tab-title')}</h1>
-        <p role="alert">{t('dashboard-load-error')}</p>
-      </Page>
-    );
+    return <PageFailed title={t('mourning-tab-title')} message={t('dashboard-load-error')} />;
   }
   const { pages, upcomingAnniversaries, recentCondolences } = tab.data;
   const nameOfPage = new Map(pages.map((page) => [page.memorialPageId, fullName(page)]));

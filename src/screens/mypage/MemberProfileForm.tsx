@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import styled from 'styled-components';
+import { visuallyHidden } from '../../components/ui/visuallyHidden';
 import { DropdownField } from '../../components/form/ChoiceFields';
 import {
   ChoiceGroup,
@@ -52,12 +53,7 @@ const IconRow = styled.div`
 `;
 
 const HiddenFileInput = styled.input`
-  position: absolute;
-  width: 1px;
-  height: 1px;
-  overflow: hidden;
-  clip: rect(0 0 0 0);
-  white-space: nowrap;
+  ${visuallyHidden}
 `;
 
 const PREFECTURE_CHOICES = PREFECTURES.map(({ name }) => ({ value: name, label: name }));

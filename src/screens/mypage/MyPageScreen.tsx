@@ -1,3 +1,4 @@
+import { PageFailed, PageLoading } from '../../components/ui/PageLoading';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -90,20 +91,10 @@ export function Component() {
   const t = useT();
   const profile = useQuery({ queryKey: homeKeys.profile, queryFn: fetchProfile });
   if (profile.isPending) {
-    return (
-      <Page aria-busy="true">
-        <h1>{t('mypage-title')}</h1>
-        <p>{t('dashboard-loading')}</p>
-      </Page>
-    );
+    return <PageLoading title={t('mypage-title')} />;
   }
   if (profile.isError) {
-    return (
-      <Page>
-        <h1>{t('mypage-title')}</h1>
-        <p role="alert">{t('dashboard-load-error')}</p>
-      </Page>
-    );
+    return <PageFailed title={t('mypage-title')} message={t('dashboard-load-error')} />;
   }
   return (
     <Page>

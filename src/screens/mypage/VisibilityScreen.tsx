@@ -1,3 +1,4 @@
+import { PageFailed, PageLoading } from '../../components/ui/PageLoading';
 import { useQuery } from '@tanstack/react-query';
 import styled from 'styled-components';
 import { Link } from 'react-router';
@@ -170,20 +171,10 @@ export function Component() {
     queryFn: fetchVisibilityOverview,
   });
   if (overview.isPending || !user) {
-    return (
-      <Page aria-busy="true">
-        <h1>{t('visibility-title')}</h1>
-        <p>{t('dashboard-loading')}</p>
-      </Page>
-    );
+    return <PageLoading title={t('visibility-title')} />;
   }
   if (overview.isError) {
-    return (
-      <Page>
-        <h1>{t('visibility-title')}</h1>
-        <p role="alert">{t('visibility-load-error')}</p>
-      </Page>
-    );
+    return <PageFailed title={t('visibility-title')} message={t('visibility-load-error')} />;
   }
   const { data } = overview;
   return (

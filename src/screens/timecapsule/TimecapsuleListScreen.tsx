@@ -9,13 +9,14 @@ import {
   fetchUnsentLettersPage,
   timecapsuleKeys,
 } from '../../services/api/timecapsule';
-import { LoadMore, type PagedList } from '../../components/ui/LoadMore';
+import { LoadMore } from '../../components/ui/LoadMore';
 import { isHandledBySession } from '../../services/http';
 import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { DeleteLetterButton } from './DeleteLetterButton';
-import { editLetterPath, letterPath } from './letterPaths';
-import { LetterItem, LetterLink, LetterList } from './letterList';
-import { adminsOf, deliveryText, japanTime, namesText, personName } from './letterText';
+import { editLetterPath } from './letterPaths';
+import { LetterEnvelope, LetterSending } from './LetterEnvelope';
+import { LetterList } from './letterList';
+import { adminsOf, japanTime, namesText, personName } from './letterText';
 
 type TimecapsuleListName = 'admin' | 'unsent' | 'received';
 type ListStatus = 'loading' | 'loaded' | 'failed';
@@ -64,38 +65,35 @@ const statusOf = (query: {
       : 'loaded';
 
 /** One list's region: its heading, then loading, failure with retry, empty, or the letters. */
-function ListRegion({
+function ListRegion<T>({
   list,
-  status,
-  count,
-  onRetry,
-  paged,
-  children,
+  query,
+  letter,
 }: {
   list: TimecapsuleListName;
-  status: ListStatus;
-  count: number;
-  onRetry: () => void;
-  paged: PagedList;
-  children: ReactNode;
+  query: ReturnType<typeof useLetterList<T>>;
+  letter: (letter: T) => ReactNode;
 }) {
   const t = useT();
   const headingId = `timecapsule-${list}-heading`;
+  const status = statusOf(query);
+  const letters = lettersOf(query.data);
+  const count = letters.length;
   return (
     <Panel aria-labelledby={headingId} aria-busy={status === 'loading'}>
       <h2 id={headingId}>{t(`timecapsule-list-${list}`)}</h2>
       {status === 'failed' && (
         <div role="alert">
           <p>{t(`timecapsule-list-${list}-failed`)}</p>
-          <Button type="button" $variant="secondary" onClick={onRetry}>
+          <Button type="button" $variant="secondary" onClick={() => void query.refetch()}>
             {t('timecapsule-retry')}
           </Button>
         </div>
       )}
       {status === 'loading' && count === 0 && <p>{t('timecapsule-loading')}</p>}
       {status === 'loaded' && count === 0 && <p>{t(`timecapsule-list-${list}-empty`)}</p>}
-      {count > 0 && <LetterList>{children}</LetterList>}
-      {count > 0 && <LoadMore list={paged} label={t(`timecapsule-list-${list}-more`)} />}
+      {count > 0 && <LetterList>{letters.map(letter)}</LetterList>}
+      {count > 0 && <LoadMore list={query} label={t(`timecapsule-list-${list}-more`)} />}
     </Panel>
   );
 }
@@ -111,12 +109,8 @@ export function Component() {
     unsent: useLetterList('unsent', fetchUnsentLettersPage),
     received: useLetterList('received', fetchReceivedLettersPage),
   };
-  const retry = (list: TimecapsuleListName) => () => void lists[list].refetch();
   // Writing or deleting a letter changes every list it may be in.
   const reload = () => Object.values(lists).forEach((query) => void query.refetch());
-  const admin = { letters: lettersOf(lists.admin.data) };
-  const unsent = { letters: lettersOf(lists.unsent.data) };
-  const received = { letters: lettersOf(lists.received.data) };
 
   return (
     <Page>
@@ -126,17 +120,13 @@ export function Component() {
       </Actions>
       <ListRegion
         list="received"
-        status={statusOf(lists.received)}
-        count={received.letters.length}
-        onRetry={retry('received')}
-        paged={lists.received}
-      >
-        {received.letters.map((letter) => (
-          <LetterItem key={letter.timeCapsuleLetterId}>
-            <LetterLink to={letterPath(letter.timeCapsuleLetterId)}>
-              {letter.openedAt === null && `${t('timecapsule-unopened')} `}
-              {letter.title}
-            </LetterLink>
+        query={lists.received}
+        letter={(letter) => (
+          <LetterEnvelope
+            key={letter.timeCapsuleLetterId}
+            letter={letter}
+            unopened={letter.openedAt === null}
+          >
             <small>
               {t('timecapsule-from', {
                 name: personName(t, {
@@ -147,21 +137,15 @@ export function Component() {
             </small>
             <small>{t('timecapsule-delivered-at', { date: japanTime(letter.deliveredAt) })}</small>
             {letter.late && <small>{t('timecapsule-late-short')}</small>}
-          </LetterItem>
-        ))}
-      </ListRegion>
+          </LetterEnvelope>
+        )}
+      />
       <ListRegion
         list="unsent"
-        status={statusOf(lists.unsent)}
-        count={unsent.letters.length}
-        onRetry={retry('unsent')}
-        paged={lists.unsent}
-      >
-        {unsent.letters.map((letter) => (
-          <LetterItem key={letter.timeCapsuleLetterId}>
-            <LetterLink to={letterPath(letter.timeCapsuleLetterId)}>{letter.title}</LetterLink>
-            <small>{t('timecapsule-to', { names: namesText(t, letter.receivers) })}</small>
-            <small>{deliveryText(t, letter)}</small>
+        query={lists.unsent}
+        letter={(letter) => (
+          <LetterEnvelope key={letter.timeCapsuleLetterId} letter={letter}>
+            <LetterSending letter={letter} />
             <small>{t('timecapsule-updated-at', { date: japanTime(letter.updatedAt) })}</small>
             <Actions>
               <ButtonLink
@@ -177,25 +161,19 @@ export function Component() {
                 onDeleted={reload}
               />
             </Actions>
-          </LetterItem>
-        ))}
-      </ListRegion>
+          </LetterEnvelope>
+        )}
+      />
       <ListRegion
         list="admin"
-        status={statusOf(lists.admin)}
-        count={admin.letters.length}
-        onRetry={retry('admin')}
-        paged={lists.admin}
-      >
-        {admin.letters.map((letter) => (
-          <LetterItem key={letter.timeCapsuleLetterId}>
-            <LetterLink to={letterPath(letter.timeCapsuleLetterId)}>{letter.title}</LetterLink>
-            <small>{t('timecapsule-to', { names: namesText(t, letter.receivers) })}</small>
-            <small>{deliveryText(t, letter)}</small>
+        query={lists.admin}
+        letter={(letter) => (
+          <LetterEnvelope key={letter.timeCapsuleLetterId} letter={letter}>
+            <LetterSending letter={letter} />
             <small>{t('timecapsule-admins', { names: namesText(t, adminsOf(letter)) })}</small>
-          </LetterItem>
-        ))}
-      </ListRegion>
+          </LetterEnvelope>
+        )}
+      />
     </Page>
   );
 }
