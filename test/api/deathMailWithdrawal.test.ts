@@ -59,12 +59,13 @@ describe('mails about a death that is cancelled', () => {
     t.clock.advance(7 * DAY_MS);
     const keys = await verifyIdentity(t, watcher);
 
-    // The mail server is down while the 見守り役 reports and confirms: the mails wait.
-    const working = t.ctx.mailer;
-    t.ctx.mailer = { send: () => Promise.reject(new Error('connection refused')) };
+    // The mail server is down while the 見守り役 reports and confirms: the mails wait. The
+    // app's mailer itself refuses (its outbox was given it once, when the app was built).
+    const send = t.ctx.mailer.send;
+    t.ctx.mailer.send = () => Promise.reject(new Error('connection refused'));
     expect((await reportSuspicion(t, watcher, member)).statusCode).toBe(201);
     expect((await confirmDeath(t, watcher, keys, member)).json().state).toBe('grace');
-    t.ctx.mailer = working;
+    t.ctx.mailer.send = send;
     const waiting = await mailsAbout(member.id);
     expect(waiting.map((mail) => mail.kind).sort()).toEqual([
       'death_suspected',
@@ -146,13 +147,9 @@ describe('mails about a death that is cancelled', () => {
     expect(await releaseDueCases(releaseDepsOf(t.ctx))).toBe(1);
 
     // The friend's mail server refuses while the letter is delivered: its mail waits.
-    const working = t.ctx.mailer;
-    t.ctx.mailer = {
-      send: (mail) =>
-        mail.to === friend.email
-          ? Promise.reject(new Error('mailbox unavailable'))
-          : working.send(mail),
-    };
+    const send = t.ctx.mailer.send;
+    t.ctx.mailer.send = (mail) =>
+      mail.to === friend.email ? Promise.reject(new Error('mailbox unavailable')) : send(mail);
     await deliverAllDueLetters(timecapsuleDepsOf(t.ctx));
     await t.sendMail();
     expect((await mailsAbout(member.id)).filter((mail) => mail.kind === 'letter')).toEqual([
@@ -170,7 +167,7 @@ describe('mails about a death that is cancelled', () => {
       body: { token, password: PASSWORD },
     });
     expect(restored.statusCode, restored.body).toBe(200);
-    t.ctx.mailer = working;
+    t.ctx.mailer.send = send;
     t.clock.advance(DAY_MS);
     await t.sendMail();
     const letterSubject = '【しのぶ】鈴木 和子 さんからタイムカプセルの手紙が届きました';
