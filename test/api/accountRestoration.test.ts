@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
-import { deathDepsOf, releaseDepsOf, timecapsuleDepsOf } from '../../server/areaDeps';
+import { releaseDepsOf, timecapsuleDepsOf } from '../../server/areaDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import { isDeathConfirmed } from '../../server/domain/endingnote/deathConfirmation';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { externalIdentities } from '../../server/db/schema';
-import { deathDepsOf, releaseDepsOf } from '../../server/areaDeps';
+import { releaseDepsOf } from '../../server/areaDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import {
   localIssuer,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashPassword } from '../../server/domain/accounts/passwords';
-import { deathDepsOf, releaseDepsOf } from '../../server/areaDeps';
+import { releaseDepsOf } from '../../server/areaDeps';
 import { releaseDueCases } from '../../server/domain/deathDetection/release';
 import { isDeathConfirmed } from '../../server/domain/endingnote/deathConfirmation';
 import { connectMembers, createMember, type TestMember } from '../support/members';
