@@ -39,11 +39,11 @@ export default tseslint.config(
   {
     // The direction of dependencies (docs/architecture.md "Parts and directions"): a wrong
     // import fails the lint. Tests, scripts, bench and e2e may import anything.
-    files: ['server/**/*.ts', 'src/**/*.{ts,tsx}'],
+    files: ['server/**/*.ts', 'contract/**/*.ts', 'src/**/*.{ts,tsx}'],
     plugins: { boundaries },
     settings: {
       'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs'] } },
-      'boundaries/include': ['server/**', 'src/**'],
+      'boundaries/include': ['server/**', 'contract/**', 'src/**'],
       // The first pattern that matches a file gives its part.
       'boundaries/elements': [
         { type: 'domain', pattern: 'server/domain' },
@@ -51,8 +51,9 @@ export default tseslint.config(
         { type: 'routes', pattern: 'server/routes' },
         { type: 'pages', pattern: 'server/pages' },
         { type: 'db', pattern: 'server/db' },
+        { type: 'lib', pattern: 'server/lib' },
         { type: 'server', pattern: 'server' },
-        { type: 'contract', pattern: 'src/contract' },
+        { type: 'contract', pattern: 'contract' },
         { type: 'machines', pattern: 'src/machines' },
         { type: 'services', pattern: 'src/services' },
         { type: 'screens', pattern: 'src/screens' },
@@ -84,10 +85,21 @@ export default tseslint.config(
               },
             },
             {
+              // What every part may use (the clock, the texts, paths) stands on nothing of the server.
+              from: { element: { type: 'lib' } },
+              disallow: {
+                to: {
+                  element: {
+                    types: { anyOf: ['domain', 'http', 'routes', 'pages', 'db', 'server'] },
+                  },
+                },
+              },
+            },
+            {
               // The server reads the browser's tree only through the contract and the render.
               from: {
                 element: {
-                  types: { anyOf: ['domain', 'http', 'routes', 'pages', 'db', 'server'] },
+                  types: { anyOf: ['domain', 'http', 'routes', 'pages', 'db', 'lib', 'server'] },
                 },
               },
               disallow: {
@@ -116,6 +128,7 @@ export default tseslint.config(
                         'routes',
                         'pages',
                         'db',
+                        'lib',
                         'server',
                         'machines',
                         'services',

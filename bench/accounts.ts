@@ -31,7 +31,7 @@ import { eq } from 'drizzle-orm';
 import { users } from '../server/db/schema';
 import { ARGON2_COST, hashPassword } from '../server/domain/accounts/passwords';
 import { issueRefreshToken } from '../server/domain/accounts/refreshTokens';
-import { systemClock } from '../server/clock';
+import { systemClock } from '../server/lib/clock';
 import { createMember, type TestMember } from '../test/support/members';
 import { createBenchSite, openSiteDatabase, startServer, type BenchSite } from './server';
 import type { BenchModule, BenchOptions, BenchRow } from './types';

@@ -12,14 +12,14 @@ import path from 'node:path';
 import { openDatabase } from '../server/db/database';
 import { migrate } from '../server/db/migrate';
 import { albumPhotos, dataExports } from '../server/db/schema';
-import { systemClock } from '../server/clock';
+import { systemClock } from '../server/lib/clock';
 import { runDataExports } from '../server/domain/dataExport/requests';
 import { createSealer } from '../server/domain/endingnote/sealing';
 import { localStoreAt } from '../server/storage/copyObjects';
 import { createMember } from '../test/support/members';
 import { createPostgresDatabase } from '../test/support/testDatabase';
 import type { BenchModule, BenchOptions, BenchRow } from './types';
-import { japaneseTexts } from '../server/pages/translations';
+import { japaneseTexts } from '../server/lib/translations';
 
 const PHOTOS = 1_000;
 const PHOTO_BYTES = 200 * 1024;

@@ -13,7 +13,7 @@ import { inArray } from 'drizzle-orm';
 import { openDatabase } from '../server/db/database';
 import { migrate } from '../server/db/migrate';
 import { historyEntries } from '../server/db/schema';
-import { systemClock } from '../server/clock';
+import { systemClock } from '../server/lib/clock';
 import { startReadyServer, stopServer } from '../test/process/serverProcess';
 import { startDatabaseProxy } from '../test/support/databaseProxy';
 import { startHistoryWriters, type WriteAnswer } from '../test/support/historyWriters';

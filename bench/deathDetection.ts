@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import autocannon from 'autocannon';
 import { openDatabase } from '../server/db/database';
-import { systemClock } from '../server/clock';
+import { systemClock } from '../server/lib/clock';
 import type { DeathDeps } from '../server/domain/deathDetection/deathDeps';
 import { logPushSender } from '../server/domain/deathDetection/push';
 import { fileRevocationChecker } from '../server/domain/deathDetection/revocation';

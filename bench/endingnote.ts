@@ -9,7 +9,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { openDatabase } from '../server/db/database';
 import { connections } from '../server/db/schema';
-import { systemClock } from '../server/clock';
+import { systemClock } from '../server/lib/clock';
 import { createMember, type TestMember } from '../test/support/members';
 import { createBenchSite, startServer, type BenchSite } from './server';
 import type { BenchModule, BenchOptions, BenchRow } from './types';

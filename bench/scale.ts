@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../server/db/database';
 import { issueAccessToken } from '../server/domain/accessTokens';
-import { systemClock } from '../server/clock';
+import { systemClock } from '../server/lib/clock';
 import { SEARCH_QUERIES } from './search';
 import { seedMembers } from './searchSeed';
 import { createBenchSite, openSiteDatabase, startServer, type BenchSite } from './server';

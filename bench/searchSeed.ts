@@ -6,7 +6,7 @@
  */
 import type { Db } from '../server/db/database';
 import { users } from '../server/db/schema';
-import { nameReadingOf } from '../src/contract/rules/nameReading';
+import { nameReadingOf } from '../contract/rules/nameReading';
 
 /** [kanji, reading] — frequent family names, several sharing pieces (山, 田, 藤) on purpose. */
 export const FAMILY_NAMES: readonly (readonly [string, string])[] = [

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase, type DatabaseTarget } from '../server/db/database';
 import { migrate } from '../server/db/migrate';
-import { systemClock } from '../server/clock';
+import { systemClock } from '../server/lib/clock';
 import { createMember, type TestMember } from '../test/support/members';
 import { createPostgresDatabase } from '../test/support/testDatabase';
 import { RATE_LIMITS_OFF } from '../test/support/testApp';

@@ -2,7 +2,7 @@
  * The production app on a bench site, but with a session check that lets every signed,
  * unexpired access token through: the "without the per-request session check" figure of the
  * http group, beside the real server's (bench/http.ts). Started by the bench only; the product
- * always checks the member's session epoch (server/http/sessionCheck.ts).
+ * always checks the member's session epoch (server/domain/accounts/sessionCheck.ts).
  */
 import path from 'node:path';
 import { buildApp } from '../server/app';

@@ -16,7 +16,7 @@ export const sectionView = z
     /** 0: never saved. */
     version: z.int().min(0),
     updatedAt: timestamp.nullable(),
-    /** Keyed by field code (src/contract/rules/endingnote.ts), snake_case by definition. */
+    /** Keyed by field code (contract/rules/endingnote.ts), snake_case by definition. */
     values: z.record(z.string(), fieldValue),
     completion: z.object({ filled: z.int(), total: z.int() }),
   })

@@ -107,7 +107,7 @@ export const searchResult = memberCard
 export const notificationItem = z
   .object({
     id: z.string().meta({ format: 'uuid' }),
-    /** One of the kinds of src/contract/rules/social.ts (NOTIFICATION_KINDS). */
+    /** One of the kinds of contract/rules/social.ts (NOTIFICATION_KINDS). */
     kind: z.string(),
     /** What the kind carries (server/domain/social/notifications.ts, NotificationPayloads). */
     payload: z.record(z.string(), z.unknown()),

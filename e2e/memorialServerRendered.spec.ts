@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test, workerServer } from './support/fixtures';
 import type { APIRequestContext } from '@playwright/test';
 import sharp from 'sharp';
-import { distDir } from '../server/pages/paths';
+import { distDir } from '../server/lib/paths';
 import { expectNoSeriousA11yViolations } from './support/axe';
 import { holdAppCode, hydratedInPlace, hydrationErrors, markElement } from './support/hydration';
 import { accessTokenOf, registerApart } from './support/members';

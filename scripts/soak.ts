@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { createBenchSite, openSiteDatabase, startServer } from '../bench/server';
 import { createMember, type TestMember } from '../test/support/members';
 import { connections } from '../server/db/schema';
-import { systemClock } from '../server/clock';
+import { systemClock } from '../server/lib/clock';
 
 const { values } = parseArgs({
   options: {

@@ -5,11 +5,11 @@ import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import type { Endpoint } from '../src/contract/endpoint';
+import type { Endpoint } from '../contract/endpoint';
 import type { Config, TrustProxy } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/database';
-import { adjustableClock, systemClock, type Clock } from './clock';
+import { adjustableClock, systemClock, type Clock } from './lib/clock';
 import { installApiDocument } from './http/apiDocument';
 import {
   compiledAnswerSerializer,
@@ -22,7 +22,7 @@ import { installDraining, type Draining } from './http/draining';
 import { installRateLimits } from './http/rateLimits';
 import { trackRequestIds } from './http/faults';
 import { installResponseHeaders } from './http/securityHeaders';
-import { createSessionCheck, type SessionCheck } from './http/sessionCheck';
+import { createSessionCheck, type SessionCheck } from './domain/accounts/sessionCheck';
 import { loggerOptions, RequestLogController } from './http/logging';
 import { createMailer, type Mailer } from './mail/mailer';
 import { connectRedis } from './lib/sharedRedis';
@@ -32,7 +32,7 @@ import { healthRoutes } from './routes/health';
 import { mailReportRoutes } from './routes/mailReports';
 import { metricsRoutes } from './routes/metrics';
 import { apiRoutes } from './routes';
-import { distDir } from './pages/paths';
+import { distDir } from './lib/paths';
 import { memberPageHead } from './pages/memberPage';
 import {
   loadedOnce,
@@ -70,7 +70,7 @@ export interface RouteEntry {
   method: string;
   url: string;
   schema: RouteOptions['schema'];
-  /** The contract's endpoint it serves, if any (src/contract). */
+  /** The contract's endpoint it serves, if any (contract). */
   endpoint?: Endpoint;
 }
 

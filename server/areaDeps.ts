@@ -21,7 +21,7 @@ import type { TimecapsuleDeps } from './domain/timecapsule/timecapsuleDeps';
 import type { UploadDeps } from './domain/uploads/uploads';
 import { memoizePerOwner } from './lib/memoizePerOwner';
 import type { OutboxDeps } from './mail/outbox';
-import { japaneseTexts } from './pages/translations';
+import { japaneseTexts } from './lib/translations';
 import { parseTrustAnchors } from './x509/certificates';
 
 /*

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/database';
-import type { Clock } from './clock';
-import type { SessionCheck } from './http/sessionCheck';
+import type { Clock } from './lib/clock';
+import type { SessionCheck } from './domain/accounts/sessionCheck';
 import type { Mailer } from './mail/mailer';
 import type { SharedRedis } from './lib/sharedRedis';
 import type { Metrics } from './metrics';

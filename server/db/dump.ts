@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { runTool } from '../runTool';
+import { runTool } from '../lib/runTool';
 
 /**
  * A whole database in one file, by each kind's own tool: PGlite's dump of its data directory

@@ -1,6 +1,6 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Clock } from '../clock';
+import type { Clock } from '../lib/clock';
 
 /** Access tokens are short-lived JWTs (at most 15 minutes, so that a leaked one is soon useless). */
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
@@ -68,7 +68,7 @@ export async function issueAccessToken(
 
 /**
  * Answers the claims, or undefined for a token that is malformed, forged or expired. Whether
- * its session still stands is the caller's question (server/http/sessionCheck.ts).
+ * its session still stands is the caller's question (server/domain/accounts/sessionCheck.ts).
  */
 export async function verifyAccessToken(
   token: string,

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { queryRows } from '../db/rows';
 import { endingNoteSections, users } from '../db/schema';
-import type { ServedOf } from '../../src/contract/endpoint';
-import { SECTION_CODES } from '../../src/contract/rules/endingnote';
-import type { visibilityOverview } from '../../src/contract/visibility';
+import type { ServedOf } from '../../contract/endpoint';
+import { SECTION_CODES } from '../../contract/rules/endingnote';
+import type { visibilityOverview } from '../../contract/visibility';
 import { listReaders } from './endingnote/readers';
 import type { SocialDeps } from './social/socialDeps';
 import { listWrittenLetters } from './timecapsule/letters';

@@ -6,7 +6,7 @@ import {
   createJsonSchemaTransform,
   createJsonSchemaTransformObject,
 } from 'fastify-type-provider-zod';
-import { mediaTypesOf, type Endpoint } from '../../src/contract/endpoint';
+import { mediaTypesOf, type Endpoint } from '../../contract/endpoint';
 
 const DOCUMENT_PATH = '/v1/openapi.json';
 const VIEWER_PATH = '/v1/docs';
@@ -87,7 +87,7 @@ function serverSchemas(app: FastifyInstance) {
 
 /**
  * The API document, OpenAPI 3.1 built from the contract's endpoints as they are registered
- * (src/contract), at GET /v1/openapi.json, and Swagger UI at /v1/docs from our own origin.
+ * (contract), at GET /v1/openapi.json, and Swagger UI at /v1/docs from our own origin.
  * Registered before the routes so that it sees each of them.
  */
 export async function installApiDocument(

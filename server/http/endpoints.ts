@@ -7,11 +7,11 @@ import type {
 import fastJson from 'fast-json-stringify';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import type { Endpoint, Served } from '../../src/contract/endpoint';
+import type { Endpoint, Served } from '../../contract/endpoint';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The contract's endpoint the route serves (src/contract). */
+    /** The contract's endpoint the route serves (contract). */
     endpoint?: Endpoint;
   }
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository root: server/pages/ sits two levels below it. */
+/** The repository root: server/lib/ sits two levels below it. */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const distDir = path.join(projectRoot, 'dist');
 /** The server's render of the app (src/entry-server.tsx), built beside it; never served. */

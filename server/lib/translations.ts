@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FluentBundle, FluentResource } from '@fluent/bundle';
-import type { Translate } from '../../src/contract/rules/endingnote';
+import type { Translate } from '../../contract/rules/endingnote';
 import { distDir, projectRoot } from './paths';
 
 /** The locales the app has texts for. */

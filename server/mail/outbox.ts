@@ -3,7 +3,7 @@ import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { DEFAULT_MAIL_RETRY, type MailRetryConfig } from '../config';
 import type { Db } from '../db/database';
 import { mailOutbox } from '../db/schema';
-import type { Clock } from '../clock';
+import type { Clock } from '../lib/clock';
 import type { Metrics } from '../metrics';
 import type { MailMessage, Mailer } from './mailer';
 

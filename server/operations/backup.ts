@@ -8,7 +8,7 @@ import { COMMAND_LOCK, lockDataDir } from '../db/dataDirLock';
 import { openDatabase } from '../db/database';
 import { dumpDatabase, restoreDatabase, type DumpSource } from '../db/dump';
 import { queryRows } from '../db/rows';
-import { runTool } from '../runTool';
+import { runTool } from '../lib/runTool';
 import { configuredStore, copyObjects, localStoreAt } from '../storage/copyObjects';
 
 /** What a backup archive holds, written into it as manifest.json. */

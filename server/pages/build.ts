@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { distDir, projectRoot, SSR_DIR, SSR_ENTRY_FILE } from './paths';
+import { distDir, projectRoot, SSR_DIR, SSR_ENTRY_FILE } from '../lib/paths';
 
 const BUILD_INPUTS = ['src', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];
 

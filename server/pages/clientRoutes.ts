@@ -1,5 +1,5 @@
 import { matchRoutes } from 'react-router';
-import { screenRoutes, type ScreenRoute } from '../../src/contract/pages/routeTable';
+import { screenRoutes, type ScreenRoute } from '../../contract/pages/routeTable';
 
 const routeObjects = screenRoutes.map(({ path }) => ({ path }));
 

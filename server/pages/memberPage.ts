@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { PAGE_SESSION_ID } from '../../src/contract/pages/pageHandover';
+import { PAGE_SESSION_ID } from '../../contract/pages/pageHandover';
 import type { AppContext } from '../context';
 import { sessionKit, sessionWire } from '../routes/auth/sessionKit';
 

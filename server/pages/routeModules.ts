@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { screenRoutes } from '../../src/contract/pages/routeTable';
+import { screenRoutes } from '../../contract/pages/routeTable';
 import { escapeHtml } from '../domain/escapeHtml';
 import { clientRouteOf } from './clientRoutes';
 

@@ -6,15 +6,15 @@ import {
   isMemberOnlyPath,
   RETURN_TO_COOKIE,
   RETURN_TO_MAX_AGE_S,
-} from '../../src/contract/pages/memberOnly';
-import { THEME_COOKIE } from '../../src/contract/pages/pageHandover';
+} from '../../contract/pages/memberOnly';
+import { THEME_COOKIE } from '../../contract/pages/pageHandover';
 import { escapeHtml } from '../domain/escapeHtml';
 import { countUnderPattern } from '../http/routeLabel';
 import { clientRouteOf } from './clientRoutes';
-import { distDir, SSR_DIR } from './paths';
+import { distDir, SSR_DIR } from '../lib/paths';
 import { SESSION_COOKIE_NAMES } from '../routes/auth/sessionKit';
 import { routeModuleLinks } from './routeModules';
-import { japaneseTexts } from './translations';
+import { japaneseTexts } from '../lib/translations';
 import { ROOT_TAG, serverRenderedPage, type VisitorPage } from './visitorPages';
 
 const API_PREFIXES = ['/v1/', '/api/', '/files/', '/i18n/'];
@@ -35,7 +35,7 @@ export function hasSessionCookie(cookieHeader: string | undefined): boolean {
  * web view may send instead) came with it. A visitor (neither) asking for a member-only route
  * is redirected to /login as the client would send them, the page asked for kept in a
  * short-lived cookie the client moves into `nav.postLoginRedirectUrl`
- * (src/contract/pages/memberOnly.ts); anything else a page. A member's cookie may have expired: the
+ * (contract/pages/memberOnly.ts); anything else a page. A member's cookie may have expired: the
  * client then does what it always did.
  */
 export type PageDecision =

@@ -7,13 +7,13 @@ import type {
   RenderedPage,
   ServerRender,
 } from '../../src/entry-server';
-import { memorialKeys } from '../../src/contract/pages/memorialKeys';
-import { PAGE_DATA_ID } from '../../src/contract/pages/pageHandover';
+import { memorialKeys } from '../../contract/pages/memorialKeys';
+import { PAGE_DATA_ID } from '../../contract/pages/pageHandover';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../domain/escapeHtml';
 import { visitorPageReads } from '../domain/memorial/pageReads';
-import { SSR_ENTRY_FILE } from './paths';
-import { translationsText } from './translations';
+import { SSR_ENTRY_FILE } from '../lib/paths';
+import { translationsText } from '../lib/translations';
 import { clientRouteParams } from './clientRoutes';
 import { memorialDepsOf } from '../areaDeps';
 import { shareImagePath } from '../routes/memorial/shareImage';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { dataExportEndpoints as exports } from '../../src/contract/dataExport';
-import { tokyoToday } from '../../src/contract/rules/tokyoDate';
+import { dataExportEndpoints as exports } from '../../contract/dataExport';
+import { tokyoToday } from '../../contract/rules/tokyoDate';
 import type { AppContext } from '../context';
 import {
   createDownloadLink,

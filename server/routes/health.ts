@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import type { Clock } from '../clock';
+import type { Clock } from '../lib/clock';
 
 /**
  * How long one round of readiness checks stands. Load balancers probe every few seconds;

@@ -4,7 +4,7 @@ import { timecapsuleDepsOf } from '../areaDeps';
 import type { AppContext } from '../context';
 import { escapeHtml } from '../domain/escapeHtml';
 import { isMailReportToken, reportMail } from '../domain/timecapsule/mailReports';
-import { japaneseTexts } from '../pages/translations';
+import { japaneseTexts } from '../lib/translations';
 
 export const MAIL_REPORT_PATH = '/mail-report';
 

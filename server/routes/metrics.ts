@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import type { Clock } from '../clock';
+import type { Clock } from '../lib/clock';
 import { ApiError } from '../http/errors';
 import { routePatternOf } from '../http/routeLabel';
 import { outboxBacklog } from '../mail/outbox';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { testToolEndpoints } from '../../src/contract/testTools';
-import type { Clock } from '../clock';
+import { testToolEndpoints } from '../../contract/testTools';
+import type { Clock } from '../lib/clock';
 import { endpointRoute } from '../http/endpoints';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { visibilityEndpoints } from '../../src/contract/visibility';
+import { visibilityEndpoints } from '../../contract/visibility';
 import { socialDepsOf } from '../areaDeps';
 import type { AppContext } from '../context';
 import { readVisibilityOverview } from '../domain/visibilityOverview';

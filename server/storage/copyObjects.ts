@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { S3Config } from '../config';
-import { systemClock } from '../clock';
+import { systemClock } from '../lib/clock';
 import { createFileUrls } from './fileUrls';
 import { createLocalStore } from './localStore';
 import type { ObjectStore } from './objectStore';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../clock';
+import type { Clock } from '../lib/clock';
 import { OBJECT_NAME_PATTERN, SIGNED_URL_TTL_SECONDS } from './objectStore';
 
 export interface FileUrlOptions {

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config';
-import type { Clock } from '../clock';
+import type { Clock } from '../lib/clock';
 import {
   imageTypeOfName,
   OBJECT_NAME_PATTERN,

@@ -1,6 +1,6 @@
 import type { ObjectStore } from './objectStore';
 import { SIGNED_URL_TTL_SECONDS } from './objectStore';
-import type { Clock } from '../clock';
+import type { Clock } from '../lib/clock';
 
 /**
  * Signed GET URLs for the lists, reused while they have most of their life ahead: a page

@@ -6,7 +6,7 @@ import {
   storeCalendarChoice,
   type CalendarChoice,
 } from './ui/calendarDate';
-import { tokyoToday } from '../contract/rules/tokyoDate';
+import { tokyoToday } from '../../contract/rules/tokyoDate';
 import { Fieldset } from './ThemeSelect';
 
 const CHOICES: CalendarChoice[] = ['western', 'japanese'];

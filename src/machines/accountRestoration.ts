@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { AccountRestoration, RestorationLinkState } from '../contract/deathDetection';
+import type { AccountRestoration, RestorationLinkState } from '../../contract/deathDetection';
 
 /**
  * Restoring an account whose death was confirmed by mistake (`/restore-account?token=`, from

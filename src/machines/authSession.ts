@@ -1,5 +1,5 @@
 import { assign, emit, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
-import type { AuthSession, SessionUpdate, SessionUser } from '../contract/sessionLayer';
+import type { AuthSession, SessionUpdate, SessionUser } from '../../contract/sessionLayer';
 import type { TokenRefreshInput, TokenRefreshOutput, tokenRefreshMachine } from './tokenRefresh';
 
 /**

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { RelationshipValue } from '../contract/rules/social';
+import type { RelationshipValue } from '../../contract/rules/social';
 
 /**
  * /death-confirmation: an administrator confirms the death of a member they

@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { SuspectedUser } from '../contract/deathDetection';
+import type { SuspectedUser } from '../../contract/deathDetection';
 
 /**
  * The header's death-detection flow: after load it asks for a death-suspected user.

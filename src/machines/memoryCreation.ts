@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { z } from 'zod';
-import type { createPageSchema } from '../contract/rules/memorial';
+import type { createPageSchema } from '../../contract/rules/memorial';
 
 /**
  * Creating a memory (its state: type, user, pet): the member chooses

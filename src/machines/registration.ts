@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
-import type { RegistrationRequest } from '../contract/registrationRequest';
-import type { ValidationCode } from '../contract/rules/account';
+import type { RegistrationRequest } from '../../contract/registrationRequest';
+import type { ValidationCode } from '../../contract/rules/account';
 
 /**
  * Registration: variants standard, inflow (partner link, needs
@@ -13,7 +13,7 @@ import type { ValidationCode } from '../contract/rules/account';
  * and email). The chart reads the variant from the query itself, completes the pet-admin
  * setting when the registration took its page, and shapes the request it sends.
  *
- * The form is checked by the shared account rules (src/contract/rules/account.ts), given with
+ * The form is checked by the shared account rules (contract/rules/account.ts), given with
  * `.provide()` as the guard `formValid` and the action `showFieldErrors`
  * (./registrationRules.ts), so this file imports nothing but xstate and pastes into the
  * Stately editor as it is.

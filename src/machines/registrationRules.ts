@@ -1,5 +1,5 @@
 import { assign } from 'xstate';
-import { registrationSchema } from '../contract/rules/account';
+import { registrationSchema } from '../../contract/rules/account';
 import {
   fieldErrorsOf,
   WIRE_FIELDS,
@@ -11,7 +11,7 @@ import {
   type RegistrationVariant,
 } from './registration';
 
-/** The shared rules (src/contract/rules/account.ts) applied to the form; empty when valid. */
+/** The shared rules (contract/rules/account.ts) applied to the form; empty when valid. */
 export function validateRegistration(
   form: RegistrationForm,
   variant: RegistrationVariant,

@@ -3,7 +3,7 @@ import type { LoaderFunction, RouteObject } from 'react-router';
 import { AppLayout } from '../components/shell/AppLayout';
 import { RouteLoading } from '../components/shell/RouteLoading';
 import { RouteTitle } from '../components/shell/documentTitle';
-import { screenRoutes } from '../contract/pages/routeTable';
+import { screenRoutes } from '../../contract/pages/routeTable';
 
 interface ScreenModule {
   Component: ComponentType;

@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import { THEME_COOKIE } from '../contract/pages/pageHandover';
+import { THEME_COOKIE } from '../../contract/pages/pageHandover';
 
 export type ThemeChoice = 'light' | 'dark' | 'system';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PREFECTURES } from '../../src/contract/rules/prefectures';
+import { PREFECTURES } from '../../contract/rules/prefectures';
 import type { TestApp } from '../support/testApp';
 
 /** A complete, valid registration body; each call a fresh address. */

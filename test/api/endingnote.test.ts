@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSealer } from '../../server/domain/endingnote/sealing';
 import { connections, endingNoteSections } from '../../server/db/schema';
-import { ENDING_NOTE_SECTIONS } from '../../src/contract/rules/endingnote';
+import { ENDING_NOTE_SECTIONS } from '../../contract/rules/endingnote';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database';
 import { migrate } from '../../server/db/migrate';
 import { issueAccessToken } from '../../server/domain/accessTokens';
-import { systemClock } from '../../server/clock';
+import { systemClock } from '../../server/lib/clock';
 import { createPostgresDatabase, testDatabaseKind } from '../support/testDatabase';
 import {
   AUTH_SECRET,

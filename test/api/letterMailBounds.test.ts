@@ -4,7 +4,7 @@ import { mailOutbox, mailReports } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { timecapsuleDepsOf } from '../../server/areaDeps';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { japaneseTexts } from '../../server/pages/translations';
+import { japaneseTexts } from '../../server/lib/translations';
 import { createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 

@@ -2,7 +2,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { sealSession } from '../../server/domain/accounts/sessionCookie';
-import { manualClock } from '../../server/clock';
+import { manualClock } from '../../server/lib/clock';
 import { jsonForScript } from '../../server/pages/memberPage';
 import { createSpaApp, type SpaApp } from '../support/spaApp';
 

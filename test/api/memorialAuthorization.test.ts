@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorialPageMembers } from '../../server/db/schema';
-import { PRIVACY_SETTINGS, type Privacy } from '../../src/contract/rules/memorial';
+import { PRIVACY_SETTINGS, type Privacy } from '../../contract/rules/memorial';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp, type TestRequest } from '../support/testApp';
 import { upload } from './memorialSupport';

@@ -8,7 +8,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { S3Config } from '../../server/config';
-import { manualClock } from '../../server/clock';
+import { manualClock } from '../../server/lib/clock';
 import { SIGNED_URL_TTL_SECONDS } from '../../server/storage/objectStore';
 import { createS3Store } from '../../server/storage/s3Store';
 import { createMember } from '../support/members';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/db/schema';
-import { nameReadingOf, type NameParts } from '../../src/contract/rules/nameReading';
+import { nameReadingOf, type NameParts } from '../../contract/rules/nameReading';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shareImageNameFor } from '../../server/domain/uploads/uploads';
 import { createPageRenderer } from '../../src/entry-server';
-import { memorialKeys } from '../../src/contract/pages/memorialKeys';
+import { memorialKeys } from '../../contract/pages/memorialKeys';
 import type { PageData } from '../../src/services/hydration/pageData';
 import { createMember, type TestMember } from '../support/members';
 import { createSpaApp, type SpaApp, withLoadingShell } from '../support/spaApp';

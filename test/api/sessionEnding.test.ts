@@ -9,7 +9,7 @@ import { loadConfig } from '../../server/config';
 import { openDatabase, type Database } from '../../server/db/database';
 import { migrate } from '../../server/db/migrate';
 import { mailOutbox } from '../../server/db/schema';
-import { manualClock } from '../../server/clock';
+import { manualClock } from '../../server/lib/clock';
 import { hashPassword } from '../../server/domain/accounts/passwords';
 import { createMember, type MemberFactory, type TestMember } from '../support/members';
 import { createTestApp, RATE_LIMITS_OFF, type TestApp, type TestRequest } from '../support/testApp';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenRoutes } from '../../src/contract/pages/routeTable';
+import { screenRoutes } from '../../contract/pages/routeTable';
 import { buildSpa } from '../../server/pages/build';
 import { BUILD_MANIFEST_FILE, screenModuleKeys } from '../../server/pages/routeModules';
 import { createSpaApp, type SpaApp, withLoadingShell } from '../support/spaApp';

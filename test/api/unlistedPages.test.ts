@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorialPageProfiles, type Privacy } from '../../server/db/schema';
 import { notify } from '../../server/domain/social/notifications';
-import { nameReadingOf } from '../../src/contract/rules/nameReading';
+import { nameReadingOf } from '../../contract/rules/nameReading';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 

@@ -8,7 +8,7 @@ import { memorialPageMembers } from '../../server/db/schema';
 import { issueAccessToken } from '../../server/domain/accessTokens';
 import { timecapsuleDepsOf } from '../../server/areaDeps';
 import { deliverAllDueLetters } from '../../server/domain/timecapsule/delivery';
-import { SECTION_CODES } from '../../src/contract/rules/endingnote';
+import { SECTION_CODES } from '../../contract/rules/endingnote';
 import { connectMembers, createMember, type TestMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
 

@@ -2,7 +2,7 @@
  * The account restoration's model: the events each state is offered, shared by the model
  * test and the UI replay.
  */
-import type { AccountRestoration, RestorationLinkState } from '../../src/contract/deathDetection';
+import type { AccountRestoration, RestorationLinkState } from '../../contract/deathDetection';
 import type { AccountRestorationContext } from '../../src/machines/accountRestoration';
 
 /** The mailed link's token (as long as the server's), and the provider's assertion. */

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { SuspectedUser } from '../../src/contract/deathDetection';
+import type { SuspectedUser } from '../../contract/deathDetection';
 import type { SnapshotFrom } from 'xstate';
 import {
   deathDetectionMachine,

@@ -4,8 +4,8 @@
  * the browser, so that all three walk the same paths.
  */
 import type { SnapshotFrom } from 'xstate';
-import type { AuthSession } from '../../src/contract/sessionLayer';
-import type { SuspectedUser } from '../../src/contract/deathDetection';
+import type { AuthSession } from '../../contract/sessionLayer';
+import type { SuspectedUser } from '../../contract/deathDetection';
 import type { authSessionMachine } from '../../src/machines/authSession';
 
 /* ---------- authSession ---------- */

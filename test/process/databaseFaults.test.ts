@@ -14,7 +14,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database';
 import { historyEntries } from '../../server/db/schema';
-import { systemClock } from '../../server/clock';
+import { systemClock } from '../../server/lib/clock';
 import { startDatabaseProxy, type DatabaseProxy } from '../support/databaseProxy';
 import { startHistoryWriters, type HistoryWriters } from '../support/historyWriters';
 import { createMember, type TestMember } from '../support/members';

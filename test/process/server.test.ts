@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/database';
-import { systemClock } from '../../server/clock';
+import { systemClock } from '../../server/lib/clock';
 import sharp from 'sharp';
 import { createFileUrls } from '../../server/storage/fileUrls';
 import { createLocalStore } from '../../server/storage/localStore';

@@ -3,7 +3,7 @@ import { issueAccessToken } from '../../server/domain/accessTokens';
 import { connections, memorialPageMembers, memorialPages, users } from '../../server/db/schema';
 import type { Relationship } from '../../server/db/schema';
 import type { Database } from '../../server/db/database';
-import type { Clock } from '../../server/clock';
+import type { Clock } from '../../server/lib/clock';
 import type { TestApp } from './testApp';
 
 export interface TestMember {

@@ -6,7 +6,7 @@ import { buildApp, type RouteEntry } from '../../server/app';
 import type { ContractDrift } from '../../server/http/endpoints';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
-import { manualClock } from '../../server/clock';
+import { manualClock } from '../../server/lib/clock';
 import { outboxDepsOf } from '../../server/areaDeps';
 import type { OutgoingMail } from '../../server/mail/mailer';
 import { sendAllPendingMails } from '../../server/mail/outbox';
@@ -58,7 +58,7 @@ export const RATE_LIMITS_OFF = {
 function failOnDrift(drifts: ContractDrift[]): void {
   if (drifts.length === 0) return;
   const found = drifts.splice(0).map((drift) => `${drift.route} ${drift.status}: ${drift.problem}`);
-  throw new Error(`answers that break the contract (src/contract):\n${found.join('\n')}`);
+  throw new Error(`answers that break the contract (contract):\n${found.join('\n')}`);
 }
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {

@@ -15,7 +15,7 @@ import type { AnyEventObject, SnapshotFrom } from 'xstate';
 import { expect } from 'vitest';
 import { Outlet } from 'react-router';
 import { authSessionMachine } from '../../src/machines/authSession';
-import type { AuthSession } from '../../src/contract/sessionLayer';
+import type { AuthSession } from '../../contract/sessionLayer';
 import { Header } from '../../src/components/shell/Header';
 import { MenuNavigationProvider } from '../../src/components/shell/useMenuNavigation';
 import { PasswordChangeForm } from '../../src/screens/mypage/CredentialForms';

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { ShellChromeProvider } from '../../src/components/shell/chrome';
 import type { ShellSession } from '../../src/components/shell/shellSession';
 import { ShellFrame } from '../../src/components/shell/ShellFrame';
-import type { SuspectedUser } from '../../src/contract/deathDetection';
+import type { SuspectedUser } from '../../contract/deathDetection';
 import {
   deathDetectionMachine,
   type DeathDetectionEvent,

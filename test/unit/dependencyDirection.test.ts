@@ -58,8 +58,13 @@ describe('the direction of dependencies', () => {
     ],
     [
       'the contract importing the browser app',
-      'src/contract/rules/example.ts',
-      "import { toCamelCase as imported } from '../../services/http/casing';",
+      'contract/rules/example.ts',
+      "import { toCamelCase as imported } from '../../src/services/http/casing';",
+    ],
+    [
+      'a helper every part uses importing the domain',
+      'server/lib/example.ts',
+      "import { DomainError as imported } from '../domain/errors';",
     ],
     [
       'a service importing a component',
@@ -89,7 +94,7 @@ describe('the direction of dependencies', () => {
     [
       'the server importing the contract',
       'server/routes/social/example.ts',
-      "import { normalizeReading as imported } from '../../../src/contract/rules/nameReading';",
+      "import { normalizeReading as imported } from '../../../contract/rules/nameReading';",
     ],
     [
       'the page server importing the server render',

@@ -7,7 +7,7 @@ import {
   SECTION_VISIBILITIES,
   sectionCompletion,
   validateSectionValues,
-} from '../../src/contract/rules/endingnote';
+} from '../../contract/rules/endingnote';
 
 const messageIds = new Set(
   [

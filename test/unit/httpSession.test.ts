@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { authSessionMachine } from '../../src/machines/authSession';
 import { tokenRefreshMachine, type RefreshedTokens } from '../../src/machines/tokenRefresh';
-import type { AuthSession } from '../../src/contract/sessionLayer';
+import type { AuthSession } from '../../contract/sessionLayer';
 import { SessionError } from '../../src/services/api/session';
 import { httpSessionOf } from '../../src/services/session/liveSession';
 import { storedUserIdIsInvalid } from '../../src/services/session/storedUser';

@@ -4,7 +4,7 @@ import { createInspector } from '@statelyai/inspect';
 import { createActor, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { registrationMachine } from '../../src/machines/registration';
-import type { AuthSession } from '../../src/contract/sessionLayer';
+import type { AuthSession } from '../../contract/sessionLayer';
 import type { SessionApi } from '../../src/services/api/session';
 import { maskedInspectorOptions, MASKED } from '../../src/services/clientState/inspector';
 import { authSessionWith } from '../../src/services/session/liveSession';

@@ -7,7 +7,7 @@
  */
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { expect } from 'vitest';
-import type { AuthSession } from '../../src/contract/sessionLayer';
+import type { AuthSession } from '../../contract/sessionLayer';
 import {
   invitationMachine,
   type InvitationEvent,

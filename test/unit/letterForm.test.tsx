@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { emptyDraft, type FieldProblem } from '../../src/screens/timecapsule/letterDraft';
 import { LetterForm } from '../../src/screens/timecapsule/LetterForm';
-import type { LetterInput } from '../../src/contract/rules/timecapsule';
+import type { LetterInput } from '../../contract/rules/timecapsule';
 import { renderInApp } from './shellProviders';
 
 const FRIEND = '0b7d2c1e-4a5f-4c3b-9d8e-1f2a3b4c5d6e';

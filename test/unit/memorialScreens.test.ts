@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AxiosError, AxiosHeaders } from 'axios';
 import { describe, expect, it } from 'vitest';
-import type { Timestamp } from '../../src/contract/common';
+import type { Timestamp } from '../../contract/common';
 import { ANNIVERSARY_RULES } from '../../server/domain/memorial/anniversaries';
 import { bundleFrom } from '../../src/i18n/I18nProvider';
 import type { AlbumPhoto, ShareToken } from '../../src/services/api/memorial';

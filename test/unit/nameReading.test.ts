@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { nameReadingOf, normalizeReading } from '../../src/contract/rules/nameReading';
+import { nameReadingOf, normalizeReading } from '../../contract/rules/nameReading';
 
 describe('normalizeReading', () => {
   it('folds katakana to hiragana', () => {

@@ -2,7 +2,7 @@ import { dehydrate, hydrate, QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonForScript } from '../../server/pages/memberPage';
 import { formatCount } from '../../src/i18n/formatCount';
-import { PAGE_DATA_ID } from '../../src/contract/pages/pageHandover';
+import { PAGE_DATA_ID } from '../../contract/pages/pageHandover';
 import { asOfNow, takePageData } from '../../src/services/hydration/pageData';
 
 /** Writes the element as the server does (server/pages/visitorPages.ts). */

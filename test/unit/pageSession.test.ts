@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor } from 'xstate';
-import type { AuthSession } from '../../src/contract/sessionLayer';
+import type { AuthSession } from '../../contract/sessionLayer';
 import type { SessionApi } from '../../src/services/api/session';
 import { authSessionWith } from '../../src/services/session/liveSession';
-import { PAGE_SESSION_ID } from '../../src/contract/pages/pageHandover';
+import { PAGE_SESSION_ID } from '../../contract/pages/pageHandover';
 import { firstFromPage, takePageSession } from '../../src/services/session/pageSession';
 
 const wire = {

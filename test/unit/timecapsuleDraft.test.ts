@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { WriterView } from '../../src/contract/timecapsule';
-import type { Timestamp } from '../../src/contract/common';
+import type { WriterView } from '../../contract/timecapsule';
+import type { Timestamp } from '../../contract/common';
 import {
   letterClaimPath,
   rememberLetterClaim,
@@ -17,7 +17,7 @@ import {
   requestOf,
   sameLetter,
 } from '../../src/screens/timecapsule/letterDraft';
-import { parseJapanDateTime } from '../../src/contract/rules/timecapsule';
+import { parseJapanDateTime } from '../../contract/rules/timecapsule';
 
 const messageIds = new Set(
   [

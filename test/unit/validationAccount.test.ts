@@ -6,8 +6,8 @@ import {
   registrationSchema,
   inflowRegistrationSchema,
   tokyoToday,
-} from '../../src/contract/rules/account';
-import { PREFECTURES } from '../../src/contract/rules/prefectures';
+} from '../../contract/rules/account';
+import { PREFECTURES } from '../../contract/rules/prefectures';
 
 const today = () => '2026-11-22';
 const valid = {

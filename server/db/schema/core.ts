@@ -11,7 +11,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { SexCode } from '../../../src/contract/rules/account';
+import type { SexCode } from '../../../contract/rules/account';
 
 /** Mirrors migrations/0001_foundation.sql (and the columns later migrations add). */
 export const users = pgTable('users', {

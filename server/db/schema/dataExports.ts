@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { DATA_EXPORT_STATUSES } from '../../../src/contract/rules/dataExport';
+import { DATA_EXPORT_STATUSES } from '../../../contract/rules/dataExport';
 import { memorialPages, users } from './core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true });

@@ -15,7 +15,7 @@ import { users } from './core';
 import {
   ACCOUNT_AFTER_DEATH_VALUES,
   PAGE_AFTER_DEATH_VALUES,
-} from '../../../src/contract/rules/deathDetection';
+} from '../../../contract/rules/deathDetection';
 import { mailOutbox } from './mail';
 
 /** Mirrors migrations/0060_death_detection.sql and 0063_death_administration.sql. */

@@ -1,5 +1,5 @@
 import { integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { SECTION_VISIBILITIES } from '../../../src/contract/rules/endingnote';
+import { SECTION_VISIBILITIES } from '../../../contract/rules/endingnote';
 import { users } from './core';
 
 /** Mirrors migrations/0030_ending_note.sql. */

@@ -10,7 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { PRIVACY_SETTINGS, type Privacy } from '../../../src/contract/rules/memorial';
+import { PRIVACY_SETTINGS, type Privacy } from '../../../contract/rules/memorial';
 import { memorialPages, users } from './core';
 
 export { PRIVACY_SETTINGS, type Privacy };

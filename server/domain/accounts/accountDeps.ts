@@ -1,8 +1,8 @@
 import type { Db } from '../../db/database';
 import type { ObjectStore } from '../../storage/objectStore';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import type { LoginThrottle } from './loginThrottle';
-import type { Translate } from '../../../src/contract/rules/endingnote';
+import type { Translate } from '../../../contract/rules/endingnote';
 
 /** What the account rules need from the outside world, each injectable. */
 export interface AccountDeps {

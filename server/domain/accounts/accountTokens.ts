@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { accountTokens } from '../../db/schema';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import { hashSecretToken, newSecretToken } from './secretTokens';
 
 type Purpose = (typeof accountTokens.$inferSelect)['purpose'];

@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { z } from 'zod';
-import { passwordSchema } from '../../../src/contract/rules/account';
+import { passwordSchema } from '../../../contract/rules/account';
 import { isBreachedPassword } from './breachedPasswords';
 
 /**

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Db } from '../../db/database';
 import { signingKey } from '../accessTokens';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import { spendProof, unspendProof } from '../spentProofs';
 
 /** A provider identity the server itself verified (an OAuth/OIDC callback it completed). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { refreshTokens, users } from '../../db/schema';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import { hashSecretToken, newSecretToken } from './secretTokens';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { and, eq, lt, ne, sql } from 'drizzle-orm';
-import type { SexCode } from '../../../src/contract/rules/account';
-import { nameReadingOf } from '../../../src/contract/rules/nameReading';
+import type { SexCode } from '../../../contract/rules/account';
+import { nameReadingOf } from '../../../contract/rules/nameReading';
 import { externalIdentities, memorialPageMembers, memorialPages, users } from '../../db/schema';
 import type { Db } from '../../db/database';
 import { invalid } from '../errors';

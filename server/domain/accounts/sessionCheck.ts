@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { Database } from '../db/database';
-import { users } from '../db/schema';
-import { SESSION_ENDED_CHANNEL } from '../domain/accounts/refreshTokens';
+import type { Database } from '../../db/database';
+import { users } from '../../db/schema';
+import { SESSION_ENDED_CHANNEL } from './refreshTokens';
 
 /** Members whose session state one instance keeps in memory; past it the oldest entry goes. */
 const MAX_CACHED_MEMBERS = 100_000;

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { EncryptJWT, decodeJwt, jwtDecrypt, errors as joseErrors } from 'jose';
 import { signingKey } from '../accessTokens';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import { REFRESH_TOKEN_TTL_MS, sessionEndOf } from './refreshTokens';
 
 /** What the encrypted session cookie holds: the member and the tokens of the /v1 API. */

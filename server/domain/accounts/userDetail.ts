@@ -3,7 +3,7 @@ import { createKeyBatcher } from '../../db/keyBatcher';
 import { preparedPerDatabase } from '../../db/prepared';
 import { users } from '../../db/schema';
 import { viewUrl } from '../../storage/viewUrls';
-import type { UserDetail } from '../../../src/contract/accounts';
+import type { UserDetail } from '../../../contract/accounts';
 import type { AccountDeps } from './accountDeps';
 
 const detailsQuery = preparedPerDatabase((db) =>

@@ -23,7 +23,7 @@ import {
   uploads,
   users,
 } from '../../db/schema';
-import type { Translate } from '../../../src/contract/rules/endingnote';
+import type { Translate } from '../../../contract/rules/endingnote';
 import { readNote, type EndingNoteDeps } from '../endingnote/sections';
 import { keepsakeBook, type KeepsakeContent } from './keepsakeBook';
 

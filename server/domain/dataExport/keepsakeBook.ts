@@ -1,4 +1,4 @@
-import type { Translate } from '../../../src/contract/rules/endingnote';
+import type { Translate } from '../../../contract/rules/endingnote';
 import { escapeHtml } from '../escapeHtml';
 import { anniversariesOf } from '../memorial/anniversaries';
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import type { Db } from '../../db/database';
 import { queryRows } from '../../db/rows';
 import { DomainError } from '../errors';

@@ -4,17 +4,17 @@ import {
   DATA_EXPORT_KEPT_DAYS,
   DATA_EXPORT_LINK_MINUTES,
   DATA_EXPORTS_PER_DAY,
-} from '../../../src/contract/rules/dataExport';
+} from '../../../contract/rules/dataExport';
 import type { Db } from '../../db/database';
 import { dataExports, users } from '../../db/schema';
 import type { ObjectStore } from '../../storage/objectStore';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { isUniqueViolation } from '../accounts/registration';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import { DomainError, notFound } from '../errors';
 import type { EndingNoteDeps } from '../endingnote/sections';
 import { notify } from '../social/notifications';
-import type { Translate } from '../../../src/contract/rules/endingnote';
+import type { Translate } from '../../../contract/rules/endingnote';
 import { AFTER_DEATH_ARCHIVE_KEPT_DAYS, archiveReady } from '../deathDetection/afterDeath';
 import { buildArchive, KEEPSAKE_README, MEMBER_README } from './build';
 import { collectKeepsake, collectMemberData } from './collect';

@@ -5,8 +5,8 @@ import {
   type AccountAfterDeath,
   type AfterDeathBody,
   type PageAfterDeath,
-} from '../../../src/contract/rules/deathDetection';
-import type { Translate } from '../../../src/contract/rules/endingnote';
+} from '../../../contract/rules/deathDetection';
+import type { Translate } from '../../../contract/rules/endingnote';
 import type { Db } from '../../db/database';
 import {
   dataExports,
@@ -19,7 +19,7 @@ import {
   users,
   type Privacy,
 } from '../../db/schema';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import { enqueueMails } from '../../mail/outbox';
 import type { AccountDeps } from '../accounts/accountDeps';
 import { deleteAccount } from '../accounts/deletion';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/database';
-import { tokyoToday } from '../../../src/contract/rules/account';
+import { tokyoToday } from '../../../contract/rules/account';
 import {
   deathAdministrators,
   deathAuditLog,

@@ -1,7 +1,7 @@
 import type { X509Certificate } from 'node:crypto';
 import type { DeathDetectionConfig } from '../../config';
 import type { Db } from '../../db/database';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import type { PushSender } from './push';
 import type { RevocationChecker } from './revocation';
 

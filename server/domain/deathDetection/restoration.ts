@@ -20,7 +20,7 @@ import {
 import { enqueueMail, enqueueMails, withdrawMailsAbout } from '../../mail/outbox';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { verifyPassword } from '../accounts/passwords';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import { DomainError } from '../errors';
 import { notify } from '../social/notifications';
 import { undoChoices } from './afterDeath';
@@ -34,12 +34,9 @@ import {
 import { administratorsOf } from './settings';
 import { markSuspicionNoticesCancelled } from './suspicion';
 import { holdLettersOnRestoration } from '../timecapsule/death';
-import type {
-  accountRestoration,
-  restorationLinkState,
-} from '../../../src/contract/deathDetection';
-import type { ServedOf } from '../../../src/contract/endpoint';
-import type { Translate } from '../../../src/contract/rules/endingnote';
+import type { accountRestoration, restorationLinkState } from '../../../contract/deathDetection';
+import type { ServedOf } from '../../../contract/endpoint';
+import type { Translate } from '../../../contract/rules/endingnote';
 import { ownMemorialPage } from '../ownPage';
 
 /** A restoration link lives a day and is spent by a restoration or by this many wrong passwords. */

@@ -1,5 +1,5 @@
 import type { MailMessage } from '../../mail/mailer';
-import type { Translate } from '../../../src/contract/rules/endingnote';
+import type { Translate } from '../../../contract/rules/endingnote';
 
 /** The date of an instant as Japanese read it, in Asia/Tokyo. */
 export function tokyoDate(at: Date): string {

@@ -1,12 +1,12 @@
-import type { deathSettings as settingsAnswer } from '../../../src/contract/deathDetection';
-import type { ServedOf } from '../../../src/contract/endpoint';
+import type { deathSettings as settingsAnswer } from '../../../contract/deathDetection';
+import type { ServedOf } from '../../../contract/endpoint';
 import { and, asc, eq, inArray, ne, sql, type Placeholder } from 'drizzle-orm';
 import {
   CHECK_IN_PERIOD_DAYS_MAX,
   CHECK_IN_PERIOD_DAYS_MIN,
   MAX_ADMINISTRATORS,
   type AfterDeathBody,
-} from '../../../src/contract/rules/deathDetection';
+} from '../../../contract/rules/deathDetection';
 import type { Db } from '../../db/database';
 import {
   connections,

@@ -14,7 +14,7 @@ import {
   type SignalSource,
 } from '../../db/schema';
 import { enqueueMails, withdrawMailsAbout } from '../../mail/outbox';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import { notify } from '../social/notifications';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deathDeps';
@@ -27,7 +27,7 @@ import {
 import { pushToMember } from './push';
 import { AccountMemorialized } from './restoration';
 import { administratorsOf } from './settings';
-import type { SuspectedUser } from '../../../src/contract/deathDetection';
+import type { SuspectedUser } from '../../../contract/deathDetection';
 import { ownMemorialPage } from '../ownPage';
 
 export interface Signal {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { SectionVisibility } from '../../../src/contract/rules/endingnote';
+import type { SectionVisibility } from '../../../contract/rules/endingnote';
 import type { Db } from '../../db/database';
 import { endingNoteReaders } from '../../db/schema';
 import { areConnected } from '../connections';

@@ -2,7 +2,7 @@ import {
   fieldValueText,
   sectionDefinition,
   type Translate,
-} from '../../../src/contract/rules/endingnote';
+} from '../../../contract/rules/endingnote';
 import { escapeHtml } from '../escapeHtml';
 import type { MemberName, NoteView } from './sections';
 

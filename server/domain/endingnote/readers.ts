@@ -2,8 +2,8 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { connections, endingNoteReaders, users } from '../../db/schema';
 import { invalid } from '../errors';
-import type { reader } from '../../../src/contract/endingnote';
-import type { ServedOf } from '../../../src/contract/endpoint';
+import type { reader } from '../../../contract/endingnote';
+import type { ServedOf } from '../../../contract/endpoint';
 
 /** A designated reader; `connected` is false once the connection has ended. */
 export type Reader = ServedOf<typeof reader>;

@@ -10,10 +10,10 @@ import {
   type SectionDefinition,
   type SectionValues,
   type SectionVisibility,
-} from '../../../src/contract/rules/endingnote';
-import type { memberName } from '../../../src/contract/common';
-import type { noteView, sectionView } from '../../../src/contract/endingnote';
-import type { ServedOf } from '../../../src/contract/endpoint';
+} from '../../../contract/rules/endingnote';
+import type { memberName } from '../../../contract/common';
+import type { noteView, sectionView } from '../../../contract/endingnote';
+import type { ServedOf } from '../../../contract/endpoint';
 import type { Db } from '../../db/database';
 import { connections, endingNoteSections, users } from '../../db/schema';
 import { conflict, invalid, notFound, type FieldError } from '../errors';

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { ServedOf } from '../../../src/contract/endpoint';
-import type { pageAdmin } from '../../../src/contract/memorial';
+import type { ServedOf } from '../../../contract/endpoint';
+import type { pageAdmin } from '../../../contract/memorial';
 import type { Db } from '../../db/database';
 import { createKeyBatcher } from '../../db/keyBatcher';
 import { preparedPerDatabase } from '../../db/prepared';
@@ -10,7 +10,7 @@ import { memoizePerOwner } from '../../lib/memoizePerOwner';
 import { areConnected } from '../connections';
 import { certificatedSql } from '../deathDetection/settings';
 import { isUuid, requireAdmin } from './access';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import type { MemorialDeps } from './memorialDeps';
 import { viewUrl } from '../../storage/viewUrls';
 import { mayViewMemberIcons } from '../uploads/viewing';

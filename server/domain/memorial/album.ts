@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ServedOf } from '../../../src/contract/endpoint';
-import type { albumPhoto, albumPhotoView, memorialEndpoints } from '../../../src/contract/memorial';
+import type { ServedOf } from '../../../contract/endpoint';
+import type { albumPhoto, albumPhotoView, memorialEndpoints } from '../../../contract/memorial';
 import type {
   albumPhotoCreateSchema,
   albumPhotoUpdateSchema,
-} from '../../../src/contract/rules/memorial';
+} from '../../../contract/rules/memorial';
 import { albumPhotos } from '../../db/schema';
 import { invalid } from '../errors';
 import { afterKey, decodeCursor, keyParts, pageFrom } from '../listPages';

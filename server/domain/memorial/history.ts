@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type {
-  historyCreateSchema,
-  historyUpdateSchema,
-} from '../../../src/contract/rules/memorial';
-import type { ServedOf } from '../../../src/contract/endpoint';
-import type { historyEntry, historyEntryView } from '../../../src/contract/memorial';
+import type { historyCreateSchema, historyUpdateSchema } from '../../../contract/rules/memorial';
+import type { ServedOf } from '../../../contract/endpoint';
+import type { historyEntry, historyEntryView } from '../../../contract/memorial';
 import type { Db } from '../../db/database';
 import { historyEntries } from '../../db/schema';
 import { afterKey, decodeCursor, keyParts, pageFrom } from '../listPages';

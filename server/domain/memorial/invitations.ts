@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { ServedOf } from '../../../src/contract/endpoint';
-import type { shareToken } from '../../../src/contract/memorial';
+import type { ServedOf } from '../../../contract/endpoint';
+import type { shareToken } from '../../../contract/memorial';
 import { connectionRequests, memorialPages, shareTokens } from '../../db/schema';
 import { hashSecretToken, newSecretToken } from '../accounts/secretTokens';
 import { DomainError } from '../errors';

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, or } from 'drizzle-orm';
-import { tokyoToday } from '../../../src/contract/rules/account';
-import type { ServedOf } from '../../../src/contract/endpoint';
-import type { condolence } from '../../../src/contract/memorial';
+import { tokyoToday } from '../../../contract/rules/account';
+import type { ServedOf } from '../../../contract/endpoint';
+import type { condolence } from '../../../contract/memorial';
 import { condolences, flowerOfferings, users } from '../../db/schema';
 import { notFound } from '../errors';
 import { isUuid, type PageAccess } from './access';

@@ -1,4 +1,4 @@
-import { LIST_PAGE_SIZE } from '../../../src/contract/pages/memorialKeys';
+import { LIST_PAGE_SIZE } from '../../../contract/pages/memorialKeys';
 import { pageAccess, type PageAccess } from './access';
 import { listAdmins } from './admins';
 import { listAlbum, listAlbumPage } from './album';

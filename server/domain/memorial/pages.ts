@@ -1,8 +1,8 @@
-import type { ServedOf } from '../../../src/contract/endpoint';
-import type { memorialPage } from '../../../src/contract/memorial';
+import type { ServedOf } from '../../../contract/endpoint';
+import type { memorialPage } from '../../../contract/memorial';
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { createPageSchema, updatePageSchema } from '../../../src/contract/rules/memorial';
+import type { createPageSchema, updatePageSchema } from '../../../contract/rules/memorial';
 import type { Db } from '../../db/database';
 import { memorialPageMembers, memorialPageProfiles, memorialPages } from '../../db/schema';
 import { invalid } from '../errors';

@@ -8,9 +8,9 @@ import {
   memorialPages,
   users,
 } from '../../db/schema';
-import { tokyoToday } from '../../../src/contract/rules/account';
-import type { ServedOf } from '../../../src/contract/endpoint';
-import type { dashboardView, mourningView } from '../../../src/contract/social';
+import { tokyoToday } from '../../../contract/rules/account';
+import type { ServedOf } from '../../../contract/endpoint';
+import type { dashboardView, mourningView } from '../../../contract/social';
 import { anniversariesBetween, addDays } from '../memorial/anniversaries';
 import { listablePageIds, pageColumns } from '../memorial/access';
 import { asListedTo, memberCardColumns, type MemberCard } from './members';

@@ -3,10 +3,10 @@ import type { Db } from '../../db/database';
 import { preparedPerDatabase } from '../../db/prepared';
 import { notifications } from '../../db/schema';
 import { listablePageIds } from '../memorial/access';
-import type { ServedOf } from '../../../src/contract/endpoint';
-import type { NotificationKindValue } from '../../../src/contract/rules/social';
+import type { ServedOf } from '../../../contract/endpoint';
+import type { NotificationKindValue } from '../../../contract/rules/social';
 import type { SocialDeps } from './socialDeps';
-import type { notificationItem } from '../../../src/contract/social';
+import type { notificationItem } from '../../../contract/social';
 
 /**
  * What each kind of notification carries: enough for the list to word it and link to the
@@ -68,7 +68,7 @@ export interface NotificationPayloads {
 }
 
 /**
- * The kinds are listed once, in src/contract/rules/social.ts (the client words them too);
+ * The kinds are listed once, in contract/rules/social.ts (the client words them too);
  * `NotificationPayloads[K]` below fails to compile for a listed kind without a payload.
  */
 export type NotificationKind = NotificationKindValue;

@@ -3,11 +3,11 @@ import { users } from '../../db/schema';
 import { invalid, notFound } from '../errors';
 import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
-import { nameReadingOf } from '../../../src/contract/rules/nameReading';
-import type { ServedOf } from '../../../src/contract/endpoint';
-import type { ProfileUpdateInput } from '../../../src/contract/rules/social';
+import { nameReadingOf } from '../../../contract/rules/nameReading';
+import type { ServedOf } from '../../../contract/endpoint';
+import type { ProfileUpdateInput } from '../../../contract/rules/social';
 import type { SocialDeps } from './socialDeps';
-import type { profileView } from '../../../src/contract/social';
+import type { profileView } from '../../../contract/social';
 
 /** The profile with its icon's object name (the route adds the signed `iconUrl`). */
 export type Profile = Omit<ServedOf<typeof profileView>, 'iconUrl'>;

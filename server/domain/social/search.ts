@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
 import { connectionRequests, connections, userSearchGrams, users } from '../../db/schema';
-import { normalizeReading } from '../../../src/contract/rules/nameReading';
+import { normalizeReading } from '../../../contract/rules/nameReading';
 import { pendingRequestsBetween } from '../connections';
 import type { SocialDeps } from './socialDeps';
 import { asListedTo, memberCards, type MemberCard } from './members';
@@ -41,7 +41,7 @@ interface Hit {
 
 /**
  * Members whose name, written or read, contains `query` after both are normalised
- * (src/contract/rules/nameReading.ts). Members whose reading starts with the query (the family
+ * (contract/rules/nameReading.ts). Members whose reading starts with the query (the family
  * name's kana) come first, then every other match; each group in reading order (code
  * points: the kana order of the syllabary). Only active, searchable members appear (the gram
  * table and the prefix index hold no others); the searcher is left out. Pages continue from

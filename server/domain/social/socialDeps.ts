@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import type { Db } from '../../db/database';
 import type { ObjectStore } from '../../storage/objectStore';
 

@@ -14,16 +14,16 @@ import {
 import { DomainError, invalid, notFound, type FieldError } from '../errors';
 import { afterNewestFirst, decodeCursor, keyParts, pageFrom } from '../listPages';
 import { OBJECT_NAME_PATTERN } from '../../storage/objectStore';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import { claimUpload, releaseUploads } from '../uploads/uploads';
-import { parseJapanDateTime, type LetterInput } from '../../../src/contract/rules/timecapsule';
-import type { Served } from '../../../src/contract/endpoint';
+import { parseJapanDateTime, type LetterInput } from '../../../contract/rules/timecapsule';
+import type { Served } from '../../../contract/endpoint';
 import type {
   LetterEnvelope as WireEnvelope,
   PersonName,
   ReceivedLetter as WireReceivedLetter,
   UnsentLetter as WireUnsentLetter,
-} from '../../../src/contract/timecapsule';
+} from '../../../contract/timecapsule';
 import { japanMorningOf } from './rules';
 import type { TimecapsuleDeps } from './timecapsuleDeps';
 

@@ -1,5 +1,5 @@
-import type { PersonName } from '../../../src/contract/timecapsule';
-import type { Translate } from '../../../src/contract/rules/endingnote';
+import type { PersonName } from '../../../contract/timecapsule';
+import type { Translate } from '../../../contract/rules/endingnote';
 
 export interface LetterMailInput {
   publicUrl: string;

@@ -9,15 +9,15 @@ import {
 } from '../../db/schema';
 import { notFound } from '../errors';
 import type { ObjectStore } from '../../storage/objectStore';
-import type { Clock } from '../../clock';
-import type { Served } from '../../../src/contract/endpoint';
+import type { Clock } from '../../lib/clock';
+import type { Served } from '../../../contract/endpoint';
 import type {
   AdminView as WireAdminView,
   LetterPhoto,
   LetterView as WireLetterView,
   RecipientView as WireRecipientView,
   WriterView as WireWriterView,
-} from '../../../src/contract/timecapsule';
+} from '../../../contract/timecapsule';
 import { markLetterNotificationRead } from '../social/notifications';
 import { letterEnvelope } from './letters';
 import type { TimecapsuleDeps } from './timecapsuleDeps';

@@ -1,5 +1,5 @@
 import type { DeliveryRule } from '../../db/schema';
-import { JAPAN_OFFSET_MS } from '../../../src/contract/rules/timecapsule';
+import { JAPAN_OFFSET_MS } from '../../../contract/rules/timecapsule';
 
 /**
  * A letter delivered more than this many minutes after it was due says so ("late"): the

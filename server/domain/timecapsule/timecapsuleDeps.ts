@@ -1,5 +1,5 @@
-import type { Translate } from '../../../src/contract/rules/endingnote';
-import type { Clock } from '../../clock';
+import type { Translate } from '../../../contract/rules/endingnote';
+import type { Clock } from '../../lib/clock';
 import type { Db } from '../../db/database';
 import type { ObjectStore } from '../../storage/objectStore';
 

@@ -10,7 +10,7 @@ import {
   OBJECT_NAME_PATTERN,
   type ObjectStore,
 } from '../../storage/objectStore';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../lib/clock';
 import { checkImage, ImageRefused } from './images';
 
 /** Where uploads and their thumbnails live; the server picks every name. */

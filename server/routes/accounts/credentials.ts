@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { accountEndpoints as endpoints, passwordChangeBody } from '../../../src/contract/accounts';
+import { accountEndpoints as endpoints, passwordChangeBody } from '../../../contract/accounts';
 import type { AppContext } from '../../context';
 import {
   changePassword,

@@ -5,9 +5,9 @@ import {
   accountEndpoints as endpoints,
   passwordResetConfirmBody,
   registrationBodies,
-} from '../../../src/contract/accounts';
-import { UUID_PATTERN } from '../../../src/contract/common';
-import { tokyoToday } from '../../../src/contract/rules/account';
+} from '../../../contract/accounts';
+import { UUID_PATTERN } from '../../../contract/common';
+import { tokyoToday } from '../../../contract/rules/account';
 import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { activateAccount } from '../../domain/accounts/activation';
 import { deleteAccount } from '../../domain/accounts/deletion';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authEndpoints } from '../../../src/contract/auth';
+import { authEndpoints } from '../../../contract/auth';
 import { endpointRoute } from '../../http/endpoints';
 
 /** POST /api/auth/_log — the session client reports its own errors (the session protocol's codes, such as CLIENT_FETCH_ERROR). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authEndpoints as endpoints, type ProviderAnswer } from '../../../src/contract/auth';
+import { authEndpoints as endpoints, type ProviderAnswer } from '../../../contract/auth';
 import type { AppContext } from '../../context';
 import type { AccountDeps } from '../../domain/accounts/accountDeps';
 import { logInWithIdentity } from '../../domain/accounts/login';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { authEndpoints as endpoints } from '../../../src/contract/auth';
+import { authEndpoints as endpoints } from '../../../contract/auth';
 import type { AppContext } from '../../context';
 import { issueAccessToken, verifyAccessToken } from '../../domain/accessTokens';
 import type { AccountDeps } from '../../domain/accounts/accountDeps';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionAnswer } from '../../../src/contract/auth';
-import type { Served } from '../../../src/contract/endpoint';
+import type { SessionAnswer } from '../../../contract/auth';
+import type { Served } from '../../../contract/endpoint';
 import type { AppContext } from '../../context';
 import {
   csrfMatches,

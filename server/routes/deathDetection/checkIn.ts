@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { deathDetectionEndpoints as death } from '../../../src/contract/deathDetection';
+import { deathDetectionEndpoints as death } from '../../../contract/deathDetection';
 import type { AppContext } from '../../context';
 import { answerCheckIn } from '../../domain/deathDetection/checkIns';
 import { deathDepsOf } from '../../areaDeps';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { deathDetectionEndpoints as death } from '../../../src/contract/deathDetection';
+import { deathDetectionEndpoints as death } from '../../../contract/deathDetection';
 import type { AppContext } from '../../context';
 import { auditLogOf } from '../../domain/deathDetection/audit';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { deathDetectionEndpoints as death } from '../../../src/contract/deathDetection';
+import { deathDetectionEndpoints as death } from '../../../contract/deathDetection';
 import { restorationDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import { verifyProviderAssertion } from '../../domain/accounts/providerAssertion';

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { endingnoteEndpoints } from '../../../src/contract/endingnote';
-import { UUID_PATTERN } from '../../../src/contract/common';
+import { endingnoteEndpoints } from '../../../contract/endingnote';
+import { UUID_PATTERN } from '../../../contract/common';
 import type { AppContext } from '../../context';
 import { exportFileName, noteAsHtml, noteAsJson } from '../../domain/endingnote/exportDocument';
 import { listReaders, replaceReaders } from '../../domain/endingnote/readers';
-import { japaneseTexts } from '../../pages/translations';
+import { japaneseTexts } from '../../lib/translations';
 import {
   readNote,
   readSection,

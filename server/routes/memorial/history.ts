@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { memorialEndpoints as endpoints } from '../../../src/contract/memorial';
+import { memorialEndpoints as endpoints } from '../../../contract/memorial';
 import type { AppContext } from '../../context';
 import { requireAdmin, requireVisiblePage } from '../../domain/memorial/access';
 import {

@@ -4,8 +4,8 @@ import {
   createPageBody,
   memorialEndpoints as endpoints,
   updatePageBody,
-} from '../../../src/contract/memorial';
-import { tokyoToday } from '../../../src/contract/rules/account';
+} from '../../../contract/memorial';
+import { tokyoToday } from '../../../contract/rules/account';
 import type { AppContext } from '../../context';
 import { requireAdmin, requireVisiblePage } from '../../domain/memorial/access';
 import { addAdmin } from '../../domain/memorial/admins';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { memorialEndpoints } from '../../../src/contract/memorial';
+import { memorialEndpoints } from '../../../contract/memorial';
 import type { AppContext } from '../../context';
 import { publicShareImage } from '../../domain/memorial/shareImage';
 import { endpointRoute } from '../../http/endpoints';

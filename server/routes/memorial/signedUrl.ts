@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { memorialEndpoints } from '../../../src/contract/memorial';
+import { memorialEndpoints } from '../../../contract/memorial';
 import { uploadDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import { startUpload } from '../../domain/uploads/uploads';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { socialEndpoints as social } from '../../../src/contract/social';
+import { socialEndpoints as social } from '../../../contract/social';
 import { socialDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { tokyoToday } from '../../../src/contract/rules/account';
-import { profileUpdateBody, socialEndpoints as social } from '../../../src/contract/social';
+import { tokyoToday } from '../../../contract/rules/account';
+import { profileUpdateBody, socialEndpoints as social } from '../../../contract/social';
 import { socialDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import { dashboard, mourning } from '../../domain/social/home';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { socialEndpoints as social } from '../../../src/contract/social';
+import { socialEndpoints as social } from '../../../contract/social';
 import { socialDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import { searchMembers, type SearchCursor } from '../../domain/social/search';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { UUID_PATTERN } from '../../../src/contract/common';
-import { timecapsuleEndpoints as letters } from '../../../src/contract/timecapsule';
+import { UUID_PATTERN } from '../../../contract/common';
+import { timecapsuleEndpoints as letters } from '../../../contract/timecapsule';
 import { timecapsuleDepsOf } from '../../areaDeps';
 import type { AppContext } from '../../context';
 import { claimGuestLetter } from '../../domain/timecapsule/claim';

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { fromPromise } from 'xstate';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
-import type { SuspectedUser } from '../../contract/deathDetection';
+import type { SuspectedUser } from '../../../contract/deathDetection';
 import { deathDetectionMachine, type IdentityStatusAnswer } from '../../machines/deathDetection';
 import {
   cancelDeathSuspicion,
@@ -16,7 +16,7 @@ import {
 import { isAppWebView, logAnalyticsEvent } from '../../services/bridge';
 import { registerThisDevice } from '../../services/bridge/deviceToken';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
-import { tokyoToday } from '../../contract/rules/tokyoDate';
+import { tokyoToday } from '../../../contract/rules/tokyoDate';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
 import { ConfirmationStart } from './ConfirmationStart';

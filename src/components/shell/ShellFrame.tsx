@@ -3,7 +3,7 @@ import { useLocation } from 'react-router';
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import { useSlice } from '../../services/clientState/clientState';
-import { tokyoYear } from '../../contract/rules/tokyoDate';
+import { tokyoYear } from '../../../contract/rules/tokyoDate';
 import { Banner } from './Banner';
 import { BurgerMenu } from './BurgerMenu';
 import { useChromeVisibility } from './chrome';

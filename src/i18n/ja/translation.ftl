@@ -32,7 +32,7 @@ not-found-home = トップページへ戻る
 ## Errors shown anywhere
 error-unexpected = 想定外のエラーが発生しました。時間をおいて再度お試しいただくか、サポートまでお問い合わせください。
 
-## Ending note (sections and fields: src/contract/rules/endingnote.ts)
+## Ending note (sections and fields: contract/rules/endingnote.ts)
 endingnote-title = エンディングノート
 endingnote-of = { $name } さんのエンディングノート
 endingnote-member-name = { $lastName } { $firstName }
@@ -171,7 +171,7 @@ anniversary-nijusankaiki = 二十三回忌
 anniversary-nijunanakaiki = 二十七回忌
 anniversary-sanjusankaiki = 三十三回忌
 
-## Memorial pages: validation codes (src/contract/rules/memorial.ts, server/domain/uploads/images.ts)
+## Memorial pages: validation codes (contract/rules/memorial.ts, server/domain/uploads/images.ts)
 validation-date_in_future = 今日より後の日付は入力できません。
 validation-death_before_birth = ご命日は生年月日より後の日付を入力してください。
 validation-image_name_invalid = 画像をもう一度選んでください。
@@ -393,7 +393,7 @@ password-reset-request-again = もう一度再設定のメールを送る
 ## Account deletion
 account-delete-failed = 解約に失敗しました。
 
-## Validation codes of accounts (src/contract/rules/account.ts)
+## Validation codes of accounts (contract/rules/account.ts)
 validation-required = 入力してください。
 validation-email_invalid = メールアドレスの形式が正しくありません。
 validation-password_too_short = パスワードは8文字以上で入力してください。

@@ -15,7 +15,7 @@ import {
   type Connection,
   type ConnectionRequest,
 } from '../../services/api/social';
-import type { RelationshipValue } from '../../contract/rules/social';
+import type { RelationshipValue } from '../../../contract/rules/social';
 import { Page, Panel } from '../../components/ui/pageLayout';
 import { fullName, MemberList, MemberRow } from './MemberRow';
 import { RelationshipSelect } from './RelationshipSelect';

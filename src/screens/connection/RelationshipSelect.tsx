@@ -2,7 +2,7 @@ import { useId } from 'react';
 import styled from 'styled-components';
 import { visuallyHidden } from '../../components/ui/visuallyHidden';
 import { useT } from '../../i18n/useT';
-import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../contract/rules/social';
+import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../../contract/rules/social';
 
 const Select = styled.select`
   min-height: 44px;

@@ -26,7 +26,7 @@ import { isAppWebView } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
 import { ItemList, Muted } from '../dashboard/homeParts';
 import { formatTokyoDate } from '../deathConfirmation/dates';
-import { tokyoToday } from '../../contract/rules/tokyoDate';
+import { tokyoToday } from '../../../contract/rules/tokyoDate';
 import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { coded } from './apiFailure';
 import { inspectOption } from '../../services/clientState/inspector';

@@ -26,7 +26,7 @@ import {
   PAGE_AFTER_DEATH_VALUES,
   type AccountAfterDeath,
   type PageAfterDeath,
-} from '../../contract/rules/deathDetection';
+} from '../../../contract/rules/deathDetection';
 import { ItemList, Muted } from '../dashboard/homeParts';
 import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { PasswordField } from '../login/authFormParts';

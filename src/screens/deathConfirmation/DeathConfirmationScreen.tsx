@@ -17,8 +17,8 @@ import {
 import { confirmDeath, requestDeathConfirmationSign } from '../../services/api/deathDetection';
 import { isAppWebView, logAnalyticsEvent, startBaseSign } from '../../services/bridge';
 import { deathConfirmationStorage } from '../../services/persistence/deathConfirmationStorage';
-import { tokyoToday } from '../../contract/rules/account';
-import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../contract/rules/social';
+import { tokyoToday } from '../../../contract/rules/account';
+import { RELATIONSHIP_VALUES, type RelationshipValue } from '../../../contract/rules/social';
 import { Page, Panel } from '../../components/ui/pageLayout';
 import { formatTokyoDate } from './dates';
 import { inspectOption } from '../../services/clientState/inspector';

@@ -13,7 +13,7 @@ import {
   TEXTAREA_MAX_LENGTH,
   type FieldDefinition,
   type FieldValue,
-} from '../../contract/rules/endingnote';
+} from '../../../contract/rules/endingnote';
 
 export interface SectionFieldControlProps {
   sectionCode: string;

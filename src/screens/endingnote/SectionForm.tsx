@@ -8,7 +8,7 @@ import {
   sectionDefinition,
   type FieldValue,
   type SectionValues,
-} from '../../contract/rules/endingnote';
+} from '../../../contract/rules/endingnote';
 import { Actions } from '../../components/ui/pageLayout';
 import { SectionFieldControl } from './SectionFieldControl';
 

@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import { useT } from '../../i18n/useT';
 import type { MemberName, SectionView } from '../../services/api/endingnote';
-import { fieldValueText, sectionDefinition } from '../../contract/rules/endingnote';
+import { fieldValueText, sectionDefinition } from '../../../contract/rules/endingnote';
 
 const List = styled.dl`
   margin: 0;

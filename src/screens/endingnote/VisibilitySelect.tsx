@@ -3,7 +3,7 @@ import styled from 'styled-components';
 import { controlLook, Label } from '../../components/form/FieldFrame';
 import { useT } from '../../i18n/useT';
 import { setSectionVisibility, type SectionView } from '../../services/api/endingnote';
-import { SECTION_VISIBILITIES, type SectionVisibility } from '../../contract/rules/endingnote';
+import { SECTION_VISIBILITIES, type SectionVisibility } from '../../../contract/rules/endingnote';
 import { ProofWithdrawn, useFreshProof } from '../login/useFreshProof';
 
 const Select = styled.select`

@@ -8,7 +8,7 @@ import { formatCalendarDate } from '../../components/ui/calendarDate';
 import { ImageFileField } from '../../components/upload/ImageFileField';
 import { TransferProgress } from '../../components/upload/UploadProgress';
 import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
-import { HISTORY_BODY_MAX_LENGTH } from '../../contract/rules/memorialLimits';
+import { HISTORY_BODY_MAX_LENGTH } from '../../../contract/rules/memorialLimits';
 import { useT } from '../../i18n/useT';
 import {
   addHistory,

@@ -18,7 +18,7 @@ import {
   type MemorialPage,
 } from '../../services/api/memorial';
 import { useSession } from '../../services/session/useSession';
-import { CONDOLENCE_MAX_LENGTH, condolenceCreateSchema } from '../../contract/rules/memorial';
+import { CONDOLENCE_MAX_LENGTH, condolenceCreateSchema } from '../../../contract/rules/memorial';
 import { Page, Panel } from '../../components/ui/pageLayout';
 import { unavailableReason, usePageQuery } from './pageQuery';
 import { PageUnavailable } from './PageUnavailable';

@@ -11,7 +11,7 @@ import { createPage } from '../../services/api/memorial';
 import { TransferProgress } from '../../components/upload/UploadProgress';
 import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
 import { useSession } from '../../services/session/useSession';
-import { createPageSchema } from '../../contract/rules/memorial';
+import { createPageSchema } from '../../../contract/rules/memorial';
 import { Page, Panel } from '../../components/ui/pageLayout';
 import { PageUnavailable } from './PageUnavailable';
 import { checkRequest, problemsOf, type Problems } from './inputProblems';

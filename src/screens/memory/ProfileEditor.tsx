@@ -6,7 +6,7 @@ import { useT } from '../../i18n/useT';
 import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
 import { TransferProgress } from '../../components/upload/UploadProgress';
 import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
-import { updatePageSchema } from '../../contract/rules/memorial';
+import { updatePageSchema } from '../../../contract/rules/memorial';
 import { checkRequest, problemsOf, type Problems } from './inputProblems';
 import { SectionTitle } from './sectionLayout';
 import {

@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/Button';
 import { showToast } from '../../components/ui/toast';
 import { useT } from '../../i18n/useT';
 import { memorialKeys, updatePage, type MemorialPage } from '../../services/api/memorial';
-import { PRIVACY_SETTINGS, type Privacy } from '../../contract/rules/memorialLimits';
+import { PRIVACY_SETTINGS, type Privacy } from '../../../contract/rules/memorialLimits';
 import { Panel } from '../../components/ui/pageLayout';
 import { problemsOf, useProblemText, type Problems } from './inputProblems';
 import { SectionTitle } from './sectionLayout';

@@ -22,7 +22,7 @@ export class InvalidInput extends Error {
  * The memorial wire schemas, loaded when a form is first checked: they bring zod, which a
  * visitor who only reads the page never needs.
  */
-export const memorialSchemas = () => import('../../contract/rules/memorial');
+export const memorialSchemas = () => import('../../../contract/rules/memorial');
 
 /** Checks a request with its shared wire schema; throws InvalidInput with the field codes. */
 export function checkRequest(schema: z.ZodType, request: unknown): void {

@@ -6,7 +6,7 @@ import {
   type InfiniteData,
 } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { memorialKeys } from '../../contract/pages/memorialKeys';
+import { memorialKeys } from '../../../contract/pages/memorialKeys';
 import type {
   AlbumPhoto,
   HistoryEntry,

@@ -4,7 +4,7 @@ import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { changePassword, requestEmailChange } from '../../services/api/home';
 import { useSession } from '../../services/session/useSession';
-import { emailChangeSchema, passwordChangeSchema } from '../../contract/rules/account';
+import { emailChangeSchema, passwordChangeSchema } from '../../../contract/rules/account';
 import { EmailField, FormMessage, PasswordField } from '../login/authFormParts';
 import { codesOfAnswer, codesOfIssues, isThrottled, type FieldCodes } from './formErrors';
 

@@ -19,9 +19,9 @@ import { useT } from '../../i18n/useT';
 import { homeKeys, updateProfile, type Profile, type ProfileUpdate } from '../../services/api/home';
 import { UploadRefused } from '../../services/api/uploads';
 import { useSession } from '../../services/session/useSession';
-import { NAME_MAX_LENGTH, SEX_CODES, type SexCode } from '../../contract/rules/account';
-import { PREFECTURES } from '../../contract/rules/prefectures';
-import { profileUpdateSchema } from '../../contract/rules/social';
+import { NAME_MAX_LENGTH, SEX_CODES, type SexCode } from '../../../contract/rules/account';
+import { PREFECTURES } from '../../../contract/rules/prefectures';
+import { profileUpdateSchema } from '../../../contract/rules/social';
 import { FormMessage } from '../login/authFormParts';
 import { codesOfAnswer, codesOfIssues, type FieldCodes } from './formErrors';
 

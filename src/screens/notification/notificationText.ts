@@ -1,7 +1,7 @@
 import type { FluentVariable } from '@fluent/bundle';
 import type { useT } from '../../i18n/useT';
 import type { NotificationItem } from '../../services/api/social';
-import { NOTIFICATION_KINDS } from '../../contract/rules/social';
+import { NOTIFICATION_KINDS } from '../../../contract/rules/social';
 import { letterPath } from '../timecapsule/letterPaths';
 
 const KNOWN_KINDS: ReadonlySet<string> = new Set(NOTIFICATION_KINDS);

@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { fieldErrorsOf } from '../../machines/registration';
 import { auth } from '../../services/api/auth';
-import { emailSchema, passwordSchema } from '../../contract/rules/account';
+import { emailSchema, passwordSchema } from '../../../contract/rules/account';
 import {
   Actions,
   AuthCard,

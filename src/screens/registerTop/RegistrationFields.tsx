@@ -13,8 +13,8 @@ import type {
   RegistrationForm,
   RegistrationVariant,
 } from '../../machines/registration';
-import { NAME_MAX_LENGTH, SEX_CODES } from '../../contract/rules/account';
-import { PREFECTURES } from '../../contract/rules/prefectures';
+import { NAME_MAX_LENGTH, SEX_CODES } from '../../../contract/rules/account';
+import { PREFECTURES } from '../../../contract/rules/prefectures';
 import { EmailField, PasswordField } from '../login/authFormParts';
 import { RegistrationIcon, type ChosenIcon } from './RegistrationIcon';
 

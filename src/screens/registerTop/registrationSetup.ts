@@ -1,7 +1,7 @@
 import { fromPromise } from 'xstate';
 import { registrationMachine, type ActivationLink } from '../../machines/registration';
 import { registrationRules } from '../../machines/registrationRules';
-import type { RegistrationRequest } from '../../contract/registrationRequest';
+import type { RegistrationRequest } from '../../../contract/registrationRequest';
 import { auth } from '../../services/api/auth';
 import { firstVisit } from '../../services/persistence/firstVisit';
 

@@ -13,8 +13,8 @@ import {
   updateLetter,
   type LetterSaveOutcome,
 } from '../../services/api/timecapsule';
-import type { LetterInput } from '../../contract/rules/timecapsule';
-import type { WriterView } from '../../contract/timecapsule';
+import type { LetterInput } from '../../../contract/rules/timecapsule';
+import type { WriterView } from '../../../contract/timecapsule';
 import { Page, Panel } from '../../components/ui/pageLayout';
 import { Notice } from '../../components/ui/Notice';
 import { letterPath } from './letterPaths';

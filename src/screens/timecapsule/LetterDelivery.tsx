@@ -3,7 +3,7 @@ import { DateField, DateTimeField, NumberField } from '../../components/form/Tex
 import {
   LETTER_MAX_ANNIVERSARY_YEARS,
   LETTER_MAX_DELAY_DAYS,
-} from '../../contract/rules/timecapsule';
+} from '../../../contract/rules/timecapsule';
 import { useT } from '../../i18n/useT';
 import { DELIVERY_RULES } from './letterDraft';
 import { Hint, Section, type LetterFormPart } from './letterFormParts';

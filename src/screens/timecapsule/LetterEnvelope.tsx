@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useT } from '../../i18n/useT';
-import type { LetterEnvelope as Envelope } from '../../contract/timecapsule';
+import type { LetterEnvelope as Envelope } from '../../../contract/timecapsule';
 import { letterPath } from './letterPaths';
 import { LetterItem, LetterLink } from './letterList';
 import { deliveryText, namesText } from './letterText';

@@ -9,7 +9,7 @@ import {
   LETTER_BODY_MAX_LENGTH,
   LETTER_TITLE_MAX_LENGTH,
   type LetterInput,
-} from '../../contract/rules/timecapsule';
+} from '../../../contract/rules/timecapsule';
 import { useT } from '../../i18n/useT';
 import { LetterDelivery } from './LetterDelivery';
 import { checkDraft, problemOf, type FieldProblem, type LetterDraft } from './letterDraft';

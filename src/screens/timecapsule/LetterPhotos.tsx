@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/Button';
 import { Notice } from '../../components/ui/Notice';
 import { TransferProgress } from '../../components/upload/UploadProgress';
 import { UploadCancelled, useUploadProgress } from '../../components/upload/useUploadProgress';
-import { LETTER_MAX_PHOTOS } from '../../contract/rules/timecapsule';
+import { LETTER_MAX_PHOTOS } from '../../../contract/rules/timecapsule';
 import { useT } from '../../i18n/useT';
 import { UploadRefused } from '../../services/api/uploads';
 import type { LetterDraft } from './letterDraft';

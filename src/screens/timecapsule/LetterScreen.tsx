@@ -5,7 +5,12 @@ import styled from 'styled-components';
 import { ButtonLink } from '../../components/ui/Button';
 import { useT } from '../../i18n/useT';
 import { fetchLetter, timecapsuleKeys } from '../../services/api/timecapsule';
-import type { AdminView, LetterPhoto, RecipientView, WriterView } from '../../contract/timecapsule';
+import type {
+  AdminView,
+  LetterPhoto,
+  RecipientView,
+  WriterView,
+} from '../../../contract/timecapsule';
 import { Actions, Page, Panel } from '../../components/ui/pageLayout';
 import { DeleteLetterButton } from './DeleteLetterButton';
 import { editLetterPath } from './letterPaths';

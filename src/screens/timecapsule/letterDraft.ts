@@ -4,8 +4,8 @@ import {
   letterInputSchema,
   type LetterDelivery,
   type LetterInput,
-} from '../../contract/rules/timecapsule';
-import type { LetterPhoto, WriterView } from '../../contract/timecapsule';
+} from '../../../contract/rules/timecapsule';
+import type { LetterPhoto, WriterView } from '../../../contract/timecapsule';
 
 /**
  * The compose form's state and its translation to the wire: what is typed stays text (a

@@ -1,7 +1,7 @@
 import { formatCalendarDate, formatTokyoInstantDateTime } from '../../components/ui/calendarDate';
 import { onFirstUse } from '../../lib/onFirstUse';
 import type { useT } from '../../i18n/useT';
-import type { LetterEnvelope, PersonName } from '../../contract/timecapsule';
+import type { LetterEnvelope, PersonName } from '../../../contract/timecapsule';
 
 type Translate = ReturnType<typeof useT>;
 

@@ -11,7 +11,7 @@ import {
   socialKeys,
   type SearchResult,
 } from '../../services/api/social';
-import { SEARCH_QUERY_MAX_LENGTH, type RelationshipValue } from '../../contract/rules/social';
+import { SEARCH_QUERY_MAX_LENGTH, type RelationshipValue } from '../../../contract/rules/social';
 import { fullName, MemberList, MemberRow } from '../connection/MemberRow';
 import { RelationshipSelect } from '../connection/RelationshipSelect';
 import { Page, Panel } from '../../components/ui/pageLayout';

@@ -1,9 +1,9 @@
-import { accountEndpoints as endpoints } from '../../contract/accounts';
-import type { RegistrationRequest } from '../../contract/registrationRequest';
+import { accountEndpoints as endpoints } from '../../../contract/accounts';
+import type { RegistrationRequest } from '../../../contract/registrationRequest';
 import { httpClients, type HttpClients } from '../http';
 import { requestEndpoint } from '../http/callEndpoint';
 
-export type { UserDetail } from '../../contract/accounts';
+export type { UserDetail } from '../../../contract/accounts';
 
 /** The account calls of the product API over given clients (the app's, or a test's). */
 export function authApi({ http: client }: HttpClients) {

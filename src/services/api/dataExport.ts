@@ -4,7 +4,7 @@ import {
   type dataExportItem,
   type entrustedArchiveItem,
   type keepsakeItem,
-} from '../../contract/dataExport';
+} from '../../../contract/dataExport';
 import { callEndpoint } from '../http/callEndpoint';
 
 /** The archive of all of a member's data (docs/data-export.md). */

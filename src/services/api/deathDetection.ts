@@ -12,8 +12,8 @@ import {
   type integrationLink,
   type restorationLinkState,
   type signRequest,
-} from '../../contract/deathDetection';
-import type { CallOf } from '../../contract/endpoint';
+} from '../../../contract/deathDetection';
+import type { CallOf } from '../../../contract/endpoint';
 import { callEndpoint } from '../http/callEndpoint';
 
 /**

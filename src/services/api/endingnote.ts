@@ -1,18 +1,18 @@
 import type { z } from 'zod';
-import type { memberName } from '../../contract/common';
+import type { memberName } from '../../../contract/common';
 import {
   endingnoteEndpoints as note,
   type noteView,
   type reader,
   type sectionView,
-} from '../../contract/endingnote';
-import { pathOf, type ErrorBody } from '../../contract/endpoint';
+} from '../../../contract/endingnote';
+import { pathOf, type ErrorBody } from '../../../contract/endpoint';
 import type {
   SectionCode,
   SectionValues,
   SectionVisibility,
-} from '../../contract/rules/endingnote';
-import { socialEndpoints as social } from '../../contract/social';
+} from '../../../contract/rules/endingnote';
+import { socialEndpoints as social } from '../../../contract/social';
 import { snakeCaseKey } from '../http/casing';
 import { callEndpoint } from '../http/callEndpoint';
 import { isHttpError, loadHttp } from '../http/lazy';

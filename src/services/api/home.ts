@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { accountEndpoints as accounts } from '../../contract/accounts';
+import { accountEndpoints as accounts } from '../../../contract/accounts';
 import type { CallInput } from '../http/callEndpoint';
 import {
   socialEndpoints as social,
@@ -7,8 +7,8 @@ import {
   type mourningPage,
   type mourningView,
   type profileView,
-} from '../../contract/social';
-import { timecapsuleEndpoints as letters } from '../../contract/timecapsule';
+} from '../../../contract/social';
+import { timecapsuleEndpoints as letters } from '../../../contract/timecapsule';
 import { callEndpoint } from '../http/callEndpoint';
 
 /** The member's home calls (docs/social.md "Dashboard, mourning tab, my page"; docs/accounts.md). */

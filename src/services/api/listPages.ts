@@ -1,4 +1,4 @@
-import { LIST_PAGE_SIZE } from '../../contract/pages/memorialKeys';
+import { LIST_PAGE_SIZE } from '../../../contract/pages/memorialKeys';
 
 /** A page of a long list: its items and the cursor of the next, null on the last. */
 export interface ListPage<T> {

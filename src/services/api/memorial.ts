@@ -9,7 +9,7 @@ import {
   type memorialPage,
   type pageAdmin,
   type shareToken,
-} from '../../contract/memorial';
+} from '../../../contract/memorial';
 import type { MemoryProfile } from '../../machines/memoryCreation';
 import { callEndpoint } from '../http/callEndpoint';
 import { pageQueryOf, type ListPage } from './listPages';
@@ -33,7 +33,7 @@ export interface InvitationCredential {
   invitingUserId: string;
 }
 
-export { memorialKeys } from '../../contract/pages/memorialKeys';
+export { memorialKeys } from '../../../contract/pages/memorialKeys';
 
 /** Album, history and admin lists may answer an object with `detail` instead of [] when empty or refused; both read as an empty list. */
 function listOf<T>(answer: T[]): T[] {

@@ -5,8 +5,8 @@
  * store new tokens while axios-auth-refresh holds every `/v1` request back.
  */
 
-import type { ProviderAnswer } from '../../contract/auth';
-import type { AuthSession, SessionUpdate, WireSession } from '../../contract/sessionLayer';
+import type { ProviderAnswer } from '../../../contract/auth';
+import type { AuthSession, SessionUpdate, WireSession } from '../../../contract/sessionLayer';
 
 /** A failed session-layer call, with the HTTP status and the protocol's error code. */
 export class SessionError extends Error {

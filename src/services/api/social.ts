@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RelationshipValue } from '../../contract/rules/social';
+import type { RelationshipValue } from '../../../contract/rules/social';
 import {
   socialEndpoints as social,
   type connection,
@@ -7,7 +7,7 @@ import {
   type memberCard,
   type notificationItem,
   type searchResult,
-} from '../../contract/social';
+} from '../../../contract/social';
 import { callEndpoint } from '../http/callEndpoint';
 
 /** The social calls (docs/social.md, "API calls"); the wire's shapes are the contract's. */

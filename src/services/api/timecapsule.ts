@@ -1,12 +1,12 @@
-import type { CamelKeys, ErrorBody } from '../../contract/endpoint';
-import type { LetterInput } from '../../contract/rules/timecapsule';
+import type { CamelKeys, ErrorBody } from '../../../contract/endpoint';
+import type { LetterInput } from '../../../contract/rules/timecapsule';
 import {
   timecapsuleEndpoints as letters,
   type LetterEnvelope,
   type LetterView,
   type ReceivedLetter,
   type UnsentLetter,
-} from '../../contract/timecapsule';
+} from '../../../contract/timecapsule';
 import { callEndpoint } from '../http/callEndpoint';
 import { toCamelCase } from '../http/casing';
 import { isHttpError } from '../http/lazy';

@@ -1,4 +1,4 @@
-import { memorialEndpoints } from '../../contract/memorial';
+import { memorialEndpoints } from '../../../contract/memorial';
 import { callEndpoint } from '../http/callEndpoint';
 
 /** The server refused the file itself; `code` is a validation code (`validation-<code>`). */

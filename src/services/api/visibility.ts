@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { visibilityEndpoints, type visibilityOverview } from '../../contract/visibility';
+import { visibilityEndpoints, type visibilityOverview } from '../../../contract/visibility';
 import { callEndpoint } from '../http/callEndpoint';
 
 /** Who can see what of the member's, in one answer (docs/visibility.md). */

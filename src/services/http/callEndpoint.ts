@@ -1,5 +1,5 @@
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
-import { pathOf, type AnswerOf, type CallOf, type Endpoint } from '../../contract/endpoint';
+import { pathOf, type AnswerOf, type CallOf, type Endpoint } from '../../../contract/endpoint';
 import { loadHttp } from './lazy';
 
 type Provided<Call> = {
@@ -13,7 +13,7 @@ export type CallInput<E extends Endpoint> = Provided<CallOf<E>>;
 type CallOptions = Omit<AxiosRequestConfig, 'url' | 'method' | 'params' | 'data'>;
 
 /**
- * Calls one endpoint of the contract (src/contract) through the product API's client: the
+ * Calls one endpoint of the contract (contract) through the product API's client: the
  * path filled from `params`, the answer typed by the endpoint's success schema.
  */
 export async function callEndpoint<E extends Endpoint>(

@@ -1,6 +1,6 @@
 import type { DehydratedState } from '@tanstack/react-query';
 import type { HydrationState } from 'react-router';
-import { PAGE_DATA_ID } from '../../contract/pages/pageHandover';
+import { PAGE_DATA_ID } from '../../../contract/pages/pageHandover';
 
 /**
  * What the server's render read for a page, under the query key the screen reads it with:

@@ -1,5 +1,5 @@
 import { createContext } from 'react';
-import type { SessionUpdate, SessionUser } from '../../contract/sessionLayer';
+import type { SessionUpdate, SessionUser } from '../../../contract/sessionLayer';
 import type { SignInCredentials, SignInResult } from '../api/session';
 
 export type SessionStatus = 'loading' | 'authenticated' | 'unauthenticated';

@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useClientStateSend, useSlice } from '../clientState/clientState';
 import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
-import type { SessionUser } from '../../contract/sessionLayer';
+import type { SessionUser } from '../../../contract/sessionLayer';
 import { connectHttpSession } from '../http/connection';
 import { browserAuthSessionMachine, connectUserSync } from './browserSession';
 import { browserSessionApi } from './owedSignOut';
@@ -10,7 +10,7 @@ import { httpSessionOf, whenSession, type AuthSessionActor } from './liveSession
 import { SessionContext, type SessionStatus, type SessionValue } from './SessionContext';
 import { rememberOwnMemorialPageId } from '../persistence/firstVisit';
 import { storedUserIdIsInvalid } from './storedUser';
-import { isMemberOnlyPath, takeReturnTo } from '../../contract/pages/memberOnly';
+import { isMemberOnlyPath, takeReturnTo } from '../../../contract/pages/memberOnly';
 import { inspectOption } from '../clientState/inspector';
 
 const isSettled = (snapshot: ReturnType<AuthSessionActor['getSnapshot']>) =>

@@ -1,4 +1,4 @@
-import type { SessionUser } from '../../contract/sessionLayer';
+import type { SessionUser } from '../../../contract/sessionLayer';
 import { onFirstUse } from '../../lib/onFirstUse';
 import { authSessionWith } from './liveSession';
 import { browserSessionApi, signOutOwed } from './owedSignOut';

@@ -1,7 +1,7 @@
 import { fromCallback, fromPromise, type ActorRefFrom } from 'xstate';
 import { authSessionMachine, type AuthSessionEvent } from '../../machines/authSession';
 import { tokenRefreshMachine, type RefreshedTokens } from '../../machines/tokenRefresh';
-import type { SessionUpdate, SessionUser } from '../../contract/sessionLayer';
+import type { SessionUpdate, SessionUser } from '../../../contract/sessionLayer';
 import { SessionError, type SessionApi } from '../api/session';
 import type { HttpSession } from '../http';
 

@@ -1,5 +1,5 @@
-import { PAGE_SESSION_ID } from '../../contract/pages/pageHandover';
-import type { AuthSession, WireSession } from '../../contract/sessionLayer';
+import { PAGE_SESSION_ID } from '../../../contract/pages/pageHandover';
+import type { AuthSession, WireSession } from '../../../contract/sessionLayer';
 import { fromWire } from '../api/session';
 
 /**

@@ -7,7 +7,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
-import type { AuthSession } from '../../../src/contract/sessionLayer';
+import type { AuthSession } from '../../../contract/sessionLayer';
 import { SessionProvider } from '../../../src/services/session/SessionProvider';
 import { AppProviders } from '../shellProviders';
 import { holdServer, request, type HeldServer } from './heldServer';
