@@ -7,6 +7,7 @@ import { clientRouteOf } from './clientRoutes';
 /** One chunk of Vite's build manifest (`build.manifest`), keyed by its source module. */
 interface ManifestChunk {
   file: string;
+  name?: string;
   isEntry?: boolean;
   imports?: string[];
 }
@@ -18,12 +19,31 @@ export const BUILD_MANIFEST_FILE = '.vite/manifest.json';
 const SCREEN_COMPANIONS = ['src/services/queries/queryClient.tsx'];
 
 /**
- * The manifest keys (source modules) whose chunks a screen's page names: the screen's own
- * module and its companions. Each must be a key of the build's manifest, else its chunks are
- * silently left out (test/api/spaPages.test.ts checks them against a real build).
+ * A source module's key in the manifest: the module itself, or, when the bundler folded a
+ * module that is imported both statically and dynamically into a shared chunk, that chunk's
+ * key (`_<name>-<hash>.js`, named after the module).
  */
-export function screenModuleKeys(screen: string): string[] {
-  return [`src/screens/${screen}.tsx`, ...SCREEN_COMPANIONS];
+function manifestKeyOf(manifest: Record<string, ManifestChunk>, module: string): string {
+  if (manifest[module]) return module;
+  const name = path.basename(module).replace(/\.[^.]+$/, '');
+  return (
+    Object.keys(manifest).find((key) => key.startsWith('_') && manifest[key]!.name === name) ??
+    module
+  );
+}
+
+/**
+ * The manifest keys whose chunks a screen's page names: the screen's own module and its
+ * companions. Each must be a key of the build's manifest, else its chunks are silently left
+ * out (test/api/spaPages.test.ts checks them against a real build).
+ */
+export function screenModuleKeys(
+  screen: string,
+  manifest: Record<string, ManifestChunk>,
+): string[] {
+  return [`src/screens/${screen}.tsx`, ...SCREEN_COMPANIONS].map((module) =>
+    manifestKeyOf(manifest, module),
+  );
 }
 
 /**
@@ -50,7 +70,7 @@ export function routeModuleLinks(root: string): (pathname: string) => string {
   const entry = reach(Object.keys(manifest).filter((key) => manifest[key]!.isEntry));
   const linksByScreen = new Map(
     screenRoutes.map(({ screen }) => {
-      const chunks = reach(screenModuleKeys(screen));
+      const chunks = reach(screenModuleKeys(screen, manifest));
       const links = [...chunks]
         .filter((key) => !entry.has(key))
         .map(
