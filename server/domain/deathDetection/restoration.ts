@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/database';
+import { queryRows } from '../../db/rows';
 import {
   accountRestorationLinks,
   connections,
@@ -344,12 +345,14 @@ async function turnPageBack(
     .from(deathAuditLog)
     .where(and(eq(deathAuditLog.caseId, caseId), eq(deathAuditLog.action, 'released')));
   const filled = release?.detail.deathDateFilled === true && dateOfDeath !== null;
-  const turned = await tx.execute(sql`
-    update memorial_pages set mourning_since = null,
+  const turned = await queryRows<{ id: string }>(
+    tx,
+    sql`update memorial_pages set mourning_since = null,
       death_date = case when ${filled} and death_date = ${dateOfDeath}::date then null else death_date end
     where ${ownMemorialPage(userId)} and mourning_since is not null
-    returning id`);
-  return (turned as unknown as { rows: unknown[] }).rows.length > 0;
+    returning id`,
+  );
+  return turned.length > 0;
 }
 
 interface Person {
