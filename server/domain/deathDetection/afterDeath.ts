@@ -25,7 +25,7 @@ import type { AccountDeps } from '../accounts/accountDeps';
 import { deleteAccount } from '../accounts/deletion';
 import type { FieldError } from '../errors';
 import { ownMemorialPage } from '../ownPage';
-import { notify } from '../social/notifications';
+import { notify, notifyAll, type Notice } from '../social/notifications';
 import { recordAudit } from './audit';
 import { fullName } from './mails';
 import { mailOf, tokyoDate } from './restorationMails';
@@ -122,9 +122,9 @@ export interface PageOutcome {
 export async function carryOutPage(
   tx: Db,
   member: ReleasedMember,
+  { page }: AfterDeathChoices,
   now: Date,
 ): Promise<PageOutcome> {
-  const { page } = await afterDeathOf(tx, member.userId);
   const [row] = await tx
     .select({
       id: memorialPages.id,
@@ -179,10 +179,10 @@ export async function carryOutChoices(
   deps: ReleaseChoicesDeps,
   tx: Db,
   member: ReleasedMember,
+  choices: AfterDeathChoices,
   page: PageOutcome,
   now: Date,
 ): Promise<void> {
-  const choices = await afterDeathOf(tx, member.userId);
   if (page.logged) {
     await recordAudit(tx, {
       userId: member.userId,
@@ -296,16 +296,21 @@ async function tellAdministrators(
     .orderBy(asc(users.id));
   const t = await deps.texts();
   const link = `${deps.publicUrl}/death-administration`;
-  for (const recipient of recipients) {
-    const payload = {
-      userId: member.userId,
-      memorialPageId: what.memorialPageId ?? '',
-      name: member.name,
-      ...what.args(recipient.id),
-    };
-    // Each kind's own fields come from `args`; the payload types name them.
-    await notify(tx, recipient.id, what.notification, payload as never, what.now);
-  }
+  // Each kind's own fields come from `args`; the payload types name them.
+  await notifyAll(
+    tx,
+    recipients.map((recipient) => ({
+      userId: recipient.id,
+      kind: what.notification,
+      payload: {
+        userId: member.userId,
+        memorialPageId: what.memorialPageId ?? '',
+        name: member.name,
+        ...what.args(recipient.id),
+      },
+    })) as Notice[],
+    what.now,
+  );
   await enqueueMails(
     tx,
     recipients.map((recipient) => ({

@@ -4,7 +4,7 @@ import { connections, deathCases, userDeaths, users } from '../../db/schema';
 import { revokeAllOfUser } from '../accounts/refreshTokens';
 import { notify } from '../social/notifications';
 import { releaseLettersOnDeath } from '../timecapsule/death';
-import { carryOutChoices, carryOutPage, type ReleaseChoicesDeps } from './afterDeath';
+import { afterDeathOf, carryOutChoices, carryOutPage, type ReleaseChoicesDeps } from './afterDeath';
 import { recordAudit } from './audit';
 import type { DeathDeps } from './deathDeps';
 import { fullName } from './mails';
@@ -64,7 +64,8 @@ async function releaseCase(
   const name = member ? fullName(member) : '';
   const released = { caseId, userId, name, dateOfDeath };
   // The page as the member chose: the mourning view (today's default), unchanged or hidden.
-  const page = await carryOutPage(tx, released, now);
+  const choices = await afterDeathOf(tx, userId);
+  const page = await carryOutPage(tx, released, choices, now);
   // Kept in the release's entry: restoring the account empties only a date the release wrote.
   const deathDateFilled = page.deathDateFilled;
   // Read-only memorial content: every session ends and sign-in is refused (onMemberSignIn).
@@ -93,5 +94,5 @@ async function releaseCase(
     at: now,
   });
   // The deletion's day and the archive; the administrators are told what was done.
-  await carryOutChoices(deps, tx, released, page, now);
+  await carryOutChoices(deps, tx, released, choices, page, now);
 }
