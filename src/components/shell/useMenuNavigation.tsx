@@ -1,4 +1,3 @@
-import { useActorRef } from '@xstate/react';
 import {
   createContext,
   useCallback,
@@ -12,8 +11,8 @@ import { useNavigate } from 'react-router';
 import { useClientStateSend, useSlice } from '../../services/clientState/clientState';
 import type { NavigationRule } from './menu';
 import type { NavigationMachines } from './navigationMachines';
+import type { NavigationActors, RunningNavigation } from './NavigationActors';
 import type { ShellSession } from './shellSession';
-import { inspectOption } from '../../services/clientState/inspector';
 
 type OpenRule = (rule: NavigationRule) => void;
 
@@ -44,8 +43,11 @@ const AFTER_LOGIN: Record<NavigationRule, string> = {
   timecapsule: '/timecapsule',
 };
 
-/** The statecharts' code, which the first render does not need, in a chunk of its own. */
-const loadNavigationMachines = () => import('./navigationMachines');
+/**
+ * The statecharts' code and the component that runs them (with @xstate/react), which the
+ * first render does not need, in a chunk of their own.
+ */
+const loadNavigationMachines = () => import('./NavigationActors');
 
 /**
  * Gives the navigation statecharts and the endingnote entry their effects (the router, the
@@ -72,16 +74,20 @@ export function MenuNavigationProvider({
   useEffect(() => {
     latest.current = { navigate, nav, send };
   });
-  const [machines, setMachines] = useState<NavigationMachines>();
+  const [loaded, setLoaded] = useState<{
+    machines: NavigationMachines;
+    Actors: typeof NavigationActors;
+  }>();
   const [clicked, setClicked] = useState(false);
   const needed = session.status === 'authenticated' || clicked;
   useEffect(() => {
-    if (!needed || machines) return;
+    if (!needed || loaded) return;
     let mounted = true;
-    void loadNavigationMachines().then(({ provideNavigationMachines }) => {
+    void loadNavigationMachines().then(({ provideNavigationMachines, NavigationActors }) => {
       if (!mounted) return;
-      setMachines(
-        provideNavigationMachines({
+      setLoaded({
+        Actors: NavigationActors,
+        machines: provideNavigationMachines({
           navigate: (to) => void latest.current.navigate(to),
           goToLogin: (rule) => {
             const current = latest.current;
@@ -93,12 +99,12 @@ export function MenuNavigationProvider({
             void current.navigate('/login');
           },
         }),
-      );
+      });
     });
     return () => {
       mounted = false;
     };
-  }, [needed, machines]);
+  }, [needed, loaded]);
 
   const running = useRef<RunningNavigation | undefined>(undefined);
   const clickedBeforeRunning = useRef<NavigationRule | undefined>(undefined);
@@ -120,59 +126,9 @@ export function MenuNavigationProvider({
   return (
     <MenuNavigationContext.Provider value={open}>
       <LettersChangedContext.Provider value={lettersChanged}>
-        {machines && <NavigationActors machines={machines} session={session} started={started} />}
+        {loaded && <loaded.Actors machines={loaded.machines} session={session} started={started} />}
         {children}
       </LettersChangedContext.Provider>
     </MenuNavigationContext.Provider>
   );
-}
-
-interface RunningNavigation {
-  open: OpenRule;
-  lettersChanged: () => void;
-}
-
-/** Runs the two statecharts, and hands their entry points to the provider while it does. */
-function NavigationActors({
-  machines,
-  session,
-  started,
-}: {
-  machines: NavigationMachines;
-  session: ShellSession;
-  started: (navigation: RunningNavigation | undefined) => void;
-}) {
-  const memory = useActorRef(machines.memory, inspectOption());
-  const timecapsule = useActorRef(machines.timecapsule, inspectOption());
-
-  const loggedIn = session.status === 'authenticated' && session.user !== null;
-  useEffect(() => {
-    if (session.status === 'loading') return;
-    timecapsule.send({ type: loggedIn ? 'SIGNED_IN' : 'SIGNED_OUT' });
-  }, [timecapsule, session.status, loggedIn]);
-
-  const user = session.user;
-  useEffect(() => {
-    started({
-      open: (rule) => {
-        if (rule === 'timecapsule') {
-          // Letters written since the last look change the answer: read them again after.
-          timecapsule.send({ type: 'OPEN' });
-          timecapsule.send({ type: 'RELOAD' });
-        } else if (rule === 'endingnote') {
-          machines.endingnote(loggedIn ? (user?.id ?? null) : null);
-        } else {
-          memory.send({
-            type: 'OPEN',
-            loggedIn,
-            hasToken: session.accessToken() !== undefined,
-            memorialPageId: user?.memorialPageId ?? null,
-          });
-        }
-      },
-      lettersChanged: () => timecapsule.send({ type: 'RELOAD' }),
-    });
-    return () => started(undefined);
-  }, [started, machines, memory, timecapsule, loggedIn, user, session]);
-  return null;
 }
