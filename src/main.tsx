@@ -3,8 +3,10 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './App';
 import { bundleFrom, loadBundle } from './i18n/I18nProvider';
 import { createAppRouter } from './screens/router';
+import { PAGE_SESSION_ID } from '../contract/pages/pageHandover';
 import { startClientState } from './services/clientState/clientState';
 import { asOfNow, takePageData } from './services/hydration/pageData';
+import { loadSessionRuntime } from './services/session/SessionProvider';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
@@ -15,6 +17,9 @@ if (!container) throw new Error('#root is missing from index.html');
  * are ready before the first render, as they were on the server.
  */
 async function start(root: HTMLElement) {
+  // A member's page (it carries their session) runs the session machine at once: its chunk
+  // loads beside the translations. A visitor's page loads it after the first render.
+  if (document.getElementById(PAGE_SESSION_ID)) void loadSessionRuntime();
   const pageData = takePageData();
   const bundle = loadBundle().catch((error: unknown) => {
     // The page still works, its messages shown by their ids.

@@ -1,13 +1,26 @@
-import { useSelector } from '@xstate/react';
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { createActor, fromPromise, waitFor, type ActorRefFrom } from 'xstate';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
+import {
+  createActor,
+  fromPromise,
+  waitFor,
+  type ActorRefFrom,
+  type InspectionEvent,
+  type Observer,
+} from 'xstate';
 import {
   clientStateMachine,
   type ClientSlices,
   type ClientStateEvent,
 } from '../../machines/clientState';
 import { petAdminMachine } from '../../machines/petAdmin';
-import { devInspector, inspectOption } from './inspector';
 import {
   clearPersistedSlices,
   readPersistedSlices,
@@ -31,13 +44,18 @@ export type PetAdminActor = ActorRefFrom<typeof petAdminMachine>;
 
 /** The page's pet-admin actor of each client state (none in the server render). */
 const petAdminOf = new WeakMap<ClientStateActor, PetAdminActor>();
+/** The inspector's option each client state was started with, for the charts it starts later. */
+const inspectionOf = new WeakMap<ClientStateActor, { inspect?: Observer<InspectionEvent> }>();
 
 /**
  * Starts the page's one pet-admin setting (petAdmin chart) on the restored memorialAdmin
  * slice, written back by the chart's persistSetting action. It lives as long as the client
  * state, so its expiry fires whatever screen is open.
  */
-function startPetAdminSetting(clientState: ClientStateActor): void {
+function startPetAdminSetting(
+  clientState: ClientStateActor,
+  inspect: { inspect?: Observer<InspectionEvent> },
+): void {
   const actor = createActor(
     petAdminMachine.provide({
       actions: {
@@ -45,7 +63,7 @@ function startPetAdminSetting(clientState: ClientStateActor): void {
           clientState.send({ type: 'UPDATE', slice: 'memorialAdmin', value }),
       },
     }),
-    inspectOption(),
+    inspect,
   ).start();
   actor.send({
     type: 'RESTORED',
@@ -56,14 +74,26 @@ function startPetAdminSetting(clientState: ClientStateActor): void {
   petAdminOf.set(clientState, actor);
 }
 
+/**
+ * In development, `?inspect` connects the machines to the Stately inspector (`inspector.ts`);
+ * a production build leaves the inspector and its import out.
+ */
+async function inspection(): Promise<{ inspect?: Observer<InspectionEvent> }> {
+  if (!import.meta.env.DEV) return {};
+  const { devInspector, inspectOption } = await import('./inspector');
+  await devInspector();
+  return inspectOption();
+}
+
 const ClientStateContext = createContext<ClientStateActor | undefined>(undefined);
 
 /** The client-state actor of the page, started, once its persisted slices are restored. */
 export async function startClientState(): Promise<ClientStateActor> {
-  await devInspector();
-  const actor = createActor(liveClientStateMachine(), inspectOption()).start();
+  const inspect = await inspection();
+  const actor = createActor(liveClientStateMachine(), inspect).start();
   await waitFor(actor, (snapshot) => snapshot.matches('ready'));
-  startPetAdminSetting(actor);
+  startPetAdminSetting(actor, inspect);
+  inspectionOf.set(actor, inspect);
   return actor;
 }
 
@@ -118,9 +148,21 @@ export function usePetAdminActor(): PetAdminActor | undefined {
   return petAdminOf.get(useClientStateActor());
 }
 
-/** Reads one slice; re-renders only when it changes. */
+/**
+ * Reads one slice; re-renders only when it changes. A slice keeps its object until an UPDATE
+ * changes it, so React's own store hook reads it without a selector library.
+ */
 export function useSlice<K extends keyof ClientSlices>(name: K): ClientSlices[K] {
-  return useSelector(useClientStateActor(), (snapshot) => snapshot.context.slices[name]);
+  const actor = useClientStateActor();
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const subscription = actor.subscribe({ next: onChange, error: onChange });
+      return () => subscription.unsubscribe();
+    },
+    [actor],
+  );
+  const read = () => actor.getSnapshot().context.slices[name];
+  return useSyncExternalStore(subscribe, read, read);
 }
 
 /**
@@ -130,7 +172,7 @@ export function useSlice<K extends keyof ClientSlices>(name: K): ClientSlices[K]
 export function resetClientState(clientState: ClientStateActor): void {
   clientState.send({ type: 'RESET' });
   petAdminOf.get(clientState)?.stop();
-  startPetAdminSetting(clientState);
+  startPetAdminSetting(clientState, inspectionOf.get(clientState) ?? {});
 }
 
 /** The global RESET of the page's client state. */
