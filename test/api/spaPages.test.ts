@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenRoutes } from '../../contract/pages/routeTable';
 import { buildSpa } from '../../server/pages/build';
+import { projectRoot } from '../../server/lib/paths';
 import { BUILD_MANIFEST_FILE, screenModuleKeys } from '../../server/pages/routeModules';
 import { createSpaApp, type SpaApp, withLoadingShell } from '../support/spaApp';
 
@@ -164,6 +165,88 @@ describe("the pages of a real build name their screen's modules", () => {
     expect(links).toContain(manifest['src/screens/login/LoginScreen.tsx']!.file);
     const [, queryClientKey] = screenModuleKeys('login/LoginScreen', manifest);
     expect(links).toContain(manifest[queryClientKey!]!.file);
+  });
+
+  /** The source modules bundled into a built file, from its sourcemap, relative to the project. */
+  const sourcesOf = (file: string): string[] => {
+    const map = path.join(outDir, `${file}.map`);
+    if (!existsSync(map)) return [];
+    const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
+    return sources.map((source) =>
+      path.relative(projectRoot, path.resolve(path.dirname(path.join(outDir, file)), source)),
+    );
+  };
+  const allSources = () =>
+    new Set(
+      readdirSync(path.join(outDir, 'assets'))
+        .filter((file) => file.endsWith('.js'))
+        .flatMap((file) => sourcesOf(`assets/${file}`)),
+    );
+
+  // What a visitor's public memorial page needs: the client state and its pet-admin setting
+  // (both run for every page); every other statechart is a member's flow, or a screen's.
+  const VISITOR_MACHINES = ['clientState.ts', 'petAdmin.ts', 'registrationRules.ts'];
+  /** The contract's modules that carry the API document's examples (`examples:`, examples.json). */
+  const contractWithExamples = readdirSync(path.join(projectRoot, 'contract'))
+    .filter((file) => /\.(ts|json)$/.test(file))
+    .filter((file) =>
+      /examples/.test(readFileSync(path.join(projectRoot, 'contract', file), 'utf8')),
+    )
+    .map((file) => `contract/${file}`);
+  const notForVisitors = [
+    // The XState inspector, and the hooks that run the member flows' statecharts.
+    'node_modules/@statelyai/inspect',
+    'src/services/clientState/inspector.ts',
+    'node_modules/@xstate/react',
+    ...readdirSync(path.join(projectRoot, 'src/machines'))
+      .filter((file) => !VISITOR_MACHINES.includes(file))
+      .map((file) => `src/machines/${file}`),
+    // Signing in: the session's calls, the login screens.
+    'src/services/api/session.ts',
+    'src/services/session/sessionRuntime.ts',
+    'src/screens/login/',
+    // Editing a memorial page.
+    'src/screens/memory/AlbumEditing.tsx',
+    'src/screens/memory/HistoryEditing.tsx',
+    'src/screens/memory/ProfileEditor.tsx',
+    'src/screens/memory/SettingsSection.tsx',
+    'src/screens/memory/ShareSection.tsx',
+    'src/screens/memory/KeepsakeSection.tsx',
+    'contract/examples.json',
+    ...contractWithExamples,
+  ];
+
+  it("loads none of the members' code on a visitor's public memorial page", async () => {
+    const response = await app.app.inject({
+      method: 'GET',
+      url: '/memory/a-public-page',
+      headers: { accept: 'text/html' },
+    });
+    // What the browser fetches before the page can run: the entry's scripts and preloads, and
+    // those the server names for the memorial screen.
+    const files = [
+      ...response.body.matchAll(/<(?:script|link)\b[^>]*?(?:src|href)="\/(assets\/[^"]+\.js)"/g),
+    ].map((match) => match[1]!);
+    const loaded = new Set(files.flatMap(sourcesOf));
+    // The sourcemaps are read: the page's own modules are there.
+    expect(loaded).toContain('src/main.tsx');
+    expect(loaded).toContain('src/screens/memory/MemoryScreen.tsx');
+    expect(loaded).toContain('node_modules/xstate/dist/xstate.esm.js');
+    // Each module named is one the build has (the inspector only in development; the
+    // contract's modules are read from the folder), so the check cannot pass because a name
+    // went stale.
+    expect(contractWithExamples).toContain('contract/memorial.ts');
+    const built = [...allSources()];
+    for (const module of notForVisitors.filter((name) => !/inspect|^contract\//.test(name))) {
+      expect(
+        built.some((source) => source.startsWith(module)),
+        module,
+      ).toBe(true);
+    }
+    const pulledIn = notForVisitors.filter((module) =>
+      [...loaded].some((source) => source.startsWith(module)),
+    );
+    expect(pulledIn).toEqual([]);
   });
 });
 
