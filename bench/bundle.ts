@@ -62,6 +62,13 @@ export const bundleBench: BenchModule = {
         note: `${visitorJs.length} file(s): the entry and the page's modulepreloads`,
       },
       {
+        // Each is a request before the page can run; on an old phone's link they add up.
+        name: "a visitor's JS files for /memory/{id}",
+        value: visitorJs.length,
+        unit: 'count',
+        note: 'the entry, its static imports and the modulepreloads the server names for the page',
+      },
+      {
         name: 'entry route CSS (gzip)',
         value: cssBytes,
         unit: 'bytes',

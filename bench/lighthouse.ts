@@ -20,6 +20,9 @@ export interface LighthouseFigures {
   tbtMs: number | undefined;
   cls: number | undefined;
   interactiveMs: number | undefined;
+  /** The main thread's work while loading (all tasks), and the scripts' share of it. */
+  mainThreadMs: number | undefined;
+  scriptBootupMs: number | undefined;
   /** The path the page ended on (a redirect to /login shows here). */
   landedPath: string;
 }
@@ -49,6 +52,8 @@ function figuresOf(lhr: Result): LighthouseFigures {
     tbtMs: lhr.audits['total-blocking-time']?.numericValue,
     cls: lhr.audits['cumulative-layout-shift']?.numericValue,
     interactiveMs: lhr.audits.interactive?.numericValue,
+    mainThreadMs: lhr.audits['mainthread-work-breakdown']?.numericValue,
+    scriptBootupMs: lhr.audits['bootup-time']?.numericValue,
     landedPath: new URL(lhr.finalDisplayedUrl).pathname,
   };
 }
