@@ -26,10 +26,20 @@ const DEFERRED_PACKAGES = [
   '@statelyai/inspect',
   '@tanstack/react-query',
   '@tanstack/query-core',
+  // The hooks of the statecharts that run in member flows and the menu's navigation.
+  '@xstate/react',
 ];
+/**
+ * The session's statecharts and calls (sign-in included) come after the first render
+ * (src/services/session/sessionRuntime.ts); the inspector only in development.
+ */
 const DEFERRED_MODULES = [
   path.resolve('src/services/http/index.ts'),
   path.resolve('src/services/queries/queryClient.tsx'),
+  path.resolve('src/machines/authSession.ts'),
+  path.resolve('src/machines/tokenRefresh.ts'),
+  path.resolve('src/services/api/session.ts'),
+  path.resolve('src/services/clientState/inspector.ts'),
 ];
 
 function resolveRelative(from: string, specifier: string): string {
