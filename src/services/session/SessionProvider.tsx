@@ -112,11 +112,12 @@ export function SessionProvider({
     // The HTTP client is connected at once, as before the machine came in a chunk: a call made
     // while the chunk loads waits for the session instead of going out without its token.
     let connected: (session: HttpSession) => void = () => undefined;
-    const live = new Promise<HttpSession>((resolve) => (connected = resolve));
+    const httpSession = new Promise<HttpSession>((resolve) => (connected = resolve));
     const disconnectHttp = connectHttpSession({
-      accessToken: async () => (await live).accessToken(),
-      refresh: async () => (await live).refresh(),
-      authorisationFailed: (path) => void live.then((session) => session.authorisationFailed(path)),
+      accessToken: async () => (await httpSession).accessToken(),
+      refresh: async () => (await httpSession).refresh(),
+      authorisationFailed: (path) =>
+        void httpSession.then((session) => session.authorisationFailed(path)),
     });
     let stop: () => void = () => undefined;
     let cancelled = false;
