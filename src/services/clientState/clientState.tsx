@@ -42,20 +42,29 @@ const liveClientStateMachine = () =>
 export type ClientStateActor = ActorRefFrom<typeof clientStateMachine>;
 export type PetAdminActor = ActorRefFrom<typeof petAdminMachine>;
 
+/** The inspector's option (`inspector.ts`) once it is started; none in production. */
+let inspectOption: () => { inspect?: Observer<InspectionEvent> } = () => ({});
+
+/**
+ * In development, `?inspect` connects the machines to the Stately inspector (`inspector.ts`);
+ * a production build leaves the inspector and its import out.
+ */
+async function startInspector(): Promise<void> {
+  if (!import.meta.env.DEV) return;
+  const inspector = await import('./inspector');
+  await inspector.devInspector();
+  inspectOption = inspector.inspectOption;
+}
+
 /** The page's pet-admin actor of each client state (none in the server render). */
 const petAdminOf = new WeakMap<ClientStateActor, PetAdminActor>();
-/** The inspector's option each client state was started with, for the charts it starts later. */
-const inspectionOf = new WeakMap<ClientStateActor, { inspect?: Observer<InspectionEvent> }>();
 
 /**
  * Starts the page's one pet-admin setting (petAdmin chart) on the restored memorialAdmin
  * slice, written back by the chart's persistSetting action. It lives as long as the client
  * state, so its expiry fires whatever screen is open.
  */
-function startPetAdminSetting(
-  clientState: ClientStateActor,
-  inspect: { inspect?: Observer<InspectionEvent> },
-): void {
+function startPetAdminSetting(clientState: ClientStateActor): void {
   const actor = createActor(
     petAdminMachine.provide({
       actions: {
@@ -63,7 +72,7 @@ function startPetAdminSetting(
           clientState.send({ type: 'UPDATE', slice: 'memorialAdmin', value }),
       },
     }),
-    inspect,
+    inspectOption(),
   ).start();
   actor.send({
     type: 'RESTORED',
@@ -74,26 +83,14 @@ function startPetAdminSetting(
   petAdminOf.set(clientState, actor);
 }
 
-/**
- * In development, `?inspect` connects the machines to the Stately inspector (`inspector.ts`);
- * a production build leaves the inspector and its import out.
- */
-async function inspection(): Promise<{ inspect?: Observer<InspectionEvent> }> {
-  if (!import.meta.env.DEV) return {};
-  const { devInspector, inspectOption } = await import('./inspector');
-  await devInspector();
-  return inspectOption();
-}
-
 const ClientStateContext = createContext<ClientStateActor | undefined>(undefined);
 
 /** The client-state actor of the page, started, once its persisted slices are restored. */
 export async function startClientState(): Promise<ClientStateActor> {
-  const inspect = await inspection();
-  const actor = createActor(liveClientStateMachine(), inspect).start();
+  await startInspector();
+  const actor = createActor(liveClientStateMachine(), inspectOption()).start();
   await waitFor(actor, (snapshot) => snapshot.matches('ready'));
-  startPetAdminSetting(actor, inspect);
-  inspectionOf.set(actor, inspect);
+  startPetAdminSetting(actor);
   return actor;
 }
 
@@ -172,7 +169,7 @@ export function useSlice<K extends keyof ClientSlices>(name: K): ClientSlices[K]
 export function resetClientState(clientState: ClientStateActor): void {
   clientState.send({ type: 'RESET' });
   petAdminOf.get(clientState)?.stop();
-  startPetAdminSetting(clientState, inspectionOf.get(clientState) ?? {});
+  startPetAdminSetting(clientState);
 }
 
 /** The global RESET of the page's client state. */
