@@ -11,12 +11,16 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['test/unit/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
           setupFiles: ['test/support/domSetup.ts'],
+          // A worker imports React and the app once for all its files: a test renders into
+          // the document afresh and restores what it stubs, so files share nothing else.
+          isolate: false,
         },
       },
       {
         test: {
           name: 'model',
           environment: 'node',
+          isolate: false,
           include: ['test/model/**/*.test.ts'],
         },
       },
@@ -36,6 +40,9 @@ export default defineConfig({
           environment: 'node',
           include: ['test/api/**/*.test.ts'],
           globalSetup: ['test/support/testDatabaseSetup.ts'],
+          // A worker imports the server once for all its files (importing it per file was a
+          // fifth of the step): every test still builds its own app on its own database.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env: { NODE_ENV: 'test' },

@@ -76,25 +76,35 @@ const mutation: Step = {
 };
 const mutationReport = path.resolve('test-results/mutation/mutation.json');
 
+const cores = availableParallelism();
+
+/**
+ * Two lanes side by side, each about half the run. Lane A's steps mostly wait (on servers
+ * starting and stopping, on a browser, on PostgreSQL), lane B's mostly compute.
+ */
 const lanes: Step[][] = [
-  // Mostly waiting: on servers starting and stopping, on a browser and its servers; then the
-  // API suite on PostgreSQL, which evens the two lanes out (the UI replays make lane B long).
   [
-    vitest('process', ['process']),
+    // Its files run side by side: they start servers on ports of their own and mostly wait
+    // on them (a database outage, a drain, a restart).
+    vitest('process', ['process'], {}, ['--maxWorkers=4']),
     playwright('e2e'),
+    // Two files at once: each worker's tests wait on the PostgreSQL server half the time.
     ...(process.env.TEST_DATABASE_URL
-      ? [vitest('api-postgres', ['api'], { API_TEST_DATABASE: 'postgres' })]
+      ? [
+          vitest('api-postgres', ['api'], { API_TEST_DATABASE: 'postgres' }, [
+            `--maxWorkers=${cores}`,
+          ]),
+        ]
       : []),
   ],
   [
     check('typecheck', ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit']),
     check('lint', ['npx', 'eslint', '.']),
     check('format', ['npx', 'prettier', '--check', '.']),
-    // A worker per core: vitest's default leaves one core out (one worker on two cores), and
-    // the other lane mostly waits. The process and API steps keep the default: their files
-    // start servers on fixed ports and time them.
-    vitest('unit', ['unit', 'model'], {}, [`--maxWorkers=${availableParallelism()}`]),
+    // A worker per core: vitest's default leaves one core out (one worker on two cores).
+    vitest('unit', ['unit', 'model'], {}, [`--maxWorkers=${cores}`]),
     mutation,
+    // One worker: PGlite runs in the worker itself, so a second one would only share the core.
     vitest('api-pglite', ['api'], { API_TEST_DATABASE: 'pglite' }),
   ],
 ];

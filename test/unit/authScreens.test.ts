@@ -13,10 +13,13 @@ describe('after sign-in', () => {
     expect(afterLoginTarget(null, null)).toBe('/dashboard');
   });
 
-  it('never leaves the site and never returns to the login screen', () => {
+  it('never leaves the site and never returns to the login or logout screen', () => {
     expect(afterLoginTarget('//evil.example/x', 'https://evil.example')).toBe('/dashboard');
     expect(afterLoginTarget('/\\evil.example', null)).toBe('/dashboard');
     expect(afterLoginTarget('/login?error=x', null)).toBe('/dashboard');
+    // A request answered 401 while signing out sends the member to /login from /logout.
+    expect(afterLoginTarget('/logout', null)).toBe('/dashboard');
+    expect(afterLoginTarget('/logout?x=1', '/logout')).toBe('/dashboard');
   });
 });
 

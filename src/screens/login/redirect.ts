@@ -11,16 +11,19 @@ function isLocalPath(candidate: string | null | undefined): candidate is string 
   );
 }
 
+/** Pages nobody signs in to reach: the sign-in itself, and the sign-out a 401 may interrupt. */
+const NEVER_AFTER_LOGIN = /^\/(login|logout)(?=$|[/?#])/;
+
 /**
  * The page first asked for (postLoginRedirectUrl), else the `callbackUrl` the
- * session layer passed along, else the dashboard; never the login screen itself.
+ * session layer passed along, else the dashboard; never the login or logout screen.
  */
 export function afterLoginTarget(
   postLoginRedirectUrl: string | null,
   callbackUrl: string | null,
 ): string {
   for (const candidate of [postLoginRedirectUrl, callbackUrl]) {
-    if (isLocalPath(candidate) && !candidate.startsWith('/login')) return candidate;
+    if (isLocalPath(candidate) && !NEVER_AFTER_LOGIN.test(candidate)) return candidate;
   }
   return DEFAULT_AFTER_LOGIN;
 }
