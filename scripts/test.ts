@@ -86,7 +86,7 @@ const lanes: Step[][] = [
   [
     // Its files run side by side: they start servers on ports of their own and mostly wait
     // on them (a database outage, a drain, a restart).
-    vitest('process', ['process'], {}, ['--maxWorkers=4']),
+    vitest('process', ['process'], {}, ['--maxWorkers=2']),
     playwright('e2e'),
     // Two files at once: each worker's tests wait on the PostgreSQL server half the time.
     ...(process.env.TEST_DATABASE_URL

@@ -40,16 +40,13 @@ export async function lockDataDir(
     return unlock;
   };
   try {
-    try {
-      return await take();
-    } catch (error) {
-      // A holder killed without a chance to unlock (SIGKILL, power loss) is known by its pid.
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || !(await holderIsGone(lockPath)))
-        throw error;
+    // A holder killed without a chance to unlock (SIGKILL, power loss) is known by its pid,
+    // whether or not its lock has meanwhile gone stale: the log says why the lock was taken.
+    if (existsSync(lockPath) && (await holderIsGone(lockPath))) {
       say(`DATA_DIR: the previous holder of ${dataDir} is gone; taking its lock`);
       await rm(lockPath, { recursive: true, force: true });
-      return await take();
     }
+    return await take();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
       throw new ConfigError([
