@@ -25,6 +25,8 @@ export interface LighthouseFigures {
   scriptBootupMs: number | undefined;
   /** The path the page ended on (a redirect to /login shows here). */
   landedPath: string;
+  /** Every run's LCP, smallest first: the spread of the runs the median was taken from. */
+  lcpRunsMs: number[];
 }
 
 /** The system Chromium with a debugging port, for Lighthouse to drive. */
@@ -44,7 +46,7 @@ interface MeasureOptions {
   beforeEachRun?: () => Promise<void>;
 }
 
-function figuresOf(lhr: Result): LighthouseFigures {
+function figuresOf(lhr: Result): Omit<LighthouseFigures, 'lcpRunsMs'> {
   return {
     score: (lhr.categories.performance?.score ?? 0) * 100,
     lcpMs: lhr.audits['largest-contentful-paint']?.numericValue,
@@ -92,7 +94,11 @@ export async function measureWithLighthouse(
   }
   const valid = filterToValidRuns(runs);
   if (valid.length === 0) throw new Error(`no Lighthouse run of ${url} kept its trace`);
-  return figuresOf(computeMedianRun(valid));
+  const lcpRunsMs = valid
+    .map((lhr) => figuresOf(lhr).lcpMs)
+    .filter((lcp): lcp is number => lcp !== undefined)
+    .sort((a, b) => a - b);
+  return { ...figuresOf(computeMedianRun(valid)), lcpRunsMs };
 }
 
 const round = (value: number | undefined) => (value === undefined ? '-' : Math.round(value));

@@ -1,5 +1,6 @@
 /**
- * Memorial page load: Lighthouse LCP of /memory/{id} on the mobile profile, for a
+ * Memorial page load: Lighthouse on the mobile profile, with the throttling applied to the
+ * browser (the figure of record) and simulated (Lighthouse's default), for a
  * public page with a photo, a few album photos and history entries made through the real API
  * (signed-URL uploads, server thumbnails) of the production server.
  */
@@ -13,7 +14,7 @@ const PORT = 4251;
 const DEBUGGING_PORT = 4252;
 const PHOTOS = 6;
 const HISTORY_ENTRIES = 5;
-const LCP_LIMIT_MS = 2000;
+const LCP_LIMIT_MS = 1500;
 const CLS_LIMIT = 0.1;
 const HYDRATED_LIMIT_MS = 3500;
 
@@ -89,57 +90,79 @@ export const memorialPageBench: BenchModule = {
     try {
       const pageId = await seedPage(server.url, site);
       const path = `/memory/${pageId}`;
-      const { score, lcpMs, cls, interactiveMs, mainThreadMs, scriptBootupMs, landedPath } =
-        await measureWithLighthouse(`${server.url}${path}`, DEBUGGING_PORT, log);
-      log(
-        `lighthouse /memory/{id}, median run: score ${score}, LCP ${lcpMs} ms, ended on ${landedPath}`,
+      const url = `${server.url}${path}`;
+      // The figure of record: the slow link and the slowed CPU applied to the browser itself
+      // (1.6 Mbit/s, 150 ms round trips, CPU 4× slower), as a visitor's phone lives them.
+      const applied = await measureWithLighthouse(url, DEBUGGING_PORT, log, {
+        flags: { throttlingMethod: 'devtools' },
+      });
+      // Lighthouse's default: the same profile simulated from a load at full speed.
+      const simulated = await measureWithLighthouse(url, DEBUGGING_PORT, log);
+      const landedRight = applied.landedPath === path && simulated.landedPath === path;
+      const note = landedRight
+        ? `${PHOTOS} photos, ${HISTORY_ENTRIES} entries; visitor not signed in; ${MEDIAN_NOTE}`
+        : `ended on ${applied.landedPath} / ${simulated.landedPath}`;
+      const within = (value: number | undefined, limit: number) =>
+        value !== undefined && value <= limit && landedRight;
+      const spread = (runs: number[]) =>
+        runs.length === 0
+          ? '-'
+          : `runs ${Math.round(runs[0]!)}–${Math.round(runs[runs.length - 1]!)} ms`;
+      rows.push(
+        {
+          name: 'LCP of /memory/{id}, throttling applied (mobile)',
+          value: applied.lcpMs,
+          unit: 'ms',
+          target: `<= ${LCP_LIMIT_MS} ms`,
+          met: within(applied.lcpMs, LCP_LIMIT_MS),
+          note: `${spread(applied.lcpRunsMs)}; ${note}`,
+        },
+        {
+          // The server's page is hydrated in place: it answers input once the app has run.
+          name: '/memory/{id} time until hydrated, throttling applied (Lighthouse TTI, mobile)',
+          value: applied.interactiveMs,
+          unit: 'ms',
+          target: `<= ${HYDRATED_LIMIT_MS} ms`,
+          met: within(applied.interactiveMs, HYDRATED_LIMIT_MS),
+          note,
+        },
+        {
+          name: 'CLS of /memory/{id}, throttling applied (mobile)',
+          value: applied.cls,
+          unit: 'ratio',
+          target: `<= ${CLS_LIMIT}`,
+          met: within(applied.cls, CLS_LIMIT),
+          note,
+        },
+        {
+          // What the phone's main thread does before the page answers input, parsing and
+          // running the scripts included: a visitor's page should spend it on their page alone.
+          name: '/memory/{id} main-thread work while loading, throttling applied (mobile)',
+          value: applied.mainThreadMs,
+          unit: 'ms',
+          note: `scripts' evaluation and parsing ${
+            applied.scriptBootupMs === undefined ? '-' : Math.round(applied.scriptBootupMs)
+          } ms of it (bootup-time); ${note}`,
+        },
+        {
+          name: 'LCP of /memory/{id}, simulated (Lighthouse default, mobile)',
+          value: simulated.lcpMs,
+          unit: 'ms',
+          note: `${spread(simulated.lcpRunsMs)}; ${note}`,
+        },
+        {
+          name: '/memory/{id} time until hydrated, simulated (Lighthouse TTI, mobile)',
+          value: simulated.interactiveMs,
+          unit: 'ms',
+          note,
+        },
+        {
+          name: '/memory/{id} performance score, simulated (mobile)',
+          value: simulated.score,
+          unit: 'score',
+          note,
+        },
       );
-      const note =
-        landedPath === path
-          ? `${PHOTOS} photos, ${HISTORY_ENTRIES} entries; visitor not signed in; ${MEDIAN_NOTE}`
-          : `ended on ${landedPath}`;
-      rows.push({
-        name: 'Lighthouse LCP of /memory/{id} (mobile)',
-        value: lcpMs,
-        unit: 'ms',
-        target: `<= ${LCP_LIMIT_MS} ms`,
-        met: lcpMs !== undefined && lcpMs <= LCP_LIMIT_MS && landedPath === path,
-        note,
-      });
-      rows.push({
-        name: 'Lighthouse CLS of /memory/{id} (mobile)',
-        value: cls,
-        unit: 'ratio',
-        target: `<= ${CLS_LIMIT}`,
-        met: cls !== undefined && cls <= CLS_LIMIT && landedPath === path,
-        note,
-      });
-      rows.push({
-        // The server's page is hydrated in place: it answers input once the app has run.
-        name: '/memory/{id} time until hydrated (Lighthouse TTI, mobile)',
-        value: interactiveMs,
-        unit: 'ms',
-        target: `<= ${HYDRATED_LIMIT_MS} ms`,
-        met:
-          interactiveMs !== undefined && interactiveMs <= HYDRATED_LIMIT_MS && landedPath === path,
-        note,
-      });
-      rows.push({
-        // What the phone's main thread does while the page loads, parsing and running the
-        // scripts included: a visitor's page should spend it on their page alone.
-        name: '/memory/{id} main-thread work while loading (Lighthouse, mobile)',
-        value: mainThreadMs,
-        unit: 'ms',
-        note: `scripts' evaluation and parsing ${
-          scriptBootupMs === undefined ? '-' : Math.round(scriptBootupMs)
-        } ms of it (bootup-time); ${note}`,
-      });
-      rows.push({
-        name: '/memory/{id} performance score (mobile)',
-        value: score,
-        unit: 'score',
-        note,
-      });
     } finally {
       await browser.close();
       await server.stop();
