@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { toast } from 'react-toastify';
+import { afterEach, beforeEach } from 'vitest';
 
 // Files that choose `// @vitest-environment node` (config, source scans) have no DOM.
 const hasDom = typeof window !== 'undefined';
@@ -8,6 +9,13 @@ afterEach(() => {
   if (!hasDom) return;
   cleanup();
   localStorage.clear();
+});
+
+// A worker runs many files in one module graph: a toast raised after an earlier test ended
+// waits in react-toastify's queue for the next container. With no container mounted,
+// dismissing drops what waits.
+beforeEach(() => {
+  toast.dismiss();
 });
 
 // jsdom has no matchMedia; screens ask it for the colour scheme and breakpoints.
