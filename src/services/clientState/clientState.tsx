@@ -3,6 +3,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useMemo,
   useState,
   useSyncExternalStore,
   type ReactNode,
@@ -15,6 +16,7 @@ import {
   type InspectionEvent,
   type Observer,
 } from 'xstate';
+import { actorSubscription } from '../../lib/actorSubscription';
 import {
   clientStateMachine,
   type ClientSlices,
@@ -151,13 +153,7 @@ export function usePetAdminActor(): PetAdminActor | undefined {
  */
 export function useSlice<K extends keyof ClientSlices>(name: K): ClientSlices[K] {
   const actor = useClientStateActor();
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      const subscription = actor.subscribe({ next: onChange, error: onChange });
-      return () => subscription.unsubscribe();
-    },
-    [actor],
-  );
+  const subscribe = useMemo(() => actorSubscription(actor), [actor]);
   const read = () => actor.getSnapshot().context.slices[name];
   return useSyncExternalStore(subscribe, read, read);
 }

@@ -1,4 +1,5 @@
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
+import { actorSubscription } from '../../lib/actorSubscription';
 import { usePetAdminActor, type PetAdminActor } from './clientState';
 
 export interface PetAdminSettingControls {
@@ -19,11 +20,9 @@ const pendingOf = (actor: PetAdminActor | undefined) => {
 /** The page's pet-admin setting (started with the client state): what is pending, its events. */
 export function usePetAdminSetting(): PetAdminSettingControls {
   const actor = usePetAdminActor();
+  const subscribe = useMemo(() => actorSubscription(actor), [actor]);
   const pendingPetPageId = useSyncExternalStore(
-    (onChange) => {
-      const subscription = actor?.subscribe(onChange);
-      return () => subscription?.unsubscribe();
-    },
+    subscribe,
     () => pendingOf(actor),
     () => null,
   );

@@ -1,5 +1,4 @@
 import {
-  useCallback,
   useDeferredValue,
   useEffect,
   useMemo,
@@ -8,6 +7,7 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
+import { actorSubscription } from '../../lib/actorSubscription';
 import { useClientStateSend, useSlice } from '../clientState/clientState';
 import { PERSIST_ROOT_KEY } from '../persistence/clientStorage';
 import type { SessionUser } from '../../../contract/sessionLayer';
@@ -160,13 +160,7 @@ export function SessionProvider({
     };
   }, [started, sendClientState]);
 
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      const subscription = live?.actor.subscribe({ next: onChange, error: onChange });
-      return () => subscription?.unsubscribe();
-    },
-    [live],
-  );
+  const subscribe = useMemo(() => actorSubscription(live?.actor), [live]);
   const liveStatus = useSyncExternalStore<SessionStatus>(
     subscribe,
     () => (live ? statusOf(live.actor.getSnapshot()) : 'loading'),
