@@ -1,5 +1,8 @@
 import { AsyncResource } from 'node:async_hooks';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
@@ -70,15 +73,35 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     : openPglite(target.dataDir, target.dataDirDump);
 }
 
+let compiledEngine: Promise<Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>> | undefined;
+
+/**
+ * PGlite's WebAssembly and file bundle, read and compiled once per process: a process that
+ * opens several embedded databases (a backup's copy, each file of the API suite) pays for the
+ * compile once, not at every open.
+ */
+function pgliteEngine(): Promise<Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>> {
+  compiledEngine ??= (async () => {
+    const dist = path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const [wasm, bundle] = await Promise.all([
+      readFile(path.join(dist, 'pglite.wasm')),
+      readFile(path.join(dist, 'pglite.data')),
+    ]);
+    return { pgliteWasmModule: await WebAssembly.compile(wasm), fsBundle: new Blob([bundle]) };
+  })();
+  return compiledEngine;
+}
+
 async function openPglite(
   dataDir: string | undefined,
   dataDirDump: Blob | undefined,
 ): Promise<Database> {
+  const engine = await pgliteEngine();
   const client = dataDir
-    ? await PGlite.create(dataDir)
+    ? await PGlite.create({ dataDir, ...engine })
     : dataDirDump
-      ? await PGlite.create({ loadDataDir: dataDirDump })
-      : await PGlite.create();
+      ? await PGlite.create({ loadDataDir: dataDirDump, ...engine })
+      : await PGlite.create(engine);
   const db = drizzlePglite({ client, schema });
   return {
     db,

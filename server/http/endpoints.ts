@@ -137,7 +137,7 @@ export function compiledAnswerSerializer(
   drifts?: ContractDrift[],
 ): FastifySerializerCompiler<z.ZodType> {
   return ({ schema, method, url, httpStatus }) => {
-    const write = fastJson(serializerSchema(schema));
+    const write = compiledWriter(schema);
     if (!drifts) return (data) => write(data ?? null);
     return (data) => {
       const written = write(data ?? null);
@@ -156,6 +156,21 @@ export function compiledAnswerSerializer(
       return written;
     };
   };
+}
+
+/**
+ * Most routes answer their errors with the same few contract schemas: each schema is compiled
+ * once per process rather than once per route and status (compiling is most of a start's work).
+ */
+const compiledWriters = new WeakMap<z.ZodType, (data: unknown) => string>();
+
+function compiledWriter(schema: z.ZodType): (data: unknown) => string {
+  let write = compiledWriters.get(schema);
+  if (!write) {
+    write = fastJson(serializerSchema(schema));
+    compiledWriters.set(schema, write);
+  }
+  return write;
 }
 
 /** One answer that does not keep to the contract. */
