@@ -77,7 +77,7 @@ let compiledEngine: Promise<Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>
 
 /**
  * PGlite's WebAssembly and file bundle, read and compiled once per process: a process that
- * opens several embedded databases (a backup's copy, each file of the API suite) pays for the
+ * opens several embedded databases (an API test worker opens one per file) pays for the
  * compile once, not at every open.
  */
 function pgliteEngine(): Promise<Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>> {

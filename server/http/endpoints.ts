@@ -160,7 +160,8 @@ export function compiledAnswerSerializer(
 
 /**
  * Most routes answer their errors with the same few contract schemas: each schema is compiled
- * once per process rather than once per route and status (compiling is most of a start's work).
+ * once per process rather than once per route and status, which made compiling a large part
+ * of a start's work.
  */
 const compiledWriters = new WeakMap<z.ZodType, (data: unknown) => string>();
 
