@@ -6,7 +6,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist', 'data', 'node_modules', 'test-results', 'playwright-report', 'bench-results'],
+    ignores: [
+      'dist',
+      'build',
+      'data',
+      'node_modules',
+      'test-results',
+      'playwright-report',
+      'bench-results',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -19,7 +19,14 @@ export default {
   tempDirName: 'test-results/.stryker-tmp',
   // The sandbox copies the project: never what other test steps write while it runs (npm test
   // runs the e2e suite beside it, writing into test-results/), nor builds and data.
-  ignorePatterns: ['/test-results', '/dist', '/data', '/playwright-report', '/bench-results'],
+  ignorePatterns: [
+    '/test-results',
+    '/dist',
+    '/build',
+    '/data',
+    '/playwright-report',
+    '/bench-results',
+  ],
   thresholds: { high: 90, low: 80, break: 80 },
   ignoreStatic: true,
 };

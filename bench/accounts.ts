@@ -1,7 +1,7 @@
 /**
  * Accounts figures: `POST /v1/login` p50, p99 and req/s at 20 connections with the cost of
  * one argon2id hash beside them, `POST /v1/refresh` req/s, and the rate limiter under a
- * flood, against the production server (`tsx server/main.ts`) on PGlite and, with
+ * flood, against the production server (`npm start`) on PGlite and, with
  * DATABASE_URL, PostgreSQL.
  *
  * - Login: 20 members with a password, signed in round-robin, every attempt with the right

@@ -28,7 +28,7 @@ async function coldStart(
       unit: 'ms',
       target: '<= 3000 ms',
       met: value <= COLD_START_LIMIT_MS,
-      note: `median of ${STARTS}, from spawning tsx server/main.ts`,
+      note: `median of ${STARTS}, from spawning node scripts/start.mjs (npm start)`,
     };
   } finally {
     await site.remove();

@@ -2,7 +2,7 @@
  * Ending-note figures. "Save-section p99 at 20 connections": 20 concurrent clients, each a
  * member saving the sealed section of their own note again and again, every save naming the
  * version its previous save answered (as the screen does, so none is stale), against the
- * production server (`tsx server/main.ts`) on PGlite and, with DATABASE_URL, PostgreSQL.
+ * production server (`npm start`) on PGlite and, with DATABASE_URL, PostgreSQL.
  * Members are connections of each other.
  */
 import path from 'node:path';

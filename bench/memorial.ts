@@ -1,6 +1,6 @@
 /**
  * Memorial figures: p99 of the three list calls of a page with 200 photos and 500
- * history entries at 50 connections, against the production server (`tsx server/main.ts`)
+ * history entries at 50 connections, against the production server (`npm start`)
  * on PGlite and, with DATABASE_URL, PostgreSQL; and the bytes of a server-made thumbnail.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * How cost grows with the service, on PostgreSQL: one production server (`tsx server/main.ts`)
+ * How cost grows with the service, on PostgreSQL: one production server (`npm start`)
  * on one database that grows from 1,000 to 10,000 to 100,000 members, each with their own
  * memorial page, album photos, history entries, a connection, letters (one delivered, one
  * waiting) and notifications. At each size the same member's reads are timed:

@@ -1,5 +1,5 @@
 /**
- * Social figures against the production server (`tsx server/main.ts`) with 100,000
+ * Social figures against the production server (`npm start`) with 100,000
  * members, on PGlite and, with DATABASE_URL, PostgreSQL:
  * - user search p95 over a fixed mix of queries (kana, kanji, katakana, half-width, full-width,
  *   partial, one character), one request at a time; targets ≤ 150 ms (PGlite), ≤ 50 ms

@@ -14,6 +14,8 @@ import { RATE_LIMITS_OFF } from '../test/support/testApp';
 export const BENCH_PORTS = { coldStart: 4245, app: 4246, bare: 4247, lighthouse: 4248 } as const;
 
 const TSX = path.resolve('node_modules/.bin/tsx');
+/** What `npm start` runs: the server bundled by esbuild, then run. */
+const START = path.resolve('scripts/start.mjs');
 
 /** A place for one production server's data: a DATA_DIR and, on PostgreSQL, a fresh database. */
 export interface BenchSite {
@@ -76,23 +78,24 @@ export function openSiteDatabase(site: BenchSite) {
 
 export interface RunningServer {
   url: string;
-  /** Milliseconds from spawning `tsx server/main.ts` to the first 200 from /healthz. */
+  /** Milliseconds from spawning the server to the first 200 from /healthz. */
   readyMs: number;
   stop(): Promise<void>;
 }
 
 /**
- * Starts `tsx server/main.ts` (what `npm start` runs), or another entry of the bench's, and
- * polls /healthz until it answers 200.
+ * Starts the server as `npm start` runs it (`node scripts/start.mjs`), or another entry of the
+ * bench's under tsx, and polls /healthz until it answers 200.
  * Its log goes to /dev/null: written, as in production, but not read.
  */
 export async function startServer(
   env: Record<string, string>,
   port: number,
-  entry = 'server/main.ts',
+  entry?: string,
 ): Promise<RunningServer> {
   const startedAt = performance.now();
-  const child = spawn(TSX, [entry], {
+  const [command, args] = entry ? [TSX, [entry]] : [process.execPath, [START]];
+  const child = spawn(command, args, {
     // Nothing of the bench's own environment (DATABASE_URL above all) reaches the server.
     env: {
       PATH: process.env.PATH,

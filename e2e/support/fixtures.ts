@@ -93,8 +93,8 @@ function serverEnv(port: number, dataDir: string, line: WorkerServer['line']) {
 }
 
 /**
- * Every spec imports `test` from here. Each worker starts its own server (`node --import tsx
- * server/main.ts`, what `npm start` runs) on E2E_PORT + its parallel index, with a fresh
+ * Every spec imports `test` from here. Each worker starts its own server (`node
+ * scripts/start.mjs`, what `npm start` runs) on E2E_PORT + its parallel index, with a fresh
  * temporary DATA_DIR and so its own database, outbox and test clock: specs in different
  * workers never see each other's members or clock moves. Its LINE provider port is
  * E2E_OIDC_PORT + the same index. The pages and requests of its tests go to that server.
@@ -109,7 +109,7 @@ export const test = base.extend<object, { e2eServer: WorkerServer }>({
       const line = { port: linePort, issuer: `http://127.0.0.1:${linePort}`, ...E2E_LINE_CLIENT };
       const deadline = Date.now() + 150_000;
       await portFree(port, deadline);
-      const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      const server = spawn(process.execPath, ['scripts/start.mjs'], {
         env: serverEnv(port, dataDir, line),
         stdio: ['ignore', 'ignore', 'inherit'],
       });

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from '../lib/paths';
 import type { Database } from './database';
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const MIGRATIONS_DIR = path.join(projectRoot, 'server', 'db', 'migrations');
 // Any constant works; it only has to be the same for every instance of Shinobu.
 const MIGRATION_LOCK_KEY = 7_410_221;
 

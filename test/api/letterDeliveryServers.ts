@@ -7,9 +7,9 @@ import { queryRows } from '../../server/db/rows';
 
 /**
  * Real Shinobu processes for the delivery tests that kill and multiply servers, stopped by
- * signal, their JSON log lines collected. Started as `node --import tsx server/main.ts` (what
- * `npx tsx server/main.ts` runs) so that the signal reaches the server itself: `npx` and the
- * `tsx` CLI each put a parent process in front of it that a SIGKILL would leave orphaned.
+ * signal, their JSON log lines collected. Started as `node scripts/start.mjs` (what `npm start`
+ * runs) so that the signal reaches the server itself: npm puts a parent process in front of it
+ * that a SIGKILL would leave orphaned.
  */
 export interface ServerProcess {
   child: ChildProcess;
@@ -22,7 +22,7 @@ export interface ServerProcess {
 export const AUTH_SECRET = randomBytes(32).toString('base64');
 
 export function startServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     env: {
       ...process.env,
       NODE_ENV: 'development',

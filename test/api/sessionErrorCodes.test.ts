@@ -83,7 +83,7 @@ describe('session protocol codes in the log', () => {
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     };
     delete env.AUTH_SECRET;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,5 +1,5 @@
 /**
- * The real `npm start` process (node --import tsx server/main.ts) on the embedded database: start, refusals
+ * The real `npm start` process (node scripts/start.mjs) on the embedded database: start, refusals
  * with one clear line, graceful stop with a request in flight, and a restart that loses nothing.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

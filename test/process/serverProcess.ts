@@ -12,13 +12,13 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `node --import tsx server/main.ts` (what `npm start` runs, without the tsx CLI's
- * parent process, so that a signal reaches the server itself) with the given environment on
- * top of a quiet, test-safe one.
+ * Starts `node scripts/start.mjs` (what `npm start` runs, without npm's parent process, so
+ * that a signal reaches the server itself) with the given environment on top of a quiet,
+ * test-safe one.
  */
 export function startServer(env: Record<string, string>): ServerProcess {
   const port = env.PORT ?? '0';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
