@@ -2,7 +2,8 @@
  * `npm test`: typecheck, lint, unit and model-based tests, the mutation run over the
  * statecharts (Stryker, failing under 80 %), the real `npm start` process, the API suite on
  * PGlite (and on PostgreSQL when TEST_DATABASE_URL is set) and the Playwright e2e suite, in two lanes that run side by side: the process tests then e2e (real servers and
- * a browser, mostly waiting on them) beside everything else (mostly CPU). Each step writes its
+ * a browser, mostly waiting on them) beside everything else (mostly CPU); a lane that has run
+ * its own steps takes the next one the other has not started. Each step writes its
  * output to test-results/reports/<step>.log; a failed step's last lines are printed. Every
  * step runs; the last line is the total over all runners: `N passed, N failed, N skipped`.
  */
@@ -217,15 +218,25 @@ async function runStep(step: Step): Promise<void> {
   }
 }
 
-async function runLane(steps: Step[]): Promise<void> {
-  for (const step of steps) {
-    if (only.length > 0 && !only.includes(step.name)) continue;
+/** The steps each lane has yet to start, in order. */
+const queues = lanes.map((steps) =>
+  steps.filter((step) => only.length === 0 || only.includes(step.name)),
+);
+
+/**
+ * A lane runs its own steps in order; once it has none left, it takes the next step another
+ * lane has not started, so that no core waits while steps remain.
+ */
+async function runLane(own: Step[]): Promise<void> {
+  for (;;) {
+    const step = own.shift() ?? queues.find((queue) => queue.length > 0)?.shift();
+    if (!step) return;
     await runStep(step);
   }
 }
 
 const started = performance.now();
-await Promise.all(lanes.map(runLane));
+await Promise.all(queues.map(runLane));
 
 console.info('\n=== summary');
 const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
