@@ -4,7 +4,8 @@
  * to after the last: Redis killed outright (its connections dropped mid-command), started
  * again empty, then frozen (SIGSTOP: connections stay open and nothing answers, as in a
  * network partition) and thawed. Throughout, every call answers within a second (a call left
- * waiting longer is aborted and counted against the test), none is a 500, the sign-in
+ * waiting longer is aborted and counted against the test; one call of each kind before the
+ * traffic is given longer, as a cold process compiles its code), none is a 500, the sign-in
  * throttle and the search rate limit refuse past their limits in every phase, and sign-in
  * never gets more than one cap's worth per counting store it meets (the Redis window, the
  * database's, the restarted Redis's). /readyz keeps the instance in rotation, each outage is
@@ -26,6 +27,8 @@ const LOGIN_LIMIT = 6;
 const SEARCH_LIMIT = 8;
 /** No answer may take longer than this: the request is aborted and the test fails. */
 const ANSWER_WITHIN_MS = 1000;
+/** The bound of each kind's first call, before the traffic: the process's code is still cold. */
+const COLD_ANSWER_WITHIN_MS = 30_000;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
@@ -86,10 +89,13 @@ describe('Redis killed, restarted, frozen and thawed under traffic', () => {
     cleanups.push(() => void server.child.kill('SIGKILL'));
     await server.waitForLog('Shinobu is ready');
 
+    // Until every kind of call has been answered once, a call may take what a cold process
+    // takes to compile its code on a busy machine: the bound under test is Redis's faults'.
+    let answerWithinMs = COLD_ANSWER_WITHIN_MS;
     const call = async (url: string, init: RequestInit = {}) => {
       const answer = await fetch(`${server.baseUrl}${url}`, {
         ...init,
-        signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
+        signal: AbortSignal.timeout(answerWithinMs),
       });
       return { status: answer.status, body: await answer.text() };
     };
@@ -132,6 +138,8 @@ describe('Redis killed, restarted, frozen and thawed under traffic', () => {
       );
     /** Both limits have refused in this phase, counted wherever this phase counts. */
     const bothRefused = (at: Phase) => refusedIn('sign-in', at) && refusedIn('search', at);
+    for (const request of Object.values(requests)) await request();
+    answerWithinMs = ANSWER_WITHIN_MS;
     const traffic = Promise.all(
       (['sign-in', 'sign-in', 'search', 'search', 'session', 'upload URL'] as const).map(loop),
     );
