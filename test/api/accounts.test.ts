@@ -13,6 +13,7 @@ import {
 } from '../../server/db/schema';
 import { sweepExpiredRegistrations } from '../../server/domain/accounts/registration';
 import { sweepExpiredAccountData } from '../../server/domain/accounts/sweep';
+import { REFRESH_REUSE_GRACE_MS } from '../../server/domain/accounts/refreshTokens';
 import { issueProviderAssertion } from '../../server/domain/accounts/providerAssertion';
 import { connectMembers, createMember } from '../support/members';
 import { createTestApp, type TestApp } from '../support/testApp';
@@ -353,12 +354,26 @@ describe('POST /v1/refresh and /v1/logout', () => {
   it('revokes the whole family when a spent token comes back', async () => {
     const { login } = await registerActive(t);
     const next = (await refresh(login.refreshToken)).json().refreshToken as string;
+    t.clock.advance(REFRESH_REUSE_GRACE_MS + 1000);
     const reused = await refresh(login.refreshToken);
     expect(reused.statusCode).toBe(401);
     expect(reused.json().code).toBe('refresh_token_reused');
     const successor = await refresh(next);
     expect(successor.statusCode).toBe(401);
     expect(successor.json().code).toBe('invalid_refresh_token');
+  });
+
+  it('answers a spent token sent again within a minute (a lost answer) with a successor of its own', async () => {
+    const { login } = await registerActive(t);
+    const first = (await refresh(login.refreshToken)).json().refreshToken as string;
+    t.clock.advance(REFRESH_REUSE_GRACE_MS - 1000);
+    const again = await refresh(login.refreshToken);
+    expect(again.statusCode).toBe(200);
+    const second = again.json().refreshToken as string;
+    expect(second).not.toBe(first);
+    // Both successors live on; the family was not revoked.
+    expect((await refresh(first)).statusCode).toBe(200);
+    expect((await refresh(second)).statusCode).toBe(200);
   });
 
   it('refuses unknown and expired tokens', async () => {

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSession } from '../../server/domain/accounts/sessionCookie';
+import { REFRESH_REUSE_GRACE_MS } from '../../server/domain/accounts/refreshTokens';
 import { createTestApp, type TestApp } from '../support/testApp';
 import { DEFAULT_LOGIN_THROTTLE } from '../../server/domain/accounts/loginThrottle';
 import {
@@ -498,7 +499,9 @@ describe('POST /api/auth/refresh (the browser refreshes through the cookie)', ()
       token: refreshed.json().user.accessToken,
     });
     expect(read.statusCode).toBe(200);
-    // The spent token is spent: the app's path refuses it and revokes the family.
+    // Past the minute in which the same device may send it again, the spent token is a
+    // copy: the app's path refuses it and revokes the family.
+    t.clock.advance(REFRESH_REUSE_GRACE_MS + 1000);
     const reused = await t.request({
       method: 'POST',
       url: '/v1/refresh',
@@ -509,6 +512,30 @@ describe('POST /api/auth/refresh (the browser refreshes through the cookie)', ()
     expect(afterReuse.statusCode).toBe(401);
     expect(afterReuse.json().code).toBe('invalid_refresh_token');
     expect(b.jar[SESSION]).toBeUndefined();
+  });
+
+  it('keeps the member signed in when two pages refresh at once with the same cookie', async () => {
+    const { b, csrfToken, login } = await signedIn();
+    t.clock.advance(16 * 60_000);
+    // Two tabs (or a page and the one it opens) meet an expired access token together.
+    const other = browser();
+    Object.assign(other.jar, b.jar);
+    const [first, second] = await Promise.all([
+      b.json('/api/auth/refresh', { csrfToken }),
+      other.json('/api/auth/refresh', { csrfToken }),
+    ]);
+    expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
+    expect(b.jar[SESSION]).not.toBe(other.jar[SESSION]);
+    for (const tab of [b, other]) {
+      const again = await tab.json('/api/auth/refresh', { csrfToken });
+      expect(again.statusCode).toBe(200);
+      const read = await t.request({
+        method: 'GET',
+        url: `/v1/user/${login.userId}`,
+        token: again.json().user.accessToken,
+      });
+      expect(read.statusCode).toBe(200);
+    }
   });
 
   it('answers 401 without a session', async () => {

@@ -10,6 +10,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** A refresh token lives 30 days from its issue; every use replaces it with a fresh one. */
 export const REFRESH_TOKEN_TTL_MS = 30 * DAY_MS;
 
+/**
+ * A spent token presented again this soon after its use is the same device, not a thief: two
+ * tabs or a page and the next one it opens refreshing at once, or an answer lost on a weak
+ * connection and the call sent again. It gets a successor of its own in the same family.
+ */
+export const REFRESH_REUSE_GRACE_MS = 60 * 1000;
+
 /** However often it is refreshed, a session ends this long after its sign-in. */
 export const SESSION_ABSOLUTE_TTL_MS = 90 * DAY_MS;
 
@@ -58,8 +65,9 @@ export type RotationResult =
 
 /**
  * Spends `token` and issues its successor in the same family. One conditional UPDATE decides
- * which of two concurrent uses wins, so no lock beyond the row is taken. Presenting a token
- * that was already spent means it was copied: the whole family is revoked.
+ * which of two concurrent uses wins, so no lock beyond the row is taken. The loser, or the
+ * same token sent again within REFRESH_REUSE_GRACE_MS, gets a successor too; presenting a
+ * spent token later means it was copied: the whole family is revoked.
  */
 export async function rotateRefreshToken(
   db: Db,
@@ -68,6 +76,13 @@ export async function rotateRefreshToken(
 ): Promise<RotationResult> {
   const now = clock.now();
   const tokenHash = hashSecretToken(token);
+  const memberActive = sql`exists (select 1 from ${users} where ${users.id} = ${refreshTokens.userId} and ${users.status} = 'active')`;
+  const family = {
+    userId: refreshTokens.userId,
+    familyId: refreshTokens.familyId,
+    signedInAt: refreshTokens.signedInAt,
+    sessionEpoch: sql<number>`(select ${users.sessionEpoch} from ${users} where ${users.id} = ${refreshTokens.userId})`,
+  };
   const [spent] = await db
     .update(refreshTokens)
     .set({ spentAt: now })
@@ -77,17 +92,26 @@ export async function rotateRefreshToken(
         isNull(refreshTokens.spentAt),
         isNull(refreshTokens.revokedAt),
         gt(refreshTokens.expiresAt, now),
-        sql`exists (select 1 from ${users} where ${users.id} = ${refreshTokens.userId} and ${users.status} = 'active')`,
+        memberActive,
       ),
     )
-    .returning({
-      userId: refreshTokens.userId,
-      familyId: refreshTokens.familyId,
-      signedInAt: refreshTokens.signedInAt,
-      sessionEpoch: sql<number>`(select ${users.sessionEpoch} from ${users} where ${users.id} = ${refreshTokens.userId})`,
-    });
-  if (spent) {
-    const { userId, familyId, signedInAt, sessionEpoch } = spent;
+    .returning(family);
+  const [resent] = spent
+    ? [spent]
+    : await db
+        .select(family)
+        .from(refreshTokens)
+        .where(
+          and(
+            eq(refreshTokens.tokenHash, tokenHash),
+            gt(refreshTokens.spentAt, new Date(now.getTime() - REFRESH_REUSE_GRACE_MS)),
+            isNull(refreshTokens.revokedAt),
+            gt(refreshTokens.expiresAt, now),
+            memberActive,
+          ),
+        );
+  if (resent) {
+    const { userId, familyId, signedInAt, sessionEpoch } = resent;
     const refreshToken = await issueRefreshToken(db, userId, clock, { id: familyId, signedInAt });
     return { outcome: 'rotated', userId, refreshToken, signedInAt, sessionEpoch };
   }
