@@ -60,7 +60,7 @@ function translationsInBuild(): Plugin {
   };
 }
 
-export default defineConfig(({ command }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [styledComponentIds(), react(), translationsInBuild()],
   resolve: {
     // react-router 7's package exports name its development build for every condition: a
@@ -84,6 +84,25 @@ export default defineConfig(({ command }) => ({
     target: 'es2022',
     // The server names each route's modules in its page from it (server/pages/routeModules.ts).
     manifest: true,
+    // Over HTTP/1.1 a phone fetches six files at a time, and each round costs a trip on a slow
+    // link: the libraries every page loads come in one file, TanStack Query's modules in
+    // another, instead of one small file per shared module (decision 447).
+    rolldownOptions: isSsrBuild
+      ? {}
+      : {
+          output: {
+            codeSplitting: {
+              groups: [
+                {
+                  name: 'vendor',
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|styled-components|@fluent|xstate)[\\/]/,
+                  priority: 2,
+                },
+                { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 2 },
+              ],
+            },
+          },
+        },
   },
   server: {
     port: Number(process.env.PORT ?? 3000),
