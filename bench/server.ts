@@ -94,7 +94,11 @@ export async function startServer(
   entry?: string,
 ): Promise<RunningServer> {
   const startedAt = performance.now();
-  const [command, args] = entry ? [TSX, [entry]] : [process.execPath, [START]];
+  // BENCH_CPU_PROFILE_DIR=dir: the server writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROFILE_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`]
+    : [];
+  const [command, args] = entry ? [TSX, [entry]] : [process.execPath, [...profile, START]];
   const child = spawn(command, args, {
     // Nothing of the bench's own environment (DATABASE_URL above all) reaches the server.
     env: {
