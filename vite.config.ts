@@ -86,7 +86,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     manifest: true,
     // Over HTTP/1.1 a phone fetches six files at a time, and each round costs a trip on a slow
     // link: the libraries every page loads come in one file, TanStack Query's modules in
-    // another, instead of one small file per shared module (decision 447).
+    // another, and the small shared UI pieces and frame reads in a third, instead of one small
+    // file per shared module (decision 447).
     rolldownOptions: isSsrBuild
       ? {}
       : {
@@ -99,6 +100,12 @@ export default defineConfig(({ command, isSsrBuild }) => ({
                   priority: 2,
                 },
                 { name: 'query', test: /node_modules[\\/]@tanstack[\\/]/, priority: 2 },
+                {
+                  name: 'ui',
+                  test: /[\\/]src[\\/](components[\\/]ui|lib|services[\\/]frame)[\\/]/,
+                  minShareCount: 2,
+                  priority: 1,
+                },
               ],
             },
           },
