@@ -114,8 +114,9 @@ const lanes: Step[][] = [
     // A worker per core: vitest's default leaves one core out (one worker on two cores).
     vitest('unit', ['unit', 'model'], {}, [`--maxWorkers=${cores}`]),
     mutation,
-    // One worker: PGlite runs in the worker itself, so a second one would only share the core.
-    vitest('api-pglite', ['api'], { API_TEST_DATABASE: 'pglite' }),
+    // A worker per core: it is usually the last step, alone on the machine at the end (one
+    // worker left the other core idle for its last four minutes).
+    vitest('api-pglite', ['api'], { API_TEST_DATABASE: 'pglite' }, [`--maxWorkers=${cores}`]),
   ],
 ];
 
