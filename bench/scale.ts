@@ -1,6 +1,6 @@
 /**
- * How cost grows with the service, on PostgreSQL: one production server (`npm start`)
- * on one database that grows from 1,000 to 10,000, 100,000 and 1,000,000 members, each with their own
+ * How cost grows with the service, on PostgreSQL: one production server (`npm start`) on one
+ * database that grows from 1,000 to 10,000, 100,000 and 1,000,000 members, each with their own
  * memorial page, album photos, history entries, a connection, letters (one delivered, one
  * waiting) and notifications. At each size the same member's reads are timed:
  * - the album list of their page;

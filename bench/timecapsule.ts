@@ -19,7 +19,7 @@ import { deliverAllDueLetters } from '../server/domain/timecapsule/delivery';
 import { japaneseTexts } from '../server/lib/translations';
 import { seedLetters, seedMembers } from '../test/api/letterDeliverySeed';
 import { createPostgresDatabase } from '../test/support/testDatabase';
-import { createBenchSite, openSiteDatabase, startServer } from './server';
+import { createBenchSite, openSiteDatabase, startServer, type BenchSite } from './server';
 import type { BenchModule, BenchOptions, BenchRow } from './types';
 
 const DELIVERY_LETTERS = 10_000;
@@ -96,6 +96,27 @@ async function deliveryThroughput(postgresServerUrl?: string): Promise<BenchRow>
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
+/** Writes the three members and their letters into the site's database; answers who they are. */
+async function seedListSite(site: BenchSite) {
+  const database = await openSiteDatabase(site);
+  try {
+    const { db, kind } = database;
+    const [writerId, readerId, adminId] = (await seedMembers(db, [
+      'writer',
+      'reader',
+      'admin',
+    ])) as [string, string, string];
+    const clock = systemClock();
+    await seedLetters(db, { writerId: adminId, readerId, count: LIST_LETTERS, dueAt: clock.now() });
+    await deliverAllDueLetters({ db, clock, publicUrl: 'http://127.0.0.1', texts: japaneseTexts });
+    const future = new Date(clock.now().getTime() + 365 * 24 * 60 * 60 * 1000);
+    await seedLetters(db, { writerId, readerId, adminId, count: LIST_LETTERS, dueAt: future });
+    return { kind, writerId, readerId, adminId };
+  } finally {
+    await database.close();
+  }
+}
+
 /**
  * A writer with 1,000 unsent letters (each naming an admin, so the admin's list holds 1,000)
  * and a reader with 1,000 received letters, asked for their lists over real HTTP by a client
@@ -104,32 +125,8 @@ const percentile = (sorted: number[], p: number) =>
 async function listLatency(postgresServerUrl?: string): Promise<BenchRow[]> {
   const site = await createBenchSite(postgresServerUrl);
   try {
-    const database = await openSiteDatabase(site);
+    const { kind, writerId, readerId, adminId } = await seedListSite(site);
     const clock = systemClock();
-    let users: [string, string, string];
-    try {
-      const { db } = database;
-      users = (await seedMembers(db, ['writer', 'reader', 'admin'])) as [string, string, string];
-      const [writerId, readerId, adminId] = users;
-      await seedLetters(db, {
-        writerId: adminId,
-        readerId,
-        count: LIST_LETTERS,
-        dueAt: clock.now(),
-      });
-      await deliverAllDueLetters({
-        db,
-        clock,
-        publicUrl: 'http://127.0.0.1',
-        texts: japaneseTexts,
-      });
-      const future = new Date(clock.now().getTime() + 365 * 24 * 60 * 60 * 1000);
-      await seedLetters(db, { writerId, readerId, adminId, count: LIST_LETTERS, dueAt: future });
-    } finally {
-      await database.close();
-    }
-    const [writerId, readerId, adminId] = users;
-    const kind = postgresServerUrl ? 'postgres' : 'pglite';
     // Without the jobs: the thousand mails of the delivered letters would go out during the reads.
     const server = await startServer({ ...site.env, RUN_JOBS: 'false' }, LIST_PORT);
     try {
