@@ -30,6 +30,8 @@ export default defineConfig({
           name: 'process',
           environment: 'node',
           include: ['test/process/**/*.test.ts'],
+          // A migrated embedded store that DATA_DIRs not testing a first start copy.
+          globalSetup: ['test/support/migratedStoreSetup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

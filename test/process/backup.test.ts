@@ -7,11 +7,12 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseTarget } from '../../server/db/database';
 import { migrate } from '../../server/db/migrate';
 import { dataTables } from '../../server/db/tableCopy';
 import { localStoreAt } from '../../server/storage/copyObjects';
+import { copyMigratedStore } from '../support/migratedStore';
 import { populateStore, storeContents, tableContents } from '../support/populatedStore';
 import { createPostgresDatabase } from '../support/testDatabase';
 import { runScript, startReadyServer, stopServer } from './serverProcess';
@@ -50,6 +51,8 @@ const databaseOf = (dataDir: string, url?: string): DatabaseTarget =>
 
 /** A migrated store with members, pages, photos with their files and letters. */
 async function populatedSite(dataDir: string, url?: string): Promise<void> {
+  // The embedded store begins as a copy of the run's migrated one.
+  if (!url) copyMigratedStore(inject('migratedPgdata'), dataDir);
   const database = await openDatabase(databaseOf(dataDir, url));
   await migrate(database);
   await populateStore(database.db, localStoreAt(path.join(dataDir, 'files')), SIZE);

@@ -5,13 +5,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import sharp from 'sharp';
+import { dataDirWithStore } from '../support/migratedStore';
 import { startSmtpSink } from '../support/smtpSink';
 import { createPostgresDatabase } from '../support/testDatabase';
 import { startServer, stopServer, type ServerProcess } from './serverProcess';
@@ -30,7 +30,7 @@ async function readyServer(env: Record<string, string>): Promise<ServerProcess> 
 }
 
 function newDataDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'shinobu-faults-'));
+  const dir = dataDirWithStore(inject('migratedPgdata'), 'shinobu-faults-');
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }

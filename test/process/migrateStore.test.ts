@@ -2,14 +2,13 @@
  * `npm run migrate-store` as an operator runs it: an embedded DATA_DIR moved to PostgreSQL,
  * refused while a server runs on it, counted by a dry run, then copied table by table.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseTarget } from '../../server/db/database';
-import { migrate } from '../../server/db/migrate';
 import { dataTables } from '../../server/db/tableCopy';
 import { localStoreAt } from '../../server/storage/copyObjects';
+import { dataDirWithStore } from '../support/migratedStore';
 import { populateStore, tableContents } from '../support/populatedStore';
 import { createPostgresDatabase } from '../support/testDatabase';
 import { runScript, startReadyServer, stopServer } from './serverProcess';
@@ -37,11 +36,10 @@ describe('moving an embedded DATA_DIR to PostgreSQL', () => {
   it(
     'refuses while a server runs on it, counts in a dry run, then moves every row',
     async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-migrate-store-'));
+      const dataDir = dataDirWithStore(inject('migratedPgdata'), 'shinobu-migrate-store-');
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
       const embedded: DatabaseTarget = { kind: 'pglite', dataDir: path.join(dataDir, 'pgdata') };
       const source = await openDatabase(embedded);
-      await migrate(source);
       await populateStore(source.db, localStoreAt(path.join(dataDir, 'files')), SIZE);
       await source.close();
       const created = await createPostgresDatabase(serverUrl);

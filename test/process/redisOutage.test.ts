@@ -13,11 +13,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { dataDirWithStore } from '../support/migratedStore';
 import { startServer, stopServer } from './serverProcess';
 
 const REDIS_PORT = 6390;
@@ -72,7 +71,7 @@ describe('Redis killed, restarted, frozen and thawed under traffic', () => {
     inspector.on('error', () => undefined);
     cleanups.push(() => void inspector.disconnect());
     await inspector.ping();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-redis-outage-'));
+    const dataDir = dataDirWithStore(inject('migratedPgdata'), 'shinobu-redis-outage-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const server = startServer({
       DATA_DIR: dataDir,

@@ -15,8 +15,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { registrationBody } from '../api/accountsSupport';
+import { dataDirWithStore } from '../support/migratedStore';
 import { createPostgresDatabase } from '../support/testDatabase';
 
 /** Stops per database, alternately to npm's process and to its group. */
@@ -241,7 +242,10 @@ async function write(
 }
 
 async function stopsUnderLoad(port: number, databaseUrl: string | undefined) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'shinobu-stops-'));
+  // On PGlite the store begins migrated: the first start is not what this tests.
+  const dataDir = databaseUrl
+    ? mkdtempSync(path.join(tmpdir(), 'shinobu-stops-'))
+    : dataDirWithStore(inject('migratedPgdata'), 'shinobu-stops-');
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const baseUrl = `http://127.0.0.1:${port}`;
   const env = {
