@@ -3,7 +3,15 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { distDir, projectRoot, SSR_DIR, SSR_ENTRY_FILE } from '../lib/paths';
 
-const BUILD_INPUTS = ['src', 'index.html', 'vite.config.ts', 'public', 'package-lock.json'];
+/** What the web app is built from; the contract is bundled into it as into the server. */
+const BUILD_INPUTS = [
+  'src',
+  'contract',
+  'index.html',
+  'vite.config.ts',
+  'public',
+  'package-lock.json',
+];
 
 function newestMtime(target: string): number {
   if (!existsSync(target)) return 0;
@@ -16,16 +24,16 @@ function newestMtime(target: string): number {
 }
 
 /**
- * True when dist/ is missing, lacks the server's render (a bare `vite build` makes only the
- * browser's half), or is older than any of its sources.
+ * True when the build (dist/ of the checkout) is missing, lacks the server's render (a bare
+ * `vite build` makes only the browser's half), or is older than any of its sources.
  */
-export function spaBuildIsStale(): boolean {
+export function spaBuildIsStale(root = projectRoot, dist = distDir): boolean {
   const builtAt = Math.min(
-    newestMtime(path.join(distDir, 'index.html')),
-    newestMtime(path.join(distDir, SSR_ENTRY_FILE)),
+    newestMtime(path.join(dist, 'index.html')),
+    newestMtime(path.join(dist, SSR_ENTRY_FILE)),
   );
   if (builtAt === 0) return true;
-  return BUILD_INPUTS.some((input) => newestMtime(path.join(projectRoot, input)) > builtAt);
+  return BUILD_INPUTS.some((input) => newestMtime(path.join(root, input)) > builtAt);
 }
 
 /**
