@@ -115,9 +115,13 @@ test('a first LINE sign-in registers with the profile prefilled; later ones sign
   await keepScreenshot(page, 'social-activated-mobile');
   await expectFitsAndAccessible(page);
 
-  // Sign out: the session is gone.
+  // Sign out: the server takes it, and the session is gone.
   await page.goto('/logout');
+  const signedOut = page.waitForResponse((response) =>
+    response.url().endsWith('/api/auth/signout'),
+  );
   await page.getByRole('button', { name: 'ログアウト' }).click();
+  expect((await signedOut).status(), 'the sign-out answer').toBe(200);
   await expect(page).toHaveURL(/\/login$/);
   expect(await sessionUser(page)).toBeNull();
 
