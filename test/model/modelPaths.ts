@@ -96,17 +96,15 @@ export function transitionCoveringPaths<TMachine extends AnyStateMachine>(
   }
   // A path that is the beginning of a longer one adds nothing, nor does a second of the same
   // events. Every beginning is collected once, rather than each path compared with each other.
-  const eventsOf = (path: (typeof paths)[number]) =>
-    path.steps.map((step) => JSON.stringify(step.event));
+  const eventsOfPaths = paths.map((path) => path.steps.map((step) => JSON.stringify(step.event)));
   const beginnings = new Set<string>();
-  for (const path of paths) {
-    const events = eventsOf(path);
+  for (const events of eventsOfPaths) {
     for (let length = 1; length < events.length; length++)
       beginnings.add(events.slice(0, length).join('>'));
   }
   const kept = new Set<string>();
-  return paths.filter((path) => {
-    const description = eventsOf(path).join('>');
+  return paths.filter((_path, index) => {
+    const description = eventsOfPaths[index]!.join('>');
     if (beginnings.has(description) || kept.has(description)) return false;
     kept.add(description);
     return true;
