@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase } from '../../server/db/database';
 import { migrate } from '../../server/db/migrate';
+import { createMigratedPgdata } from './migratedStore';
 
 /**
  * The migrated database every test database of a run is a copy of: on PGlite a data
@@ -34,21 +34,14 @@ export async function createTestDatabaseTemplate(): Promise<{
   template: TestDatabaseTemplate;
   remove(): Promise<void>;
 }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'shinobu-test-template-'));
-  const dataDir = path.join(dir, 'pgdata');
-  const database = await openDatabase({ kind: 'pglite', dataDir });
-  await migrate(database);
-  await database.close();
-  const client = await PGlite.create(dataDir);
+  const { pgdata, remove } = await createMigratedPgdata();
+  const client = await PGlite.create(pgdata);
   const dump = await client.dumpDataDir('none');
   await client.close();
-  const dumpFile = path.join(dir, 'template.tar');
+  const dumpFile = path.join(path.dirname(pgdata), 'template.tar');
   writeFileSync(dumpFile, new Uint8Array(await dump.arrayBuffer()));
-  rmSync(dataDir, { recursive: true, force: true });
-  return {
-    template: { kind: 'pglite', dumpFile },
-    remove: async () => rmSync(dir, { recursive: true, force: true }),
-  };
+  rmSync(pgdata, { recursive: true, force: true });
+  return { template: { kind: 'pglite', dumpFile }, remove: async () => remove() };
 }
 
 /**
