@@ -2,12 +2,18 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SSR_ENTRY_FILE } from '../../server/lib/paths';
+import { SSR_DIR, SSR_ENTRY_FILE } from '../../server/lib/paths';
 import { spaBuildIsStale } from '../../server/pages/build';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true });
+});
 
 /** A checkout with one file in each of the app's sources and a build made after them. */
 function checkout(): { root: string; dist: string; touch(file: string): void } {
   const root = mkdtempSync(path.join(tmpdir(), 'shinobu-build-stale-'));
+  made.push(root);
   const write = (file: string, at: Date) => {
     mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     writeFileSync(path.join(root, file), '');
@@ -18,7 +24,7 @@ function checkout(): { root: string; dist: string; touch(file: string): void } {
     write(file, sourcesAt);
   const builtAt = new Date('2026-01-02T00:00:00Z');
   for (const file of ['dist/index.html', `dist/${SSR_ENTRY_FILE}`]) write(file, builtAt);
-  for (const dir of ['src', 'contract', 'dist', 'dist/server', ''])
+  for (const dir of ['src', 'contract', 'dist', `dist/${SSR_DIR}`, ''])
     utimesSync(path.join(root, dir), sourcesAt, sourcesAt);
   return {
     root,
@@ -27,15 +33,9 @@ function checkout(): { root: string; dist: string; touch(file: string): void } {
   };
 }
 
-const made: string[] = [];
-afterEach(() => {
-  for (const root of made.splice(0)) rmSync(root, { recursive: true, force: true });
-});
-
 describe('whether `npm start` and the e2e suite build the web app again', () => {
   it('keeps a build newer than every source', () => {
     const { root, dist } = checkout();
-    made.push(root);
     expect(spaBuildIsStale(root, dist)).toBe(false);
   });
 
@@ -43,7 +43,6 @@ describe('whether `npm start` and the e2e suite build the web app again', () => 
     'builds again after %s changed',
     (file) => {
       const { root, dist, touch } = checkout();
-      made.push(root);
       touch(file);
       expect(spaBuildIsStale(root, dist)).toBe(true);
     },
@@ -51,7 +50,6 @@ describe('whether `npm start` and the e2e suite build the web app again', () => 
 
   it("builds again when the server's render is missing", () => {
     const { root, dist } = checkout();
-    made.push(root);
     rmSync(path.join(dist, SSR_ENTRY_FILE));
     expect(spaBuildIsStale(root, dist)).toBe(true);
   });
