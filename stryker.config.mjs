@@ -22,6 +22,7 @@ export default {
   ignorePatterns: [
     '/test-results',
     '/dist',
+    '/dist.next-*',
     '/build',
     '/data',
     '/playwright-report',

@@ -1,4 +1,13 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { distDir, projectRoot, SSR_DIR, SSR_ENTRY_FILE } from '../lib/paths';
@@ -42,7 +51,7 @@ export function spaBuildIsStale(root = projectRoot, dist = distDir): boolean {
  * NODE_ENV is set to anything but production (e2e and tests start the server with
  * NODE_ENV=test), so NODE_ENV is production for the length of the build.
  */
-export async function buildSpa(outDir: string = distDir): Promise<void> {
+export async function buildSpa(outDir: string): Promise<void> {
   const { build } = await import('vite');
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
@@ -98,9 +107,32 @@ function precompress(dir: string, skip: readonly string[] = []): void {
 /**
  * Builds the SPA with Vite when it is missing or stale. Vite and its plugins are
  * `dependencies`, so a production install (`--omit=dev`) can build at its first start.
+ * The build is made beside dist/ and renamed into its place, so that processes building at once
+ * (two servers starting, test runners side by side) never serve or read a half-written one.
  */
 export async function ensureSpaBuild(log: (line: string) => void): Promise<void> {
   if (!spaBuildIsStale()) return;
   log('building the web app (dist/ is missing or older than its sources)...');
-  await buildSpa();
+  // Beside dist/ at its depth: the sourcemaps name their sources by relative paths.
+  const fresh = mkdtempSync(`${distDir}.next-`);
+  await buildSpa(fresh);
+  replaceDirectory(fresh, distDir);
+}
+
+/** Puts `fresh` where `target` is; when another process has just put its build there, keeps that one. */
+export function replaceDirectory(fresh: string, target: string): void {
+  const old = `${fresh}-replaced`;
+  try {
+    renameSync(target, old);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  try {
+    renameSync(fresh, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    rmSync(fresh, { recursive: true, force: true });
+  }
+  rmSync(old, { recursive: true, force: true });
 }

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSpa } from '../../server/pages/build';
+import { distDir } from '../../server/lib/paths';
+import { ensureSpaBuild } from '../../server/pages/build';
 import { loadServerRender } from '../../server/pages/visitorPages';
 import { createMember } from '../support/members';
 import { createSpaApp, type SpaApp } from '../support/spaApp';
@@ -13,19 +13,17 @@ import { createSpaApp, type SpaApp } from '../support/spaApp';
  * schemas with the same ids as the server's: the API document must not mind what was served.
  */
 describe('the API document after a page rendered by the build', () => {
-  let buildDir: string;
   let app: SpaApp;
   beforeAll(async () => {
-    buildDir = mkdtempSync(path.join(tmpdir(), 'shinobu-build-'));
-    await buildSpa(buildDir);
+    // dist/, built here when older than its sources (shared with the e2e servers).
+    await ensureSpaBuild(() => undefined);
     app = await createSpaApp(
-      { 'index.html': readFileSync(path.join(buildDir, 'index.html')) },
-      { serverRender: () => loadServerRender(buildDir) },
+      { 'index.html': readFileSync(path.join(distDir, 'index.html')) },
+      { serverRender: () => loadServerRender(distDir) },
     );
   }, 240_000);
   afterAll(async () => {
     await app?.close();
-    if (buildDir) rmSync(buildDir, { recursive: true, force: true });
   });
 
   it('answers 200 and a valid document when a memorial page was rendered before it was asked', async () => {

@@ -1,11 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenRoutes } from '../../contract/pages/routeTable';
-import { buildSpa } from '../../server/pages/build';
-import { projectRoot } from '../../server/lib/paths';
+import { ensureSpaBuild } from '../../server/pages/build';
+import { distDir, projectRoot } from '../../server/lib/paths';
 import { BUILD_MANIFEST_FILE, screenModuleKeys } from '../../server/pages/routeModules';
 import { createSpaApp, type SpaApp, withLoadingShell } from '../support/spaApp';
 
@@ -126,14 +125,14 @@ describe("a page names its screen's modules", () => {
 });
 
 describe("the pages of a real build name their screen's modules", () => {
-  // The production build of the current sources: the keys the server looks up must be the
-  // build's own, or a screen's chunks are silently left out of its page.
-  let outDir: string;
+  // The production build of the current sources (dist/, built here when older than them,
+  // shared with the e2e servers): the keys the server looks up must be the build's own, or a
+  // screen's chunks are silently left out of its page.
+  const outDir = distDir;
   let manifest: Record<string, { file: string; imports?: string[] }>;
   let app: SpaApp;
   beforeAll(async () => {
-    outDir = mkdtempSync(path.join(tmpdir(), 'shinobu-spa-build-'));
-    await buildSpa(outDir);
+    await ensureSpaBuild(() => undefined);
     const manifestText = readFileSync(path.join(outDir, BUILD_MANIFEST_FILE), 'utf8');
     manifest = JSON.parse(manifestText) as typeof manifest;
     app = await createSpaApp({
@@ -143,7 +142,6 @@ describe("the pages of a real build name their screen's modules", () => {
   }, 180_000);
   afterAll(async () => {
     await app?.close();
-    if (outDir) rmSync(outDir, { recursive: true, force: true });
   });
   const preloaded = (html: string) =>
     [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map((m) => m[1]);

@@ -1,9 +1,18 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SSR_DIR, SSR_ENTRY_FILE } from '../../server/lib/paths';
-import { spaBuildIsStale } from '../../server/pages/build';
+import { replaceDirectory, spaBuildIsStale } from '../../server/pages/build';
 
 const made: string[] = [];
 afterEach(() => {
@@ -52,5 +61,32 @@ describe('whether `npm start` and the e2e suite build the web app again', () => 
     const { root, dist } = checkout();
     rmSync(path.join(dist, SSR_ENTRY_FILE));
     expect(spaBuildIsStale(root, dist)).toBe(true);
+  });
+});
+
+describe('a new build taking the place of dist/', () => {
+  function folderWith(root: string, name: string, file: string): string {
+    const dir = path.join(root, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, file), name);
+    return dir;
+  }
+
+  it('replaces the old build whole and leaves nothing beside it', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'shinobu-build-replace-'));
+    made.push(root);
+    const dist = folderWith(root, 'dist', 'old.js');
+    replaceDirectory(folderWith(root, 'fresh', 'new.js'), dist);
+    expect(readdirSync(dist)).toEqual(['new.js']);
+    expect(readdirSync(root)).toEqual(['dist']);
+  });
+
+  it('puts the first build in place when there was none', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'shinobu-build-replace-'));
+    made.push(root);
+    const dist = path.join(root, 'dist');
+    replaceDirectory(folderWith(root, 'fresh', 'new.js'), dist);
+    expect(readFileSync(path.join(dist, 'new.js'), 'utf8')).toBe('fresh');
+    expect(existsSync(path.join(root, 'fresh'))).toBe(false);
   });
 });
