@@ -59,18 +59,13 @@ export interface DatabaseTimeouts {
 
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize?: number; timeouts?: DatabaseTimeouts }
-  | {
-      kind: 'pglite';
-      dataDir: string | undefined;
-      /** A data directory dump (PGlite `dumpDataDir`) the in-memory database starts as a copy of. */
-      dataDirDump?: Blob;
-    };
+  | { kind: 'pglite'; dataDir: string | undefined };
 
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite (in memory without dataDir). */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'postgres'
     ? openPostgres(target.url, target.poolSize, target.timeouts)
-    : openPglite(target.dataDir, target.dataDirDump);
+    : pgliteDatabase(await createPgliteClient(target.dataDir));
 }
 
 let compiledEngine: Promise<Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>> | undefined;
@@ -92,16 +87,22 @@ function pgliteEngine(): Promise<Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBun
   return compiledEngine;
 }
 
-async function openPglite(
+/**
+ * An embedded PostgreSQL: on disk in dataDir, else in memory, started as a copy of `dump` (a
+ * PGlite `dumpDataDir`) when one is given.
+ */
+export async function createPgliteClient(
   dataDir: string | undefined,
-  dataDirDump: Blob | undefined,
-): Promise<Database> {
+  dump?: Blob,
+): Promise<PGlite> {
   const engine = await pgliteEngine();
-  const client = dataDir
-    ? await PGlite.create({ dataDir, ...engine })
-    : dataDirDump
-      ? await PGlite.create({ loadDataDir: dataDirDump, ...engine })
-      : await PGlite.create(engine);
+  return dataDir
+    ? PGlite.create({ dataDir, ...engine })
+    : PGlite.create(dump ? { loadDataDir: dump, ...engine } : engine);
+}
+
+/** The Database over an open PGlite client; closing the Database closes the client. */
+export function pgliteDatabase(client: PGlite): Database {
   const db = drizzlePglite({ client, schema });
   return {
     db,
