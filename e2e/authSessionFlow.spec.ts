@@ -105,7 +105,7 @@ const browserExecutors = {
   },
   SIGN_OUT: async (page) => {
     if (page.url() === 'about:blank') {
-      // Spec §4: a stored user id that is not a string signs out as the app starts.
+      // A stored user id that is not a string is a corrupt session: the app signs out as it starts.
       await page.addInitScript(() =>
         localStorage.setItem('persist:shinobu', JSON.stringify({ user: { id: 7 } })),
       );

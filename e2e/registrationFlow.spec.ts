@@ -173,7 +173,7 @@ const lastRegisterOutcome = (path: FlowStepLike[]) =>
   );
 type FlowStepLike = FlowPath['steps'][number];
 
-/** The lead of the form: the variant's own, else the mode's (spec §2). */
+/** The lead of the form: a LINE, pet-admin or other-admin registration has its own, else the plain one. */
 const leadOf = (start: FlowStepLike['event']) => {
   const query = new URLSearchParams((start as unknown as { query: string }).query);
   if (query.has('provider')) return 'LINE の情報を使って登録します。';

@@ -9,7 +9,7 @@ import {
 import { workerServer } from './fixtures';
 
 /**
- * The mobile app, simulated (design §6): a test host that speaks the bridge protocol of
+ * The mobile app, simulated: a test host that speaks the bridge protocol of
  * docs/native-bridge.md. In the page it is `window.ReactNativeWebView`; each request is
  * answered here, in the test process, with real keys, a real certificate issued by the
  * development CA the e2e server trusts (read from its DATA_DIR) and real signatures.

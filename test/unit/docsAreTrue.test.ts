@@ -11,7 +11,17 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve('.');
-const SCANNED_FOR_CITATIONS = ['src', 'server', 'docs', 'test', 'README.md'];
+const SCANNED_FOR_CITATIONS = [
+  'src',
+  'server',
+  'contract',
+  'docs',
+  'test',
+  'e2e',
+  'scripts',
+  'bench',
+  'README.md',
+];
 const TEXT_FILE = /\.(?:ts|tsx|js|mjs|md|sql|ftl|json|css|html|mmd)$/;
 
 /** A section sign after a named standard: `NIST SP 800-63B §5.2.2`, `RFC 9110 §15.5`. */
