@@ -74,12 +74,15 @@ async function healthzAnswer(server: RunningServer) {
   return { statusCode: response.status, headers, body: await response.text() };
 }
 
-async function startBareServer(answer: object): Promise<RunningServer> {
+type Yardstick = 'node:http' | 'fastify';
+
+async function startBareServer(answer: object, framework: Yardstick): Promise<RunningServer> {
   const child = spawn(path.resolve('node_modules/.bin/tsx'), ['bench/bareServer.ts'], {
     env: {
       ...process.env,
       BARE_PORT: String(BENCH_PORTS.bare),
       BARE_RESPONSE: JSON.stringify(answer),
+      BARE_FRAMEWORK: framework,
     },
     stdio: 'ignore',
   });
@@ -92,7 +95,7 @@ async function startBareServer(answer: object): Promise<RunningServer> {
       () => 0,
     )) !== 200
   ) {
-    if (child.exitCode !== null) throw new Error('the bare node:http server did not start');
+    if (child.exitCode !== null) throw new Error(`the bare ${framework} server did not start`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return {
@@ -169,22 +172,43 @@ async function benchDatabase(
   try {
     let healthz: Load;
     if (!bare.load) {
-      // Alternate rounds so that load from elsewhere on the machine hits both alike; each
-      // side keeps its best round.
-      const bareServer = await startBareServer(await healthzAnswer(server));
-      const bareRounds: Load[] = [];
+      // Alternate rounds so that load from elsewhere on the machine hits all alike; each
+      // keeps its best round. Bare Fastify shows what the framework itself leaves of node:http.
+      const answer = await healthzAnswer(server);
+      const nodeRounds: Load[] = [];
+      const fastifyRounds: Load[] = [];
       const appRounds: Load[] = [];
-      try {
-        for (let round = 0; round < ROUNDS; round += 1) {
-          bareRounds.push(await measure(bareServer.url, options));
-          appRounds.push(await measure(`${server.url}/healthz`, options));
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const [framework, rounds] of [
+          ['node:http', nodeRounds],
+          ['fastify', fastifyRounds],
+        ] as const) {
+          const bareServer = await startBareServer(answer, framework);
+          try {
+            rounds.push(await measure(bareServer.url, options));
+          } finally {
+            await bareServer.stop();
+          }
         }
-      } finally {
-        await bareServer.stop();
+        appRounds.push(await measure(`${server.url}/healthz`, options));
       }
-      bare.load = best(bareRounds);
+      bare.load = best(nodeRounds);
+      const fastify = best(fastifyRounds);
       healthz = best(appRounds);
-      rows.push(...loadRows('GET /healthz, bare node:http (same bytes)', bare.load));
+      rows.push(
+        ...loadRows('GET /healthz, bare node:http (same bytes)', bare.load),
+        ...loadRows('GET /healthz, bare Fastify: one route, no hooks (same bytes)', fastify),
+        {
+          name: 'bare Fastify vs bare node:http',
+          value: (fastify.requestsPerSecond / bare.load.requestsPerSecond) * 100,
+          unit: '%',
+        },
+        {
+          name: `GET /healthz (${kind}) vs bare Fastify`,
+          value: (healthz.requestsPerSecond / fastify.requestsPerSecond) * 100,
+          unit: '%',
+        },
+      );
     } else {
       healthz = await measure(`${server.url}/healthz`, options);
     }
