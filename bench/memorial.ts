@@ -1,16 +1,19 @@
 /**
  * Memorial figures: p99 of the three list calls of a page with 200 photos and 500
- * history entries at 50 connections, against the production server (`npm start`)
- * on PGlite and, with DATABASE_URL, PostgreSQL; and the bytes of a server-made thumbnail.
+ * history entries at 50 connections, and of the paged album and history reads the screens
+ * make, against the production server (`npm start`) on PGlite and, with DATABASE_URL,
+ * PostgreSQL; and the bytes of a server-made thumbnail.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { LIST_PAGE_SIZE } from '../contract/pages/memorialKeys';
 import { openDatabase } from '../server/db/database';
 import { albumPhotos, historyEntries } from '../server/db/schema';
 import { checkImage } from '../server/domain/uploads/images';
 import { jpegPhoto } from '../test/api/memorialSupport';
 import { runLoad } from './load';
+import { middlePageUrl } from './pagedLists';
 import { createBenchSite, startServer, type BenchSite } from './server';
 import type { BenchModule, BenchOptions, BenchRow } from './types';
 
@@ -168,6 +171,30 @@ async function revalidation(url: string, token: string, name: string, kind: stri
   };
 }
 
+/** A load's row; `judged` rows (node:http's) carry the target. */
+function loadRow(name: string, measured: Measured, judged: boolean): BenchRow {
+  const { p99, failures, answered, generatorMs } = measured;
+  const problem =
+    failures > 0
+      ? `${failures} failed requests`
+      : answered === 0
+        ? 'no request was answered'
+        : undefined;
+  return {
+    name,
+    value: answered > 0 ? p99 : undefined,
+    unit: 'ms',
+    ...(judged ? { target: `<= ${P99_LIMIT_MS} ms`, met: !problem && p99 <= P99_LIMIT_MS } : {}),
+    note: [
+      problem,
+      `generator ${generatorMs.toFixed(2)} ms CPU/answer`,
+      judged ? undefined : 'for comparison',
+    ]
+      .filter(Boolean)
+      .join('; '),
+  };
+}
+
 async function benchLists(kind: string, options: BenchOptions): Promise<BenchRow[]> {
   const site = await createBenchSite(kind === 'postgres' ? options.databaseUrl : undefined);
   try {
@@ -183,37 +210,31 @@ async function benchLists(kind: string, options: BenchOptions): Promise<BenchRow
         admins: `/v1/memorial_page/get_memorial_page_admin/${pageId}`,
       };
       const rows: BenchRow[] = [];
+      const token = site.member.token;
       for (const [name, call] of Object.entries(calls)) {
         for (const generator of GENERATORS) {
-          const { p99, failures, answered, generatorMs } = await measure(
-            `${server.url}${call}`,
-            site.member.token,
-            generator,
-            options,
+          const measured = await measure(`${server.url}${call}`, token, generator, options);
+          rows.push(
+            loadRow(
+              `GET ${name} p99, ${PHOTOS} photos / ${HISTORY_ENTRIES} entries, ${CONNECTIONS} conn. (${kind}, ${generator})`,
+              measured,
+              generator === 'node:http',
+            ),
           );
-          const judged = generator === 'node:http';
-          const problem =
-            failures > 0
-              ? `${failures} failed requests`
-              : answered === 0
-                ? 'no request was answered'
-                : undefined;
-          rows.push({
-            name: `GET ${name} p99, ${PHOTOS} photos / ${HISTORY_ENTRIES} entries, ${CONNECTIONS} conn. (${kind}, ${generator})`,
-            value: answered > 0 ? p99 : undefined,
-            unit: 'ms',
-            ...(judged
-              ? { target: `<= ${P99_LIMIT_MS} ms`, met: !problem && p99 <= P99_LIMIT_MS }
-              : {}),
-            note: [
-              problem,
-              `generator ${generatorMs.toFixed(2)} ms CPU/answer`,
-              judged ? undefined : 'for comparison',
-            ]
-              .filter(Boolean)
-              .join('; '),
-          });
         }
+      }
+      // What the screens read: a page of a list at a time, the next by its cursor. Measured on
+      // a page from the middle of each list, so the cursor's seek is in every answer.
+      for (const name of ['album', 'histories'] as const) {
+        const url = await middlePageUrl(`${server.url}${calls[name]}/paged`, token);
+        const measured = await measure(url, token, 'node:http', options);
+        rows.push(
+          loadRow(
+            `GET ${name}/paged p99, a page of ${LIST_PAGE_SIZE} from the middle, ${CONNECTIONS} conn. (${kind})`,
+            measured,
+            true,
+          ),
+        );
       }
       for (const name of ['album', 'histories'] as const) {
         rows.push(await revalidation(`${server.url}${calls[name]}`, site.member.token, name, kind));
