@@ -83,6 +83,13 @@ export interface App {
   draining: Draining;
 }
 
+/**
+ * zlib's fast strategy (levels 1-3) for answers compressed per request: a list of signed photo
+ * addresses or timeline entries comes out 2-4 % larger than at the default level 6 for
+ * 25-40 % less of the CPU it spends compressing (as web servers do for dynamic answers).
+ */
+const ANSWER_GZIP_LEVEL = 3;
+
 /** Fastify's `trustProxy` for TRUST_PROXY: a number of hops trusts the nearest ones. */
 function trustProxyOption(
   trust: TrustProxy,
@@ -195,6 +202,7 @@ export async function buildApp(
   await app.register(fastifyCompress, {
     encodings: ['gzip', 'deflate'],
     customTypes: /^(application\/json|text\/html)/,
+    zlibOptions: { level: ANSWER_GZIP_LEVEL },
   });
   await installRateLimits(app, config, ctx.redis);
   await app.register(fastifyCookie);
