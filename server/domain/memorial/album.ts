@@ -21,7 +21,23 @@ export type AlbumPhotoView = ServedOf<typeof albumPhotoView>;
 
 type PhotoRow = typeof albumPhotos.$inferSelect;
 
-async function toListPhoto(deps: MemorialDeps, row: PhotoRow): Promise<AlbumListPhoto> {
+/** The columns a listed photo is made of: a list reads no more (no timestamps to parse). */
+const listColumns = {
+  id: albumPhotos.id,
+  imageName: albumPhotos.imageName,
+  thumbnailName: albumPhotos.thumbnailName,
+  caption: albumPhotos.caption,
+  takenOn: albumPhotos.takenOn,
+  position: albumPhotos.position,
+  width: albumPhotos.width,
+  height: albumPhotos.height,
+  thumbnailBytes: albumPhotos.thumbnailBytes,
+};
+
+async function toListPhoto(
+  deps: MemorialDeps,
+  row: Pick<PhotoRow, keyof typeof listColumns>,
+): Promise<AlbumListPhoto> {
   const { url, thumbnailUrl } = await imageUrls(deps, row);
   return {
     id: row.id,
@@ -45,7 +61,7 @@ async function toView(deps: MemorialDeps, row: PhotoRow): Promise<AlbumPhotoView
 /** The album in display order, one query, each photo with signed URLs. */
 export async function listAlbum(deps: MemorialDeps, pageId: string): Promise<AlbumListPhoto[]> {
   const rows = await deps.db
-    .select()
+    .select(listColumns)
     .from(albumPhotos)
     .where(eq(albumPhotos.memorialPageId, pageId))
     .orderBy(asc(albumPhotos.position), asc(albumPhotos.createdAt), asc(albumPhotos.id));
@@ -63,7 +79,7 @@ export async function listAlbumPage(
 ) {
   const after = decodeCursor('album', pageId, ALBUM_KEY, cursor);
   const rows = await deps.db
-    .select({ row: albumPhotos, createdAt: sql<string>`${albumPhotos.createdAt}::text` })
+    .select({ row: listColumns, createdAt: sql<string>`${albumPhotos.createdAt}::text` })
     .from(albumPhotos)
     .where(
       and(

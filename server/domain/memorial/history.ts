@@ -24,7 +24,19 @@ export type HistoryEntryView = ServedOf<typeof historyEntryView>;
 
 type EntryRow = typeof historyEntries.$inferSelect;
 
-async function toListEntry(deps: MemorialDeps, row: EntryRow): Promise<HistoryListEntry> {
+/** The columns a listed entry is made of: a list reads no more (no timestamps to parse). */
+const listColumns = {
+  id: historyEntries.id,
+  occurredOn: historyEntries.occurredOn,
+  body: historyEntries.body,
+  imageName: historyEntries.imageName,
+  thumbnailName: historyEntries.thumbnailName,
+};
+
+async function toListEntry(
+  deps: MemorialDeps,
+  row: Pick<EntryRow, keyof typeof listColumns>,
+): Promise<HistoryListEntry> {
   return {
     id: row.id,
     occurredOn: row.occurredOn,
@@ -47,7 +59,7 @@ async function toView(deps: MemorialDeps, row: EntryRow): Promise<HistoryEntryVi
 /** The timeline, oldest first, in one query. */
 export async function listHistory(deps: MemorialDeps, pageId: string): Promise<HistoryListEntry[]> {
   const rows = await deps.db
-    .select()
+    .select(listColumns)
     .from(historyEntries)
     .where(eq(historyEntries.memorialPageId, pageId))
     .orderBy(asc(historyEntries.occurredOn), asc(historyEntries.createdAt), asc(historyEntries.id));
@@ -65,7 +77,7 @@ export async function listHistoryPage(
 ) {
   const after = decodeCursor('history', pageId, HISTORY_KEY, cursor);
   const rows = await deps.db
-    .select({ row: historyEntries, createdAt: sql<string>`${historyEntries.createdAt}::text` })
+    .select({ row: listColumns, createdAt: sql<string>`${historyEntries.createdAt}::text` })
     .from(historyEntries)
     .where(
       and(
