@@ -225,20 +225,22 @@ async function benchDatabase(
     const authorization = { authorization: `Bearer ${site.member.token}` };
     const probe = await fetch(read, { headers: authorization });
     if (probe.status === 200) {
-      const loaded = await measure(read, options, authorization);
-      const readShare = loaded.requestsPerSecond / healthz.requestsPerSecond;
-      // On a busy machine /healthz collapses more than the read does (the read waits on the
-      // database anyway), and the share then looks better than it is: it is judged only in a
-      // run where /healthz itself kept its share of the bare server.
-      const quiet = share >= HEALTHZ_SHARE_TARGET;
-      rows.push(...loadRows(`GET /v1/user/{id} (${kind})`, loaded), {
+      // Alternate rounds with /healthz, each keeping its best: a burst from elsewhere on the
+      // machine that slows one round of either side does not decide the share.
+      const readRounds: Load[] = [];
+      const healthzRounds: Load[] = [healthz];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        readRounds.push(await measure(read, options, authorization));
+        if (round < ROUNDS - 1) healthzRounds.push(await measure(`${server.url}/healthz`, options));
+      }
+      const loaded = best(readRounds);
+      const readShare = loaded.requestsPerSecond / best(healthzRounds).requestsPerSecond;
+      rows.push(...loadRows(`GET /v1/user/{id} (${kind}, best of ${ROUNDS})`, loaded), {
         name: `GET /v1/user/{id} (${kind}) vs GET /healthz`,
         value: readShare * 100,
         unit: '%',
         target: `>= ${READ_SHARE_TARGET * 100} %`,
-        ...(quiet
-          ? { met: readShare >= READ_SHARE_TARGET && loaded.failures === 0 }
-          : { note: 'not judged: /healthz below its share of bare node:http (busy machine)' }),
+        met: readShare >= READ_SHARE_TARGET && loaded.failures === 0,
       });
       rows.push(...(await sessionCheckCost(site, server, kind, options, loaded)));
     } else {
