@@ -98,12 +98,18 @@ export async function startServer(
   const profile = process.env.BENCH_CPU_PROFILE_DIR
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`]
     : [];
+  // BENCH_PERF_MAP=1: the server writes /tmp/perf-<pid>.map, so `perf record -g -p <pid>` names
+  // its JavaScript functions; unlike V8's profile, perf also sees the kernel and other threads.
+  const perfMap = process.env.BENCH_PERF_MAP
+    ? { NODE_OPTIONS: '--perf-basic-prof-only-functions' }
+    : {};
   const [command, args] = entry ? [TSX, [entry]] : [process.execPath, [...profile, START]];
   const child = spawn(command, args, {
     // Nothing of the bench's own environment (DATABASE_URL above all) reaches the server.
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
+      ...perfMap,
       ...env,
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
