@@ -228,6 +228,38 @@ describe('album and history answers', () => {
     });
   });
 
+  it("sign each listed entry's own image, with entries without one between them", async () => {
+    const pageId = await publicPage();
+    const historyUrl = `/v1/history/memorial_page_id/${pageId}/history`;
+    const photos: string[] = [];
+    for (const [year, withPhoto] of [
+      [1950, true],
+      [1960, false],
+      [1970, true],
+    ] as const) {
+      const imageName = withPhoto
+        ? await upload(t, await jpegPhoto(40, 30), { token: owner.token })
+        : undefined;
+      if (imageName) photos.push(imageName);
+      await change('POST', historyUrl, {
+        occurred_on: `${year}-01-01`,
+        body: `${year}`,
+        ...(imageName ? { image_name: imageName } : {}),
+      });
+    }
+    const entries = await readOther<{ url: string | null; thumbnailUrl: string | null }[]>(
+      `/v1/history/get_histories_by_memorial_page_id/${pageId}`,
+    );
+    expect(entries.map((entry) => entry.url)).toEqual([
+      expect.stringContaining(photos[0]!),
+      null,
+      expect.stringContaining(photos[1]!),
+    ]);
+    expect(entries[1]!.thumbnailUrl).toBeNull();
+    expect(entries[0]!.thumbnailUrl).not.toEqual(entries[2]!.thumbnailUrl);
+    expect(entries[0]!.thumbnailUrl).not.toBeNull();
+  });
+
   it('answer 304 to the ETag of an unchanged list, and the list once it changed', async () => {
     const { pageId, albumUrl, historyUrl } = await publicPageWithAPhotoAndAnEntry();
     const read = (url: string, etag?: string) =>

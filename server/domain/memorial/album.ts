@@ -11,7 +11,7 @@ import { albumPhotos } from '../../db/schema';
 import { invalid } from '../errors';
 import { afterKey, decodeCursor, keyParts, pageFrom } from '../listPages';
 import type { MemorialDeps } from './memorialDeps';
-import { claimItemImage, deleteItemOfPage, imageUrls, itemOfPage } from './pageItems';
+import { claimItemImage, deleteItemOfPage, imageUrlsOf, itemOfPage } from './pageItems';
 
 /** A photo as the album list gives it (the contract's `albumPhoto`). */
 export type AlbumListPhoto = ServedOf<typeof albumPhoto>;
@@ -34,27 +34,27 @@ const listColumns = {
   thumbnailBytes: albumPhotos.thumbnailBytes,
 };
 
-async function toListPhoto(
-  deps: MemorialDeps,
-  row: Pick<PhotoRow, keyof typeof listColumns>,
-): Promise<AlbumListPhoto> {
-  const { url, thumbnailUrl } = await imageUrls(deps, row);
-  return {
+type ListRow = Pick<PhotoRow, keyof typeof listColumns>;
+
+/** Listed photos, their addresses signed together. */
+async function toListPhotos(deps: MemorialDeps, rows: ListRow[]): Promise<AlbumListPhoto[]> {
+  const urls = await imageUrlsOf(deps, rows);
+  return rows.map((row, index) => ({
     id: row.id,
     imageName: row.imageName,
-    url: url!,
-    thumbnailUrl: thumbnailUrl!,
+    url: urls[index]!.url!,
+    thumbnailUrl: urls[index]!.thumbnailUrl!,
     caption: row.caption,
     takenOn: row.takenOn,
     position: row.position,
     width: row.width,
     height: row.height,
     thumbnailBytes: row.thumbnailBytes,
-  };
+  }));
 }
 
 async function toView(deps: MemorialDeps, row: PhotoRow): Promise<AlbumPhotoView> {
-  const photo = await toListPhoto(deps, row);
+  const photo = (await toListPhotos(deps, [row]))[0]!;
   return { ...photo, memorialPageId: row.memorialPageId, createdAt: row.createdAt };
 }
 
@@ -65,7 +65,7 @@ export async function listAlbum(deps: MemorialDeps, pageId: string): Promise<Alb
     .from(albumPhotos)
     .where(eq(albumPhotos.memorialPageId, pageId))
     .orderBy(asc(albumPhotos.position), asc(albumPhotos.createdAt), asc(albumPhotos.id));
-  return Promise.all(rows.map((row) => toListPhoto(deps, row)));
+  return toListPhotos(deps, rows);
 }
 
 const ALBUM_KEY = [keyParts.integer, keyParts.timestamp, keyParts.uuid];
@@ -95,7 +95,10 @@ export async function listAlbumPage(
     )
     .orderBy(asc(albumPhotos.position), asc(albumPhotos.createdAt), asc(albumPhotos.id))
     .limit(limit + 1);
-  const items = await Promise.all(rows.slice(0, limit).map(({ row }) => toListPhoto(deps, row)));
+  const items = await toListPhotos(
+    deps,
+    rows.slice(0, limit).map(({ row }) => row),
+  );
   return pageFrom(
     rows,
     limit,

@@ -11,7 +11,7 @@ import type { MemorialDeps } from './memorialDeps';
 import {
   claimItemImage,
   deleteItemOfPage,
-  imageUrls,
+  imageUrlsOf,
   itemOfPage,
   releaseItemImage,
 } from './pageItems';
@@ -33,21 +33,22 @@ const listColumns = {
   thumbnailName: historyEntries.thumbnailName,
 };
 
-async function toListEntry(
-  deps: MemorialDeps,
-  row: Pick<EntryRow, keyof typeof listColumns>,
-): Promise<HistoryListEntry> {
-  return {
+type ListRow = Pick<EntryRow, keyof typeof listColumns>;
+
+/** Listed entries, their images' addresses signed together. */
+async function toListEntries(deps: MemorialDeps, rows: ListRow[]): Promise<HistoryListEntry[]> {
+  const urls = await imageUrlsOf(deps, rows);
+  return rows.map((row, index) => ({
     id: row.id,
     occurredOn: row.occurredOn,
     body: row.body,
     imageName: row.imageName,
-    ...(await imageUrls(deps, row)),
-  };
+    ...urls[index]!,
+  }));
 }
 
 async function toView(deps: MemorialDeps, row: EntryRow): Promise<HistoryEntryView> {
-  const entry = await toListEntry(deps, row);
+  const entry = (await toListEntries(deps, [row]))[0]!;
   return {
     ...entry,
     memorialPageId: row.memorialPageId,
@@ -63,7 +64,7 @@ export async function listHistory(deps: MemorialDeps, pageId: string): Promise<H
     .from(historyEntries)
     .where(eq(historyEntries.memorialPageId, pageId))
     .orderBy(asc(historyEntries.occurredOn), asc(historyEntries.createdAt), asc(historyEntries.id));
-  return Promise.all(rows.map((row) => toListEntry(deps, row)));
+  return toListEntries(deps, rows);
 }
 
 const HISTORY_KEY = [keyParts.date, keyParts.timestamp, keyParts.uuid];
@@ -97,7 +98,10 @@ export async function listHistoryPage(
     )
     .orderBy(asc(historyEntries.occurredOn), asc(historyEntries.createdAt), asc(historyEntries.id))
     .limit(limit + 1);
-  const items = await Promise.all(rows.slice(0, limit).map(({ row }) => toListEntry(deps, row)));
+  const items = await toListEntries(
+    deps,
+    rows.slice(0, limit).map(({ row }) => row),
+  );
   return pageFrom(
     rows,
     limit,

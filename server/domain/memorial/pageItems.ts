@@ -1,7 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { albumPhotos, type historyEntries } from '../../db/schema';
 import { notFound } from '../errors';
-import { viewUrl } from '../../storage/viewUrls';
 import { isUuid } from './access';
 import type { MemorialDeps } from './memorialDeps';
 import type { Db } from '../../db/database';
@@ -43,16 +42,24 @@ export function releaseItemImage(
   return releaseUploads(deps, uploadUseOf(table, itemId), [imageName]);
 }
 
-/** The signed view URLs of an item's image and thumbnail (null where it has none). */
-export async function imageUrls(
+/**
+ * The signed view URLs of items' images and thumbnails (null where an item has none), in the
+ * items' order: one await for a whole list, not a chain of promises per item.
+ */
+export async function imageUrlsOf(
   deps: MemorialDeps,
-  row: { imageName: string | null; thumbnailName: string | null },
-): Promise<{ url: string | null; thumbnailUrl: string | null }> {
-  const [url, thumbnailUrl] = await Promise.all([
-    viewUrl(deps, row.imageName),
-    viewUrl(deps, row.thumbnailName),
-  ]);
-  return { url, thumbnailUrl };
+  rows: { imageName: string | null; thumbnailName: string | null }[],
+): Promise<{ url: string | null; thumbnailUrl: string | null }[]> {
+  const names = rows.flatMap((row) => [row.imageName, row.thumbnailName]);
+  const signed = await Promise.all(
+    names.filter((name) => name !== null).map((name) => deps.store.signedUrl(name, 'GET')),
+  );
+  let next = 0;
+  const urls = names.map((name) => (name === null ? null : signed[next++]!));
+  return rows.map((_, index) => ({
+    url: urls[2 * index] ?? null,
+    thumbnailUrl: urls[2 * index + 1] ?? null,
+  }));
 }
 
 /** The page's item by id; 404 (`what`) for a malformed id or another page's item. */
