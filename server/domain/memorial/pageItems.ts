@@ -54,12 +54,10 @@ export async function imageUrlsOf(
   const signed = await Promise.all(
     names.filter((name) => name !== null).map((name) => deps.store.signedUrl(name, 'GET')),
   );
+  // The signed URLs come in the order of the names that are there.
   let next = 0;
-  const urls = names.map((name) => (name === null ? null : signed[next++]!));
-  return rows.map((_, index) => ({
-    url: urls[2 * index] ?? null,
-    thumbnailUrl: urls[2 * index + 1] ?? null,
-  }));
+  const urlOf = (name: string | null) => (name === null ? null : signed[next++]!);
+  return rows.map((row) => ({ url: urlOf(row.imageName), thumbnailUrl: urlOf(row.thumbnailName) }));
 }
 
 /** The page's item by id; 404 (`what`) for a malformed id or another page's item. */
