@@ -14,6 +14,9 @@ export default defineConfig({
           // A worker imports React and the app once for all its files: a test renders into
           // the document afresh and restores what it stubs, so files share nothing else.
           isolate: false,
+          // The step runs beside the browser and mutation steps on two cores, where a test of
+          // half a second alone has taken over five; a bound, not a wait.
+          testTimeout: 30_000,
         },
       },
       {

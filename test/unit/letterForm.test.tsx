@@ -38,7 +38,7 @@ function renderForm(serverProblems: FieldProblem[] = []) {
 // Typing through user-event is slow on a loaded machine; the steps are many, not slow ones.
 const user = userEvent.setup({ delay: null });
 
-describe('the compose form', { timeout: 30_000 }, () => {
+describe('the compose form', () => {
   it('says what is missing in Japanese by each field and sends nothing', async () => {
     const sent = renderForm();
     await user.click(await screen.findByRole('button', { name: 'この手紙を預ける' }));
