@@ -15,6 +15,24 @@ const ROUNDS = 2;
 const best = (rounds: Load[]) =>
   rounds.reduce((top, round) => (round.requestsPerSecond > top.requestsPerSecond ? round : top));
 
+/**
+ * Each side's best of `ROUNDS`, measured in alternate rounds after `known`'s first (already
+ * taken): a burst from elsewhere on the machine that slows one round does not decide a share.
+ */
+async function alternateRounds(
+  known: Load,
+  again: () => Promise<Load>,
+  other: () => Promise<Load>,
+): Promise<{ known: Load; other: Load }> {
+  const knownRounds = [known];
+  const otherRounds: Load[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    otherRounds.push(await other());
+    if (round < ROUNDS - 1) knownRounds.push(await again());
+  }
+  return { known: best(knownRounds), other: best(otherRounds) };
+}
+
 interface Load {
   requestsPerSecond: number;
   p50: number;
@@ -134,20 +152,17 @@ async function sessionCheckCost(
       await running.stop();
     }
   };
-  const withCheck: Load[] = [checked];
-  const withoutCheck: Load[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    withoutCheck.push(await read(site.env, 'bench/uncheckedServer.ts'));
-    if (round < ROUNDS - 1) withCheck.push(await read(site.env));
-  }
+  const { known: cached, other: without } = await alternateRounds(
+    checked,
+    () => read(site.env),
+    () => read(site.env, 'bench/uncheckedServer.ts'),
+  );
   const name = `GET /v1/user/{id} (${kind})`;
-  const without = best(withoutCheck);
   const uncached = await read({ ...site.env, SESSION_CACHE_TTL_MS: '0' });
-  const cached = best(withCheck);
   return [
     ...loadRows(`${name}, without the session check`, without),
     {
-      name: `${name} with the cached session check (best of ${withCheck.length}) vs without it`,
+      name: `${name} with the cached session check (best of ${ROUNDS}) vs without it`,
       value: (cached.requestsPerSecond / without.requestsPerSecond) * 100,
       unit: '%',
     },
@@ -225,16 +240,12 @@ async function benchDatabase(
     const authorization = { authorization: `Bearer ${site.member.token}` };
     const probe = await fetch(read, { headers: authorization });
     if (probe.status === 200) {
-      // Alternate rounds with /healthz, each keeping its best: a burst from elsewhere on the
-      // machine that slows one round of either side does not decide the share.
-      const readRounds: Load[] = [];
-      const healthzRounds: Load[] = [healthz];
-      for (let round = 0; round < ROUNDS; round += 1) {
-        readRounds.push(await measure(read, options, authorization));
-        if (round < ROUNDS - 1) healthzRounds.push(await measure(`${server.url}/healthz`, options));
-      }
-      const loaded = best(readRounds);
-      const readShare = loaded.requestsPerSecond / best(healthzRounds).requestsPerSecond;
+      const { known: healthzBest, other: loaded } = await alternateRounds(
+        healthz,
+        () => measure(`${server.url}/healthz`, options),
+        () => measure(read, options, authorization),
+      );
+      const readShare = loaded.requestsPerSecond / healthzBest.requestsPerSecond;
       rows.push(...loadRows(`GET /v1/user/{id} (${kind}, best of ${ROUNDS})`, loaded), {
         name: `GET /v1/user/{id} (${kind}) vs GET /healthz`,
         value: readShare * 100,
