@@ -161,13 +161,16 @@ export function describeUiReplay<TMachine extends AnyStateMachine, TWorld>(
 
 /**
  * A path drives the real screens through up to 30 gestures and server answers, and the
- * file's first path also loads the app frame's modules: more than a unit test's 5 s on a
+ * file's first path also loads the app frame's modules: more than a unit test's 30 s on a
  * busy two-core machine.
  */
 const PATH_TIMEOUT_MS = 90_000;
 
-/** How long a view or an executor waits for the screen to show what it expects. */
-const REPLAY_WAIT_MS = 5_000;
+/**
+ * How long a view or an executor waits for the screen to show what it expects: a lazy screen's
+ * redirect has taken over 5 s beside the other steps on a slow day. A bound, not a wait.
+ */
+const REPLAY_WAIT_MS = 15_000;
 
 /** Names the step of a long path where an executor or a view failed, in the failure. */
 async function atStep(index: number, event: string, run: () => Promise<void>): Promise<void> {
